@@ -1,0 +1,162 @@
+// The replication role of one cluster, for one kind of replication (DR or performance): the spec's
+// role table. The same machine serves both kinds; the kind decides only whether the secondary-side
+// calls need a DR operation token. A cluster holds two of these, one per kind.
+//
+// The world keeps roles as plain values in its state and uses this machine as a pure transition
+// function (`stepRole`, `canRole`), so that forks of a world share state and replay needs no actor.
+import { and, setup, transition, type SnapshotFrom } from 'xstate';
+
+export type ReplicationKind = 'dr' | 'performance';
+
+/** A role as the world stores it. `secondary.demoted` is a former primary with no primary to follow. */
+export type RoleValue = 'disabled' | 'primary' | 'secondary.following' | 'secondary.demoted' | 'secondary.unassigned';
+
+/** The mode the status record reports for a role. */
+export function modeOf(role: RoleValue): 'disabled' | 'primary' | 'secondary' {
+  return role.startsWith('secondary') ? 'secondary' : (role as 'disabled' | 'primary');
+}
+
+/** Requests that change a role. The handler states the facts it checked; the guards decide. */
+export type RoleEvent =
+  | { type: 'primary.enable' }
+  | { type: 'primary.demote' }
+  | { type: 'primary.disable' }
+  | { type: 'secondary.enable'; activationTokenValid: boolean }
+  | { type: 'secondary.promote'; operationTokenValid: boolean; force: boolean; safetyChecksPass: boolean }
+  | { type: 'secondary.disable'; operationTokenValid: boolean }
+  | { type: 'secondary.update-primary'; operationTokenValid: boolean; token?: string; addresses?: string[] };
+
+export const replicationRoleMachine = setup({
+  types: {
+    context: {} as { kind: ReplicationKind },
+    input: {} as { kind: ReplicationKind },
+    events: {} as RoleEvent,
+  },
+  guards: {
+    /** Secondary-side DR calls need a valid DR operation token; performance calls never do. */
+    hasOperationTokenIfDr: ({ context, event }) =>
+      context.kind === 'performance' || ('operationTokenValid' in event && event.operationTokenValid),
+    hasValidActivationToken: ({ event }) => event.type === 'secondary.enable' && event.activationTokenValid,
+    safetyChecksPassOrForced: ({ event }) => event.type === 'secondary.promote' && (event.force || event.safetyChecksPass),
+    /** Rule: update-primary takes a token or addresses, never both (and one of them). */
+    tokenOrAddressesNotBoth: ({ event }) =>
+      event.type === 'secondary.update-primary' && (event.token === undefined) !== (event.addresses === undefined),
+    givesNonEmptyToken: ({ event }) => event.type === 'secondary.update-primary' && typeof event.token === 'string' && event.token !== '',
+    givesEmptyToken: ({ event }) => event.type === 'secondary.update-primary' && event.token === '',
+    givesAddresses: ({ event }) => event.type === 'secondary.update-primary' && event.addresses !== undefined,
+  },
+}).createMachine({
+  id: 'replicationRole',
+  context: ({ input }) => ({ kind: input.kind }),
+  initial: 'disabled',
+  states: {
+    disabled: {
+      on: {
+        'primary.enable': { target: 'primary' },
+        'secondary.enable': { guard: 'hasValidActivationToken', target: 'secondary.following' },
+      },
+    },
+    primary: {
+      on: {
+        // Keeps its cluster id and does not connect anywhere until update-primary.
+        'primary.demote': { target: 'secondary.demoted' },
+        'primary.disable': { target: 'disabled' },
+      },
+    },
+    secondary: {
+      initial: 'following',
+      // A secondary must be promoted, not enabled as a primary: no `primary.enable` here.
+      on: {
+        'secondary.promote': {
+          guard: and(['hasOperationTokenIfDr', 'safetyChecksPassOrForced']),
+          target: 'primary',
+        },
+        'secondary.disable': { guard: 'hasOperationTokenIfDr', target: 'disabled' },
+      },
+      states: {
+        /** Follows a primary (connected or trying to). */
+        following: {
+          on: {
+            'secondary.update-primary': [
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesAddresses']), target: 'following' },
+            ],
+          },
+        },
+        /** A newly demoted former primary: it must be given a token; addresses are refused (rule 3). */
+        demoted: {
+          on: {
+            'secondary.update-primary': [
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
+            ],
+          },
+        },
+        /** Told to forget its primary (update-primary with an empty token). */
+        unassigned: {
+          on: {
+            'secondary.update-primary': [
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
+              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesAddresses']), target: 'following' },
+            ],
+          },
+        },
+      },
+    },
+  },
+});
+
+type RoleSnapshot = SnapshotFrom<typeof replicationRoleMachine>;
+
+const snapshots = new Map<string, RoleSnapshot>();
+
+/** The machine's snapshot for a stored role, resolved once and cached (snapshots are immutable). */
+function snapshotOf(kind: ReplicationKind, role: RoleValue): RoleSnapshot {
+  const key = kind + ':' + role;
+  let snap = snapshots.get(key);
+  if (!snap) {
+    const [top, sub] = role.split('.');
+    snap = replicationRoleMachine.resolveState({ value: sub ? { [top]: sub } : top, context: { kind } });
+    snapshots.set(key, snap);
+  }
+  return snap;
+}
+
+function roleOfSnapshot(snap: RoleSnapshot): RoleValue {
+  const v = snap.value as string | Record<string, string>;
+  if (typeof v === 'string') return v as RoleValue;
+  const [top] = Object.keys(v);
+  return `${top}.${v[top]}` as RoleValue;
+}
+
+/**
+ * The facts of an event that the guards read, as a key. Outcomes depend on nothing else, so each
+ * combination is asked of the machine once and remembered: xstate's pure transition costs tens of
+ * microseconds, and property runs make millions of these calls.
+ */
+function factsKey(kind: ReplicationKind, role: RoleValue, e: RoleEvent): string {
+  const f = e as Partial<Record<string, unknown>>;
+  const token = f.token === undefined ? '-' : f.token === '' ? 'empty' : 'given';
+  return `${kind}|${role}|${e.type}|${f.activationTokenValid}|${f.operationTokenValid}|${f.force}|${f.safetyChecksPass}|${token}|${f.addresses !== undefined}`;
+}
+
+const outcomes = new Map<string, RoleValue | null>();
+
+/** The role after the request, or null when the role table refuses it. */
+export function stepRole(kind: ReplicationKind, role: RoleValue, event: RoleEvent): RoleValue | null {
+  const key = factsKey(kind, role, event);
+  let next = outcomes.get(key);
+  if (next === undefined) {
+    const snap = snapshotOf(kind, role);
+    next = snap.can(event) ? roleOfSnapshot(transition(replicationRoleMachine, snap, event)[0]) : null;
+    outcomes.set(key, next);
+  }
+  return next;
+}
+
+/** Whether the role table allows this request from this role. */
+export function canRole(kind: ReplicationKind, role: RoleValue, event: RoleEvent): boolean {
+  return stepRole(kind, role, event) !== null;
+}

@@ -1,0 +1,53 @@
+// The one authorisation step every endpoint goes through, driven by the rule it declares. The
+// order follows the service: a DR secondary refuses client paths before anything else is looked
+// at; then the licence, the root-namespace restriction, and the token with its capabilities.
+import { capabilitiesOf } from '../cluster/policy.js';
+import type { Capability, ClusterState, TokenEntry } from '../cluster/state.js';
+import { errors, type Method, type Reply } from './http.js';
+import type { AuthRule, RequestContext } from './route.js';
+
+/** The capability a method needs by default. */
+export function capabilityOfMethod(method: Method): Capability {
+  switch (method) {
+    case 'GET':
+      return 'read';
+    case 'LIST':
+      return 'list';
+    case 'DELETE':
+      return 'delete';
+    case 'PATCH':
+      return 'patch';
+    default:
+      return 'update';
+  }
+}
+
+/** Whether the cluster is a DR secondary, which serves no client request outside its open paths. */
+export function isDrSecondary(cluster: ClusterState): boolean {
+  return cluster.replication.dr.role.startsWith('secondary');
+}
+
+/** Checks a request against an endpoint's rule; null when allowed, else the refusal. */
+export function authorize(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, fullPath: string, sentToken: string | undefined): Reply | null {
+  const { cluster } = ctx;
+  if (isDrSecondary(cluster) && !rule.openOnDrSecondary) return errors.drSecondaryClosed();
+  if (rule.license === 'enterprise' && cluster.license !== 'enterprise') return errors.enterpriseOnly();
+  if (rule.license === 'enterprise-or-managed' && cluster.license === 'none') return errors.enterpriseOnly();
+  if (rule.rootNamespace && ctx.namespace !== '') return errors.restrictedToRoot();
+
+  if (rule.token === 'dr-operation-token') {
+    const given = ctx.body.dr_operation_token;
+    if (typeof given !== 'string' || given === '') return errors.badRequest('missing dr_operation_token');
+    if (cluster.drOperationToken === null || given !== cluster.drOperationToken) return errors.invalidOperationToken();
+    return null;
+  }
+  if (rule.token === 'none') return null;
+
+  const token: TokenEntry | null = sentToken ? (cluster.storage.tokens[sentToken] ?? null) : null;
+  if (!token) return errors.permissionDenied();
+  const caps = capabilitiesOf(token, fullPath);
+  const needed = typeof rule.capability === 'function' ? rule.capability(ctx as RequestContext) : (rule.capability ?? capabilityOfMethod(ctx.method));
+  if (!caps.has(needed)) return errors.permissionDenied();
+  if (rule.sudo && !caps.has('sudo')) return errors.permissionDenied();
+  return null;
+}

@@ -1,0 +1,87 @@
+// The simulated network between clusters: links with a latency, partitions that cut links both
+// ways, and clusters that crash (stop answering and streaming, storage kept) and restart. Faults are
+// ordinary events in the log, so a replay cuts and heals the same links at the same moments.
+import type { BaseEvent } from './engine.js';
+
+export interface NetworkState {
+  /** One-way latency of every link, in ms: a message sent at t arrives at t + latencyMs. */
+  latencyMs: number;
+  /** Cut links, keyed "a|b" with a < b. */
+  cut: Record<string, true>;
+  /** Crashed clusters. */
+  down: Record<string, true>;
+}
+
+/** A partition was injected: every listed link is cut both ways. */
+export interface LinksCut extends BaseEvent {
+  type: 'links-cut';
+  links: [string, string][];
+}
+/** Links were healed: the listed ones, or every link when `all`. */
+export interface LinksHealed extends BaseEvent {
+  type: 'links-healed';
+  links: [string, string][] | 'all';
+}
+/** A cluster crashed: it answers nothing and streams nothing until restarted; storage is kept. */
+export interface ClusterCrashed extends BaseEvent {
+  type: 'cluster-crashed';
+  cluster: string;
+}
+/** A crashed cluster came back, unsealed, with its storage. */
+export interface ClusterRestarted extends BaseEvent {
+  type: 'cluster-restarted';
+  cluster: string;
+}
+
+export type NetworkEvent = LinksCut | LinksHealed | ClusterCrashed | ClusterRestarted;
+
+export const DEFAULT_LATENCY_MS = 20;
+
+export function initialNetwork(latencyMs = DEFAULT_LATENCY_MS): NetworkState {
+  return { latencyMs, cut: {}, down: {} };
+}
+
+/** The key of the undirected link between two clusters. */
+export function linkKey(a: string, b: string): string {
+  return a < b ? `${a}|${b}` : `${b}|${a}`;
+}
+
+/** Whether a cluster is running (not crashed). */
+export function isUp(net: NetworkState, cluster: string): boolean {
+  return net.down[cluster] !== true;
+}
+
+/** Whether a message from one cluster reaches the other now: both running and the link not cut. */
+export function reachable(net: NetworkState, from: string, to: string): boolean {
+  if (!isUp(net, from) || !isUp(net, to)) return false;
+  return from === to || net.cut[linkKey(from, to)] !== true;
+}
+
+/**
+ * The links a `partition` step cuts. A pair `[a, b]` cuts that link; a list of groups
+ * `[[a], [b, c]]` cuts every link between clusters of different groups.
+ */
+export function linksOfPartition(groups: string[][]): [string, string][] {
+  const links: [string, string][] = [];
+  for (let i = 0; i < groups.length; i++)
+    for (let j = i + 1; j < groups.length; j++)
+      for (const a of groups[i]) for (const b of groups[j]) if (a !== b) links.push(a < b ? [a, b] : [b, a]);
+  return links;
+}
+
+/** Reducers of the network's events, over any state that has a `network` field. */
+export const networkReducers = {
+  'links-cut': (d: { network: NetworkState }, e: LinksCut) => {
+    for (const [a, b] of e.links) d.network.cut[linkKey(a, b)] = true;
+  },
+  'links-healed': (d: { network: NetworkState }, e: LinksHealed) => {
+    if (e.links === 'all') d.network.cut = {};
+    else for (const [a, b] of e.links) delete d.network.cut[linkKey(a, b)];
+  },
+  'cluster-crashed': (d: { network: NetworkState }, e: ClusterCrashed) => {
+    d.network.down[e.cluster] = true;
+  },
+  'cluster-restarted': (d: { network: NetworkState }, e: ClusterRestarted) => {
+    delete d.network.down[e.cluster];
+  },
+};
