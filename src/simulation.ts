@@ -5,7 +5,7 @@
 import { coreReducers } from './cluster/reducers.js';
 import type { SimEvent } from './cluster/events.js';
 import { genesisEvent, type Topology } from './cluster/genesis.js';
-import { replicationProcesses, replicationReducers } from './cluster/replication-events.js';
+import { domainProcesses, domainReducers } from './cluster/domain.js';
 import type { SimState } from './cluster/state.js';
 import { render, type ApiRequest, type ApiResponse } from './api/http.js';
 import { kvRoutes } from './api/kv.js';
@@ -17,9 +17,9 @@ import { EventStore, foldEvents, type ReducerTable } from './world/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './world/network.js';
 import { SeededRng } from './world/prng.js';
 
-export const reducers = { ...coreReducers, ...networkReducers, ...replicationReducers } as ReducerTable<SimState, SimEvent>;
+export const reducers = { ...coreReducers, ...networkReducers, ...domainReducers } as ReducerTable<SimState, SimEvent>;
 export const routes: RouteTable = { sys: sysRoutes, mounts: kvRoutes };
-const processes = replicationProcesses;
+const processes = domainProcesses;
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}

@@ -3,7 +3,7 @@
 import type { BaseEvent } from '../world/engine.js';
 import type { NetworkEvent } from '../world/network.js';
 import type { ClusterState } from './state.js';
-import type { ReplicationEvent } from './replication-events.js';
+import type { DomainEvent } from './domain.js';
 
 /** Emitted once, first, by createWorld: the clusters as initialised (ids, tokens, keys drawn). */
 export interface WorldCreated extends BaseEvent {
@@ -50,4 +50,4 @@ export interface MerkleCorrupted extends BaseEvent {
 export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | MerkleCorrupted | NetworkEvent;
 
 /** Every event a world's log can hold. */
-export type SimEvent = CoreEvent | ReplicationEvent;
+export type SimEvent = CoreEvent | DomainEvent;
