@@ -1,0 +1,856 @@
+// The scenario file, format 1 (shared/design/scenario-format.md), as one zod schema. The same schema
+// validates files, gives the runner its types and writes the JSON Schema that editors use, so the three
+// cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
+import { z } from 'zod';
+import { zodToJsonSchema } from 'zod-to-json-schema';
+import { parseRegexLiteral } from './match.js';
+
+// ---------------------------------------------------------------------------------------------------
+// Vocabularies
+
+/** Invariant ids of invariants.md, which `expect: { violation: <id> }` may name. */
+export const INVARIANT_IDS = [
+  'wipe-on-enable',
+  'cluster-id-rules',
+  'one-generation-attempt',
+  'operation-token-gate',
+  'revoked-stays-barred',
+  'filters-respected',
+  'dr-secondary-closed',
+  'otp-never-returned',
+  'convergence',
+] as const;
+/** Hazard ids of invariants.md, which `expect: { hazard: <id> }` may name. */
+export const HAZARD_IDS = ['two-primaries', 'newer-primary', 'forced-promotion'] as const;
+/** The action keys of a step; a step has exactly one. */
+export const STEP_ACTIONS = [
+  'request',
+  'decode-token',
+  'wait',
+  'partition',
+  'heal',
+  'crash',
+  'restart',
+  'corrupt',
+  'destination-fault',
+] as const;
+/** Methods a request line may start with (LIST is the service's own verb). */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'] as const;
+/** Policy capabilities a token's policy may grant. */
+export const CAPABILITIES = ['create', 'read', 'update', 'delete', 'list', 'patch', 'sudo', 'deny'] as const;
+/** Licences a cluster may run under. */
+export const LICENSES = ['enterprise', 'managed', 'none'] as const;
+/** Secrets engines a mount may hold. */
+export const MOUNT_TYPES = ['kv-v2', 'kv-v1'] as const;
+/** Sync destination types of the spec, plus the service's in-memory test type. */
+export const DESTINATION_TYPES = ['cloudone-sm', 'cloudtwo-kv', 'cloudthree-sm', 'codehost', 'webhost-project', 'in-mem'] as const;
+/** Faults a simulated sync destination can be given; `none` clears the fault. */
+export const DESTINATION_FAULTS = ['unreachable', 'unauthorized', 'none'] as const;
+/** The two subtrees of a cluster's merkle tree. */
+export const MERKLE_TREES = ['replicated', 'local'] as const;
+
+export type InvariantId = (typeof INVARIANT_IDS)[number];
+export type HazardId = (typeof HAZARD_IDS)[number];
+export type StepAction = (typeof STEP_ACTIONS)[number];
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+export type Capability = (typeof CAPABILITIES)[number];
+export type License = (typeof LICENSES)[number];
+export type MountType = (typeof MOUNT_TYPES)[number];
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+export type DestinationFault = (typeof DESTINATION_FAULTS)[number];
+export type MerkleTree = (typeof MERKLE_TREES)[number];
+
+// ---------------------------------------------------------------------------------------------------
+// The parsed steps. Each carries a `kind` (its action key) and normalised fields, so the runner never
+// re-reads the file's shorthands (`partition: [a, b]`, `wait: 10s`, `mounts: { x: kv-v2 }`).
+
+/** What a request step expects of the response; without one the request must answer 2xx. */
+export interface RequestExpectation {
+  status?: number;
+  /** A substring of one of the response's `errors`, or `/regex/flags`. */
+  error?: string;
+  /** Partial deep match on the whole response body. */
+  body?: Record<string, unknown>;
+  /** Shorthand for `body: { data: ... }`; both may be given, and both must match. */
+  data?: unknown;
+}
+
+/** `request: METHOD path`: one API call to one cluster. */
+export interface RequestStep {
+  kind: 'request';
+  name?: string;
+  method: HttpMethod;
+  /** Without `/v1/` or a leading `/`; may carry a query string and `${var}`s. */
+  path: string;
+  on: string;
+  body?: Record<string, unknown>;
+  /** A token name, `root` (the default), `none`, or a string with `${var}`s. */
+  token: string;
+  namespace?: string;
+  expect?: RequestExpectation;
+  /** Variable name -> dotted path into the response body. */
+  save: Record<string, string>;
+}
+
+/** `decode-token`: decode an encoded operation token with its OTP, as the service's CLI does. */
+export interface DecodeTokenStep {
+  kind: 'decode-token';
+  name?: string;
+  /** The encoded token, usually `${var}`. */
+  token: string;
+  otp: string;
+  /** The variable that receives the decoded token. */
+  save?: string;
+}
+
+/** `wait`: advance the virtual clock. */
+export interface WaitStep {
+  kind: 'wait';
+  name?: string;
+  ms: number;
+}
+
+/** `partition`: cut every link between clusters of different groups (`[a, b]` is `[[a], [b]]`). */
+export interface PartitionStep {
+  kind: 'partition';
+  name?: string;
+  groups: string[][];
+}
+
+/** `heal`: restore the links between the groups, or every link. */
+export interface HealStep {
+  kind: 'heal';
+  name?: string;
+  groups: string[][] | 'all';
+}
+
+/** `crash`: the cluster stops answering and streaming; its storage is kept. */
+export interface CrashStep {
+  kind: 'crash';
+  name?: string;
+  cluster: string;
+}
+
+/** `restart`: the crashed cluster comes back, unsealed, with its storage. */
+export interface RestartStep {
+  kind: 'restart';
+  name?: string;
+  cluster: string;
+}
+
+/** `corrupt`: damage one subpage of one merkle page. */
+export interface CorruptStep {
+  kind: 'corrupt';
+  name?: string;
+  on: string;
+  tree: MerkleTree;
+  page: number;
+  subpage: number;
+}
+
+/** `destination-fault`: make a simulated sync destination fail, or heal it (`none`). */
+export interface DestinationFaultStep {
+  kind: 'destination-fault';
+  name?: string;
+  on: string;
+  destinationType: DestinationType;
+  /** The destination's name (the file's `name` key inside `destination-fault`). */
+  destination: string;
+  fault: DestinationFault;
+}
+
+/** One parsed step, discriminated by `kind`. */
+export type Step =
+  | RequestStep
+  | DecodeTokenStep
+  | WaitStep
+  | PartitionStep
+  | HealStep
+  | CrashStep
+  | RestartStep
+  | CorruptStep
+  | DestinationFaultStep;
+
+// ---------------------------------------------------------------------------------------------------
+// Messages
+
+/** The closest candidate to a misspelt word (case, `-` and `_` aside, or a small edit distance), if any. */
+export function didYouMean(input: string, candidates: readonly string[]): string | undefined {
+  const folded = fold(input);
+  const sameLetters = candidates.find((c) => fold(c) === folded);
+  if (sameLetters !== undefined) return sameLetters === input ? undefined : sameLetters;
+  // Short words get little slack: "on" must not suggest "otp".
+  const limit = input.length <= 3 ? 1 : input.length <= 6 ? 2 : 3;
+  let best: string | undefined;
+  let bestDistance = limit + 1;
+  for (const candidate of candidates) {
+    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+function fold(word: string): string {
+  return word.toLowerCase().replace(/[-_\s]/g, '');
+}
+
+// Optimal string alignment: a swapped pair of letters ("lisence") costs one edit, as typists make them.
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.length][b.length];
+}
+
+function hint(input: string, candidates: readonly string[]): string {
+  const guess = didYouMean(input, candidates);
+  return guess === undefined ? '' : `: did you mean "${guess}"?`;
+}
+
+function quoteList(words: readonly string[]): string {
+  return words.length === 0 ? '(none)' : words.join(', ');
+}
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+const TYPE_NAMES: Record<string, string> = {
+  object: 'a map',
+  array: 'a list',
+  string: 'a string',
+  number: 'a number',
+  integer: 'an integer',
+  float: 'a fractional number',
+  boolean: 'true or false',
+  null: 'an empty value (null)',
+  undefined: 'nothing',
+};
+
+/** zod's messages in the words of a YAML file; messages a schema words itself are kept as they are. */
+export const scenarioErrorMap: z.ZodErrorMap = (issue, ctx) => {
+  // A schema that words its own message (a union, say) has already changed the default text: keep it.
+  if (ctx.defaultError !== z.defaultErrorMap(issue, { data: ctx.data, defaultError: '' }).message) {
+    return { message: ctx.defaultError };
+  }
+  switch (issue.code) {
+    case z.ZodIssueCode.invalid_type:
+      if (issue.received === 'undefined') return { message: 'required' };
+      return {
+        message: `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${TYPE_NAMES[issue.received] ?? issue.received}${
+          issue.received === 'null' ? '' : ` ${show(ctx.data)}`
+        }`,
+      };
+    case z.ZodIssueCode.invalid_enum_value: {
+      const options = issue.options.map(String);
+      return { message: `${show(issue.received)} is not one of ${quoteList(options)}${hint(String(issue.received), options)}` };
+    }
+    case z.ZodIssueCode.invalid_literal:
+      return { message: `expected ${show(issue.expected)}, got ${show(ctx.data)}` };
+    case z.ZodIssueCode.too_small:
+      if (issue.type === 'array') return { message: `needs at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}` };
+      if (issue.type === 'string') return { message: 'must not be empty' };
+      return { message: `must be at least ${issue.minimum}, got ${show(ctx.data)}` };
+    case z.ZodIssueCode.too_big:
+      if (issue.type === 'array') return { message: `takes at most ${issue.maximum} items` };
+      return { message: `must be at most ${issue.maximum}, got ${show(ctx.data)}` };
+    default:
+      return { message: ctx.defaultError };
+  }
+};
+
+// A union's own message: what it accepts, what it got, and a guess when a string is close to an option.
+function unionErrorMap(accepts: string): z.ZodErrorMap {
+  return (issue, ctx) => {
+    if (issue.code !== z.ZodIssueCode.invalid_union) return { message: ctx.defaultError };
+    const options = issue.unionErrors.flatMap((e) =>
+      e.issues.flatMap((i) => {
+        if (i.code === z.ZodIssueCode.invalid_enum_value) return i.options.map(String);
+        if (i.code === z.ZodIssueCode.invalid_literal) return [String(i.expected)];
+        return [];
+      }),
+    );
+    const guess = typeof ctx.data === 'string' ? hint(ctx.data, options) : '';
+    return { message: `expected ${accepts}, got ${show(ctx.data)}${guess}` };
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Building blocks
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+// zod's `.strict()` reports every unknown key of a map in one issue, at the map; a user wants one error
+// per key, at the key's own line, with a guess at the key meant. So unknown keys are reported here and
+// removed before the strict object sees them (which then only serves the types and the JSON Schema).
+function strictObject<T extends z.ZodRawShape>(what: string, shape: T) {
+  const allowed = Object.keys(shape);
+  return z.preprocess((value, ctx) => {
+    if (!isPlainObject(value)) return value;
+    const unknownKeys = Object.keys(value).filter((key) => !Object.hasOwn(shape, key));
+    if (unknownKeys.length === 0) return value;
+    for (const key of unknownKeys) {
+      ctx.addIssue({ code: z.ZodIssueCode.unrecognized_keys, keys: [key], path: [key], message: unknownKeyMessage(key, what, allowed) });
+    }
+    return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(shape, key)));
+  }, z.object(shape).strict());
+}
+
+function unknownKeyMessage(key: string, what: string, allowed: readonly string[]): string {
+  const guess = didYouMean(key, allowed);
+  return guess === undefined
+    ? `unknown key "${key}" in ${what}; it takes ${quoteList(allowed)}`
+    : `unknown key "${key}" in ${what}: did you mean "${guess}"?`;
+}
+
+// A union whose options are told apart by which key is present. The chosen option is parsed first, on
+// its own, so its errors (not "matches no option") reach the user; the union then gives types and JSON Schema.
+function forwardIssues(ctx: z.RefinementCtx, error: z.ZodError): void {
+  for (const issue of error.issues) ctx.addIssue({ ...issue, fatal: true } as z.IssueData);
+}
+
+const CLUSTER_NAME = /^[a-z][a-z0-9-]*$/;
+const NAMESPACE_PATH = /^[\w.-]+(\/[\w.-]+)*\/?$/;
+const MOUNT_PATH = /^[^\s/]\S*$/;
+const VARIABLE_NAME = /^[A-Za-z_][\w-]*$/;
+const TOKEN_NAME = /^(?!(?:root|none)$)[A-Za-z_][\w-]*$/;
+const DOTTED_PATH = /^[^.\s]+(\.[^.\s]+)*$/;
+const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
+const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|LIST) +(\S+)$/;
+const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$|^\d+$/;
+const DURATION_PART = /(\d+)(?:\.(\d+))?(ms|s|m|h)/g;
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const DURATION_HELP = 'a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m';
+
+function stripTrailingSlash(path: string): string {
+  return path.endsWith('/') ? path.slice(0, -1) : path;
+}
+
+// Whole milliseconds, computed without floating point so "1.1s" is exactly 1100 and "0.5ms" is refused.
+function tryParseDuration(input: string | number): { ok: true; ms: number } | { ok: false; message: string } {
+  if (typeof input === 'number') {
+    if (Number.isSafeInteger(input) && input >= 0) return { ok: true, ms: input };
+    return { ok: false, message: `${input} is not a duration: a bare number is a whole, non-negative number of milliseconds` };
+  }
+  const text = input.trim();
+  if (!DURATION.test(text)) return { ok: false, message: `${show(input)} is not a duration: ${DURATION_HELP}` };
+  if (/^\d+$/.test(text)) return tryParseDuration(Number(text));
+  let ms = 0;
+  for (const [, whole, fraction = '', unit] of text.matchAll(DURATION_PART)) {
+    const scale = 10 ** fraction.length;
+    const scaled = Number(fraction || '0') * UNIT_MS[unit];
+    if (scaled % scale !== 0) {
+      return { ok: false, message: `${show(input)} is not a whole number of milliseconds` };
+    }
+    ms += Number(whole) * UNIT_MS[unit] + scaled / scale;
+  }
+  if (!Number.isSafeInteger(ms)) return { ok: false, message: `${show(input)} is too long a duration` };
+  return { ok: true, ms };
+}
+
+/** Milliseconds in a duration (`500ms`, `10s`, `31m`, `2h`, `1h30m`, or a bare number of ms); throws a RangeError naming the problem. */
+export function parseDuration(input: string | number): number {
+  const parsed = tryParseDuration(input);
+  if (!parsed.ok) throw new RangeError(parsed.message);
+  return parsed.ms;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Clusters
+
+const VersionSchema = z
+  .string({ errorMap: (issue, ctx) => ({
+    message: issue.code === z.ZodIssueCode.invalid_type && issue.received !== 'undefined'
+      ? `a version is a string like "1.16.0" (quote it in YAML), got ${show(ctx.data)}`
+      : ctx.defaultError,
+  }) })
+  .regex(SEMVER, { message: 'a version is "major.minor.patch", like "1.16.0"' })
+  .describe('Service version, compared as semver.');
+
+const NamespaceSchema = z
+  .string()
+  .regex(NAMESPACE_PATH, { message: 'a namespace path is names separated by "/", like team-a/dev' })
+  .transform(stripTrailingSlash);
+
+const MountSchema = z
+  .union(
+    [
+      z.enum(MOUNT_TYPES),
+      strictObject('a mount', {
+        type: z.enum(MOUNT_TYPES),
+        local: z.boolean().default(false).describe('A local mount never leaves the cluster, except to DR secondaries.'),
+      }),
+    ],
+    { errorMap: unionErrorMap('kv-v2, kv-v1 or { type: kv-v2, local: true }') },
+  )
+  .transform((mount) => (typeof mount === 'string' ? { type: mount, local: false } : mount));
+
+const TokenSchema = strictObject('a token', {
+  namespace: NamespaceSchema.or(z.literal('')).default('').describe('"" is the root namespace.'),
+  policy: z.record(z.string().min(1), z.array(z.enum(CAPABILITIES))).default({}).describe('Path glob -> capabilities.'),
+});
+
+// Rules between a cluster's own keys, checked on the file's values so a default can be named as such.
+function checkCluster(raw: unknown, ctx: z.RefinementCtx): unknown {
+  if (raw === null) return {}; // `east:` with nothing after it means all defaults, as `east: {}` does
+  if (!isPlainObject(raw)) return raw;
+  const shares = raw.keyShares ?? 5;
+  const threshold = raw.keyThreshold ?? 3;
+  if (Number.isInteger(shares) && Number.isInteger(threshold) && (threshold as number) > (shares as number)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path: [raw.keyThreshold === undefined ? 'keyShares' : 'keyThreshold'],
+      message:
+        `keyThreshold ${threshold}${raw.keyThreshold === undefined ? ' (the default)' : ''} is more than ` +
+        `keyShares ${shares}${raw.keyShares === undefined ? ' (the default)' : ''}: the threshold cannot exceed the shares`,
+    });
+  }
+  if (isPlainObject(raw.tokens)) {
+    const declared = Array.isArray(raw.namespaces)
+      ? raw.namespaces.filter((n): n is string => typeof n === 'string').map(stripTrailingSlash)
+      : [];
+    for (const [name, token] of Object.entries(raw.tokens)) {
+      if (!isPlainObject(token) || typeof token.namespace !== 'string' || token.namespace === '') continue;
+      const namespace = stripTrailingSlash(token.namespace);
+      if (declared.includes(namespace)) continue;
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['tokens', name, 'namespace'],
+        message:
+          declared.length === 0
+            ? `namespace "${namespace}" is not declared: add it to this cluster's namespaces`
+            : `namespace "${namespace}" is not among this cluster's namespaces (${quoteList(declared)})${hint(namespace, declared)}`,
+      });
+    }
+  }
+  return raw;
+}
+
+const ClusterSchema = z.preprocess(
+  checkCluster,
+  strictObject('a cluster', {
+    version: VersionSchema.default('1.16.0'),
+    license: z.enum(LICENSES).default('enterprise'),
+    keyShares: z.number().int().min(1).max(255).default(5).describe('Root key shares made at initialisation.'),
+    keyThreshold: z.number().int().min(1).max(255).default(3).describe('Shares needed to rebuild the root key; at most keyShares.'),
+    namespaces: z
+      .array(NamespaceSchema)
+      .default([])
+      .superRefine((namespaces, ctx) => {
+        namespaces.forEach((namespace, i) => {
+          if (namespaces.indexOf(namespace) !== i) {
+            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i], message: `namespace "${namespace}" is declared twice` });
+          }
+        });
+      }),
+    mounts: z
+      .record(z.string().regex(MOUNT_PATH, { message: 'a mount path is like secret or team-a/apps: no spaces, no leading "/"' }), MountSchema)
+      .default({ secret: 'kv-v2' })
+      .describe('Mount path -> kv-v2 | kv-v1 | { type, local }; a path inside a declared namespace mounts there.'),
+    tokens: z
+      .record(
+        z.string().regex(TOKEN_NAME, { message: 'a token name is letters, digits, "_" and "-", and not root or none (those are built in)' }),
+        TokenSchema,
+      )
+      .default({})
+      .describe('Token name -> namespace and policy; `root` always exists.'),
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------------
+// Steps
+
+const StepName = z.string().min(1).describe('Shown in narration and reports.');
+const ClusterRef = z.string(); // existence is checked against `clusters` by checkReferences
+const VariableName = z.string().regex(VARIABLE_NAME, {
+  message: 'a variable name is letters, digits, "_" and "-", starting with a letter or "_" (dotted names are built in)',
+});
+
+// Regular expressions in expectations are compiled now, so a typo fails at load and not mid-run. Strings
+// with `${var}` are compiled after interpolation, by the runner.
+function checkRegexes(value: unknown, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
+  if (typeof value === 'string') {
+    const literal = value.includes('${') ? undefined : parseRegexLiteral(value);
+    if (literal && 'error' in literal) ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: literal.error });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, i) => checkRegexes(item, ctx, [...path, i]));
+  } else if (isPlainObject(value)) {
+    for (const [key, item] of Object.entries(value)) checkRegexes(item, ctx, [...path, key]);
+  }
+}
+
+// The message depends on what was written, so it comes from the string's own error map.
+function requestLineMessage(line: string): string {
+  const [method = '', ...rest] = line.trim().split(/\s+/);
+  const path = rest.join(' ');
+  const upper = method.toUpperCase();
+  if ((HTTP_METHODS as readonly string[]).includes(upper) && upper !== method) return `write the method in capitals: "${upper} ${path}"`;
+  if (!(HTTP_METHODS as readonly string[]).includes(upper)) {
+    return `a request is "METHOD path" with METHOD one of ${HTTP_METHODS.join(', ')}; "${method}" is not one${hint(upper, HTTP_METHODS)}`;
+  }
+  if (path === '') return `the request "${line}" has no path: write "${method} sys/..."`;
+  return `a request is "METHOD path", one space apart, the path without spaces, like "POST sys/replication/dr/primary/enable"`;
+}
+
+const RequestLineSchema = z
+  .string({
+    errorMap: (issue, ctx) => ({
+      message:
+        issue.code === z.ZodIssueCode.invalid_string && typeof ctx.data === 'string' ? requestLineMessage(ctx.data) : ctx.defaultError,
+    }),
+  })
+  .regex(REQUEST_LINE)
+  .transform((line, ctx) => {
+    const [, method, written] = REQUEST_LINE.exec(line) as RegExpExecArray;
+    // The file may copy a path from the docs (`/v1/sys/...`) or from curl (`/sys/...`).
+    const path = written.startsWith('/v1/') ? written.slice(4) : written.startsWith('/') ? written.slice(1) : written;
+    if (path === '') {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `the request "${line}" has no path` });
+      return z.NEVER;
+    }
+    return { method: method as HttpMethod, path };
+  });
+
+const RequestExpectationSchema = strictObject('a request expectation', {
+  status: z.number().int().min(100).max(599).optional().describe('Exact status code.'),
+  error: z.string().min(1).optional().describe('A substring of one of the `errors` strings, or /regex/flags.'),
+  body: z.record(z.string(), z.unknown()).optional().describe('Partial deep match on the whole response body.'),
+  data: z.unknown().optional().describe('Shorthand for body: { data: ... }.'),
+}).superRefine((expectation, ctx) => checkRegexes(expectation, ctx));
+
+const RequestStepSchema = strictObject('a request step', {
+  request: RequestLineSchema.describe('"METHOD path", e.g. "POST sys/replication/dr/primary/enable".'),
+  name: StepName.optional(),
+  on: ClusterRef.describe('The cluster that receives the request.'),
+  body: z.record(z.string(), z.unknown()).optional(),
+  token: z.string().min(1).default('root').describe('A token name, root, none, or "${var}".'),
+  namespace: z.string().optional().describe('As the X-Vault-Namespace header.'),
+  expect: RequestExpectationSchema.optional(),
+  save: z.record(VariableName, z.string().regex(DOTTED_PATH, { message: 'a dotted path into the response body, like wrap_info.token or keys.0' })).default({}),
+}).transform(({ request, ...rest }): RequestStep => ({ kind: 'request', method: request.method, path: request.path, ...rest }));
+
+const DecodeTokenStepSchema = strictObject('a decode-token step', {
+  'decode-token': z.string().min(1).describe('The encoded operation token, usually "${var}".'),
+  name: StepName.optional(),
+  otp: z.string().min(1),
+  save: VariableName.optional().describe('The variable that receives the decoded token.'),
+}).transform(({ 'decode-token': token, ...rest }): DecodeTokenStep => ({ kind: 'decode-token', token, ...rest }));
+
+const DurationSchema = z
+  .union([z.number().int().min(0), z.string().regex(DURATION, { message: DURATION_HELP })], {
+    errorMap: unionErrorMap('a duration like 500ms, 10s, 31m or 2h, or a number of milliseconds'),
+  })
+  .transform((written, ctx) => {
+    const parsed = tryParseDuration(written);
+    if (parsed.ok) return parsed.ms;
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.message });
+    return z.NEVER;
+  });
+
+const WaitStepSchema = strictObject('a wait step', {
+  wait: DurationSchema.describe('Advance the virtual clock: 500ms, 10s, 31m, 2h, or a number of ms.'),
+  name: StepName.optional(),
+}).transform(({ wait, ...rest }): WaitStep => ({ kind: 'wait', ms: wait, ...rest }));
+
+const GroupsSchema = z
+  .union([z.tuple([ClusterRef, ClusterRef]), z.array(z.array(ClusterRef).min(1)).min(2)], {
+    errorMap: unionErrorMap('two cluster names [a, b] or a list of groups [[a], [b, c]]'),
+  })
+  .transform((written): string[][] => (written.every((item) => typeof item === 'string') ? written.map((name) => [name as string]) : (written as string[][])))
+  .superRefine((groups, ctx) => {
+    const seen = new Set<string>();
+    for (const name of groups.flat()) {
+      if (seen.has(name)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `cluster "${name}" is named twice: groups must not overlap` });
+      seen.add(name);
+    }
+  });
+
+const PartitionStepSchema = strictObject('a partition step', {
+  partition: GroupsSchema.describe('Cut links: [a, b], or between groups [[a], [b, c]].'),
+  name: StepName.optional(),
+}).transform(({ partition, ...rest }): PartitionStep => ({ kind: 'partition', groups: partition, ...rest }));
+
+const HealStepSchema = strictObject('a heal step', {
+  heal: z
+    .union([z.literal('all'), GroupsSchema], { errorMap: unionErrorMap('all, two cluster names [a, b] or a list of groups [[a], [b, c]]') })
+    .describe('Restore links: [a, b], groups, or all.'),
+  name: StepName.optional(),
+}).transform(({ heal, ...rest }): HealStep => ({ kind: 'heal', groups: heal, ...rest }));
+
+const CrashStepSchema = strictObject('a crash step', {
+  crash: ClusterRef.describe('The cluster that stops; its storage is kept.'),
+  name: StepName.optional(),
+}).transform(({ crash, ...rest }): CrashStep => ({ kind: 'crash', cluster: crash, ...rest }));
+
+const RestartStepSchema = strictObject('a restart step', {
+  restart: ClusterRef.describe('The crashed cluster that comes back.'),
+  name: StepName.optional(),
+}).transform(({ restart, ...rest }): RestartStep => ({ kind: 'restart', cluster: restart, ...rest }));
+
+const CorruptStepSchema = strictObject('a corrupt step', {
+  corrupt: strictObject('corrupt', {
+    on: ClusterRef,
+    tree: z.enum(MERKLE_TREES),
+    page: z.number().int().min(0),
+    subpage: z.number().int().min(0),
+  }).describe('Damage a merkle page (for merkle-check and reindex).'),
+  name: StepName.optional(),
+}).transform(({ corrupt, ...rest }): CorruptStep => ({ kind: 'corrupt', ...corrupt, ...rest }));
+
+const DestinationFaultStepSchema = strictObject('a destination-fault step', {
+  'destination-fault': strictObject('destination-fault', {
+    on: ClusterRef,
+    type: z.enum(DESTINATION_TYPES),
+    name: z.string().min(1).describe('The destination name.'),
+    fault: z.enum(DESTINATION_FAULTS),
+  }),
+  name: StepName.optional(),
+}).transform(({ 'destination-fault': fault, ...rest }): DestinationFaultStep => ({
+  kind: 'destination-fault',
+  on: fault.on,
+  destinationType: fault.type,
+  destination: fault.name,
+  fault: fault.fault,
+  ...rest,
+}));
+
+const STEP_SCHEMAS = {
+  request: RequestStepSchema,
+  'decode-token': DecodeTokenStepSchema,
+  wait: WaitStepSchema,
+  partition: PartitionStepSchema,
+  heal: HealStepSchema,
+  crash: CrashStepSchema,
+  restart: RestartStepSchema,
+  corrupt: CorruptStepSchema,
+  'destination-fault': DestinationFaultStepSchema,
+} satisfies Record<StepAction, z.ZodTypeAny>;
+
+// Every key any step may carry: a key outside this set, on a step without an action, is likely a
+// misspelt action ("reqest"); a key inside it ("on") is not.
+const ANY_STEP_KEY = new Set<string>([...STEP_ACTIONS, 'name', 'on', 'body', 'token', 'namespace', 'expect', 'save', 'otp']);
+
+function isStepAction(key: string): key is StepAction {
+  return (STEP_ACTIONS as readonly string[]).includes(key);
+}
+
+function dispatchStep(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (!isPlainObject(value)) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      fatal: true,
+      message: `a step is a map with one action key (${STEP_ACTIONS.join(', ')}), like "wait: 10s"; got ${show(value)}`,
+    });
+    return value;
+  }
+  const keys = Object.keys(value);
+  const actions = keys.filter(isStepAction);
+  if (actions.length > 1) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      fatal: true,
+      path: [actions[1]],
+      message: `a step has exactly one action, this one has ${actions.join(' and ')}: make them separate steps`,
+    });
+    return value;
+  }
+  if (actions.length === 0) {
+    const misspelt = keys.filter((key) => !ANY_STEP_KEY.has(key) && didYouMean(key, STEP_ACTIONS) !== undefined);
+    for (const key of misspelt) {
+      ctx.addIssue({ code: z.ZodIssueCode.unrecognized_keys, keys: [key], fatal: true, path: [key], message: unknownKeyMessage(key, 'a step', STEP_ACTIONS) });
+    }
+    if (misspelt.length === 0) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `a step needs one action key: ${STEP_ACTIONS.join(', ')}` });
+    }
+    return value;
+  }
+  const parsed = STEP_SCHEMAS[actions[0]].safeParse(value, { errorMap: scenarioErrorMap });
+  if (!parsed.success) forwardIssues(ctx, parsed.error);
+  return value;
+}
+
+const StepSchema = z.preprocess(
+  dispatchStep,
+  z.union([
+    RequestStepSchema,
+    DecodeTokenStepSchema,
+    WaitStepSchema,
+    PartitionStepSchema,
+    HealStepSchema,
+    CrashStepSchema,
+    RestartStepSchema,
+    CorruptStepSchema,
+    DestinationFaultStepSchema,
+  ]),
+);
+
+// ---------------------------------------------------------------------------------------------------
+// The scenario
+
+const HazardExpectSchema = strictObject('expect', { hazard: z.enum(HAZARD_IDS) });
+const ViolationExpectSchema = strictObject('expect', { violation: z.enum(INVARIANT_IDS) });
+const EXPECT_FORMS = 'pass, { hazard: <id> } or { violation: <id> }';
+
+function dispatchExpect(value: unknown, ctx: z.RefinementCtx): unknown {
+  if (value === 'pass') return value;
+  if (typeof value === 'string') {
+    // `expect: two-primaries` is a likely slip for the map form: say which one.
+    const asHazard = (HAZARD_IDS as readonly string[]).includes(value) ? `: did you mean { hazard: ${value} }?` : '';
+    const asViolation = (INVARIANT_IDS as readonly string[]).includes(value) ? `: did you mean { violation: ${value} }?` : '';
+    ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}${asHazard || asViolation || hint(value, ['pass'])}` });
+    return value;
+  }
+  if (!isPlainObject(value)) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}` });
+    return value;
+  }
+  const forms = Object.keys(value).filter((key) => key === 'hazard' || key === 'violation');
+  if (forms.length !== 1) {
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      fatal: true,
+      message: forms.length === 0 ? `expected ${EXPECT_FORMS}, got ${show(value)}` : 'expect names a hazard or a violation, not both',
+    });
+    return value;
+  }
+  const parsed = (forms[0] === 'hazard' ? HazardExpectSchema : ViolationExpectSchema).safeParse(value, { errorMap: scenarioErrorMap });
+  if (!parsed.success) forwardIssues(ctx, parsed.error);
+  return value;
+}
+
+const ExpectSchema = z
+  .preprocess(dispatchExpect, z.union([z.literal('pass'), HazardExpectSchema, ViolationExpectSchema]))
+  .default('pass')
+  .describe('pass (no hazard, no violation), { hazard: <id> } or { violation: <id> }.');
+
+// References between parts of the file (a step's cluster, a request's token) are checked on the file's
+// own values, before the parts are parsed, so a misnamed cluster is reported along with every other error.
+function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
+  if (!isPlainObject(raw) || !isPlainObject(raw.clusters) || !Array.isArray(raw.steps)) return raw;
+  const clusters = Object.keys(raw.clusters);
+  const tokens = new Set<string>();
+  for (const cluster of Object.values(raw.clusters)) {
+    if (isPlainObject(cluster) && isPlainObject(cluster.tokens)) for (const name of Object.keys(cluster.tokens)) tokens.add(name);
+  }
+  const checkCluster = (name: unknown, path: (string | number)[]) => {
+    if (typeof name !== 'string' || clusters.includes(name)) return;
+    ctx.addIssue({
+      code: z.ZodIssueCode.custom,
+      path,
+      message: `unknown cluster "${name}": the clusters are ${quoteList(clusters)}${hint(name, clusters)}`,
+    });
+  };
+  const checkGroups = (groups: unknown, path: (string | number)[]) => {
+    if (!Array.isArray(groups)) return;
+    groups.forEach((group, i) => {
+      if (Array.isArray(group)) group.forEach((name, j) => checkCluster(name, [...path, i, j]));
+      else checkCluster(group, [...path, i]);
+    });
+  };
+  raw.steps.forEach((step, i) => {
+    if (!isPlainObject(step)) return;
+    const actions = Object.keys(step).filter(isStepAction);
+    if (actions.length !== 1) return;
+    const action = actions[0];
+    const at = (...rest: (string | number)[]) => ['steps', i, ...rest];
+    switch (action) {
+      case 'request': {
+        checkCluster(step.on, at('on'));
+        const token = step.token;
+        if (typeof token === 'string' && token !== 'root' && token !== 'none' && !token.includes('${') && !tokens.has(token)) {
+          const known = [...tokens];
+          ctx.addIssue({
+            code: z.ZodIssueCode.custom,
+            path: at('token'),
+            message:
+              `unknown token "${token}": use root, none, "\${var}" or a token declared under a cluster's tokens ` +
+              `(declared: ${quoteList(known)})${hint(token, ['root', 'none', ...known])}`,
+          });
+        }
+        break;
+      }
+      case 'crash':
+      case 'restart':
+        checkCluster(step[action], at(action));
+        break;
+      case 'partition':
+      case 'heal':
+        checkGroups(step[action], at(action));
+        break;
+      case 'corrupt':
+      case 'destination-fault': {
+        const target = step[action];
+        if (isPlainObject(target)) checkCluster(target.on, at(action, 'on'));
+        break;
+      }
+      case 'wait':
+      case 'decode-token':
+        break;
+    }
+  });
+  return raw;
+}
+
+/** The scenario file, format 1: validates, normalises (steps get a `kind`) and types a parsed YAML value. */
+export const ScenarioSchema = z.preprocess(
+  checkReferences,
+  strictObject('a scenario', {
+    name: z.string().min(1).describe('The scenario title.'),
+    description: z.string().optional().describe('Shown in narration and reports.'),
+    seed: z.number().int().safe().default(1).describe('Seed of the world\'s random generator.'),
+    expect: ExpectSchema,
+    clusters: z
+      .record(z.string().regex(CLUSTER_NAME, { message: 'a cluster name is lower-case letters, digits and "-", starting with a letter' }), ClusterSchema)
+      .superRefine((clusters, ctx) => {
+        if (Object.keys(clusters).length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'declare at least one cluster, like "east: {}"' });
+      })
+      .describe('Cluster name -> settings; every cluster starts initialised, unsealed, replication disabled.'),
+    steps: z.array(StepSchema).describe('Each step is a map with exactly one action key.'),
+  }),
+);
+
+/** A parsed, normalised scenario. */
+export type Scenario = z.output<typeof ScenarioSchema>;
+/** One cluster's settings, defaults filled in. */
+export type ClusterSpec = Scenario['clusters'][string];
+/** One mount, `kv-v2` shorthand expanded to `{ type: 'kv-v2', local: false }`. */
+export type MountSpec = ClusterSpec['mounts'][string];
+/** One declared token. */
+export type TokenSpec = ClusterSpec['tokens'][string];
+/** What the whole run should show. */
+export type ScenarioExpectation = Scenario['expect'];
+
+/** Validates a parsed YAML value with the scenario's own messages; never throws. */
+export function parseScenario(data: unknown): z.SafeParseReturnType<unknown, Scenario> {
+  return ScenarioSchema.safeParse(data, { errorMap: scenarioErrorMap });
+}
+
+/** The JSON Schema of the file format, for editors; `scenarios/schema.json` is this, written by write-schema.ts. */
+export function scenarioJsonSchema(): Record<string, unknown> {
+  const { $schema, ...rest } = zodToJsonSchema(ScenarioSchema, { $refStrategy: 'none', target: 'jsonSchema7', effectStrategy: 'input' });
+  return {
+    $schema,
+    title: 'replsim scenario, format 1',
+    description: 'A world of clusters and the steps that drive it. Generated from src/scenario/schema.ts: do not edit.',
+    ...rest,
+  };
+}
+
+/** The text of `scenarios/schema.json`: the JSON Schema, two-space indented, with a final newline. */
+export function renderScenarioJsonSchema(): string {
+  return `${JSON.stringify(scenarioJsonSchema(), null, 2)}\n`;
+}
