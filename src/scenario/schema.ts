@@ -179,8 +179,8 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   const folded = fold(input);
   const sameLetters = candidates.find((c) => fold(c) === folded);
   if (sameLetters !== undefined) return sameLetters === input ? undefined : sameLetters;
-  // Short words get little slack: "on" must not suggest "otp".
-  const limit = input.length <= 3 ? 1 : input.length <= 6 ? 2 : 3;
+  // One edit per three letters: "tokn" finds "token", but "on" must not find "otp" nor "FETCH" "PATCH".
+  const limit = Math.max(1, Math.floor(input.length / 3));
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {

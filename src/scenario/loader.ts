@@ -1,0 +1,190 @@
+// Reads a scenario file: YAML (or JSON) text to a validated Scenario, or to errors that each name the
+// file, line, column and key, as `replsim` prints them before exiting with code 2. Nothing a user writes
+// makes this throw.
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import type { ZodIssue } from 'zod';
+import { checkVariables } from './interpolate.js';
+import { parseScenario, type Scenario } from './schema.js';
+
+/** One problem in a scenario file; `line` and `column` count from 1 (0 when unknown). */
+export interface ScenarioError {
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted path of the key, like `steps.3.tokn`; empty for the file as a whole. */
+  key: string;
+  message: string;
+}
+
+/** A key path into the file, as zod reports them: map keys and list indices. */
+export type ScenarioPath = readonly (string | number)[];
+
+/** The line and column of a key path, as close as the file allows (a missing key gives its parent's). */
+export type Locate = (path: ScenarioPath) => { line: number; column: number };
+
+/** A loaded scenario with a way back to its lines (for runtime messages), or every error found. */
+export type LoadResult = { ok: true; scenario: Scenario; locate: Locate } | { ok: false; errors: ScenarioError[] };
+
+/** Parses and validates a scenario file's text; `file` is only used in the errors. */
+export function loadScenario(text: string, file: string): LoadResult {
+  try {
+    return load(text, file);
+  } catch (e) {
+    // A crash here is replsim's bug, but the user still deserves a line naming the file rather than a stack.
+    return { ok: false, errors: [{ file, line: 0, column: 0, key: '', message: `internal error while loading (please report): ${String(e)}` }] };
+  }
+}
+
+/** One line for a terminal or an editor's problem matcher: `file:line:column: key: message`. */
+export function formatScenarioError(e: ScenarioError): string {
+  return `${e.file}:${e.line}:${e.column}: ${e.key === '' ? '' : `${e.key}: `}${e.message}`;
+}
+
+function load(text: string, file: string): LoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const position = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  if (doc.errors.length > 0) {
+    return { ok: false, errors: doc.errors.map((e) => yamlError(e, doc, file, position)) };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 1000 });
+  } catch (e) {
+    return { ok: false, errors: [{ file, line: 1, column: 1, key: '', message: `cannot read the YAML: ${(e as Error).message}` }] };
+  }
+  if (data === null || data === undefined) {
+    return { ok: false, errors: [{ file, line: 1, column: 1, key: '', message: 'the file is empty: a scenario needs at least name, clusters and steps' }] };
+  }
+  const locate: Locate = (path) => position(offsetOf(doc, path, false));
+  const parsed = parseScenario(data);
+  if (!parsed.success) {
+    const errors = parsed.error.issues.flatMap((issue) => issueErrors(issue, doc, file, position));
+    return { ok: false, errors: tidy(errors) };
+  }
+  const variableErrors = checkVariables(parsed.data, undefined, { file, locate });
+  if (variableErrors.length > 0) return { ok: false, errors: tidy(variableErrors) };
+  return { ok: true, scenario: parsed.data, locate };
+}
+
+type Position = (offset: number) => { line: number; column: number };
+
+function yamlError(e: YAMLError, doc: Document, file: string, position: Position): ScenarioError {
+  const offset = e.pos[0];
+  // Only a duplicate key leaves the tree whole enough for its key path to mean something.
+  const key = e.code === 'DUPLICATE_KEY' ? pathAt(doc, offset).join('.') : '';
+  const message =
+    e.code === 'MULTIPLE_DOCS'
+      ? 'a scenario file holds one YAML document: remove the "---" that starts a second one'
+      : e.code === 'DUPLICATE_KEY'
+        ? 'this key is given twice in the same map: keep one'
+        : `YAML syntax: ${e.message}`;
+  return { file, ...position(offset), key, message };
+}
+
+function issueErrors(issue: ZodIssue, doc: Document, file: string, position: Position): ScenarioError[] {
+  // zod's own unknown-keys issue lists several keys at the map; the schema's own is one key at the key.
+  if (issue.code === 'unrecognized_keys' && issue.path.length > 0 && issue.path[issue.path.length - 1] === issue.keys[0] && issue.keys.length === 1) {
+    return [{ file, ...position(offsetOf(doc, issue.path, true)), key: issue.path.join('.'), message: issue.message }];
+  }
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => {
+      const path = [...issue.path, key];
+      return { file, ...position(offsetOf(doc, path, true)), key: path.join('.'), message: `unknown key "${key}"` };
+    });
+  }
+  const message =
+    issue.path.length === 0 && issue.code === 'invalid_type'
+      ? `a scenario file is a map with name, clusters and steps at the top; ${issue.message.replace(/^expected a map, /, '')}`
+      : issue.message;
+  return [{ file, ...position(offsetOf(doc, issue.path, false)), key: issue.path.join('.'), message }];
+}
+
+// Errors in the order of the file, each once (a value can fail the same way on two routes through a union).
+function tidy(errors: ScenarioError[]): ScenarioError[] {
+  const seen = new Set<string>();
+  return errors
+    .filter((e) => {
+      const id = `${e.key}\u0000${e.message}`;
+      if (seen.has(id)) return false;
+      seen.add(id);
+      return true;
+    })
+    .sort((a, b) => a.line - b.line || a.column - b.column);
+}
+
+type YamlNode = unknown;
+
+function resolve(node: YamlNode, doc: Document): YamlNode {
+  // An alias's errors belong to the anchored node it stands for; a cycle of aliases cannot occur in a valid
+  // document, but the bound keeps a broken one from looping.
+  for (let i = 0; i < 100 && isAlias(node); i++) node = node.resolve(doc);
+  return node;
+}
+
+function start(node: YamlNode): number | undefined {
+  return node !== null && typeof node === 'object' && 'range' in node && Array.isArray(node.range) ? (node.range[0] as number) : undefined;
+}
+
+// The offset of a key path: a value that is a scalar points at the value (it is what is wrong); a map, a
+// list or an empty value points at its key, which is where the reader looks; a key that is not there
+// points at the nearest key that is. `atKey` points at the key even when the value is a scalar.
+function offsetOf(doc: Document, path: ScenarioPath, atKey: boolean): number {
+  let node: YamlNode = doc.contents;
+  let anchor = start(node) ?? 0;
+  for (let i = 0; i < path.length; i++) {
+    node = resolve(node, doc);
+    const segment = path[i];
+    const last = i === path.length - 1;
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) return anchor;
+      const keyOffset = start(pair.key) ?? anchor;
+      const value = resolve(pair.value, doc);
+      if (last) return !atKey && isScalar(value) && value.value !== null ? (start(value) ?? keyOffset) : keyOffset;
+      anchor = keyOffset;
+      node = pair.value;
+    } else if (isSeq(node) && /^\d+$/.test(String(segment))) {
+      const item: YamlNode = node.items[Number(segment)];
+      if (item === undefined) return anchor;
+      anchor = start(resolve(item, doc)) ?? anchor;
+      node = item;
+    } else {
+      return anchor;
+    }
+  }
+  return anchor;
+}
+
+// The key path of the deepest node that holds an offset, so a YAML error can name its key too.
+function pathAt(doc: Document, offset: number): (string | number)[] {
+  const path: (string | number)[] = [];
+  let node: YamlNode = doc.contents;
+  for (let depth = 0; depth < 1000; depth++) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => {
+        const from = start(p.key);
+        const value = p.value as YamlNode;
+        const to = value !== null && typeof value === 'object' && 'range' in value && Array.isArray(value.range) ? (value.range[2] as number) : undefined;
+        return from !== undefined && from <= offset && (to === undefined || offset <= to);
+      });
+      if (!pair || !isScalar(pair.key)) return path;
+      path.push(String(pair.key.value));
+      node = pair.value;
+    } else if (isSeq(node)) {
+      const index = node.items.findIndex((item) => {
+        const range = item !== null && typeof item === 'object' && 'range' in item && Array.isArray(item.range) ? (item.range as number[]) : undefined;
+        return range !== undefined && range[0] <= offset && offset <= range[2];
+      });
+      if (index < 0) return path;
+      path.push(index);
+      node = node.items[index];
+    } else {
+      return path;
+    }
+  }
+  return path;
+}
