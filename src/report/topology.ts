@@ -1,0 +1,50 @@
+// What changed in the topology between two states, in plain words: replication roles, cluster ids,
+// links cut and healed, crashes and restarts, WALs received. Narration prints these under a step.
+import { modeOf } from '../../models/replication-role.machine.js';
+import type { ReplicationKind, SimState } from '../cluster/state.js';
+
+const KIND_LABEL: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
+
+function roleLabel(role: string): string {
+  switch (role) {
+    case 'secondary.demoted':
+      return 'secondary (demoted, no primary)';
+    case 'secondary.unassigned':
+      return 'secondary (no primary)';
+    case 'secondary.following':
+      return 'secondary';
+    default:
+      return role;
+  }
+}
+
+/** One line per change, sorted by cluster. */
+export function topologyChanges(before: SimState, after: SimState): string[] {
+  const lines: string[] = [];
+  if (before === after) return lines;
+  for (const name of Object.keys(after.clusters).sort()) {
+    const a = before.clusters[name];
+    const b = after.clusters[name];
+    if (!a || a === b) continue;
+    for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
+      const ra = a.replication[kind];
+      const rb = b.replication[kind];
+      if (ra === rb) continue;
+      if (ra.role !== rb.role) lines.push(`${name}: ${KIND_LABEL[kind]} ${roleLabel(ra.role)} → ${roleLabel(rb.role)}`);
+      if (ra.clusterId !== rb.clusterId && rb.clusterId !== '' && modeOf(rb.role) !== 'disabled')
+        lines.push(`${name}: ${KIND_LABEL[kind]} cluster_id ${ra.clusterId === '' ? 'set to' : 'changed to'} ${rb.clusterId.slice(0, 8)}…`);
+      if (ra.primary !== rb.primary) lines.push(rb.primary ? `${name}: follows ${rb.primary} (${KIND_LABEL[kind]})` : `${name}: no longer follows a ${KIND_LABEL[kind]} primary`);
+      if (rb.lastRemoteWal > ra.lastRemoteWal) lines.push(`${name}: received ${KIND_LABEL[kind]} WALs up to ${rb.lastRemoteWal}`);
+    }
+    if (a.storage !== b.storage && Object.keys(b.storage.kv).length === 0 && Object.keys(a.storage.kv).length > 0) lines.push(`${name}: storage wiped`);
+  }
+  const na = before.network;
+  const nb = after.network;
+  if (na !== nb) {
+    for (const l of Object.keys(nb.cut)) if (!na.cut[l]) lines.push(`link ${l.replace('|', '–')} cut`);
+    for (const l of Object.keys(na.cut)) if (!nb.cut[l]) lines.push(`link ${l.replace('|', '–')} healed`);
+    for (const c of Object.keys(nb.down)) if (!na.down[c]) lines.push(`${c} crashed`);
+    for (const c of Object.keys(na.down)) if (!nb.down[c]) lines.push(`${c} restarted`);
+  }
+  return lines;
+}
