@@ -156,7 +156,7 @@ function lookup(variables: Variables, name: string): { found: true; value: unkno
   return Object.hasOwn(record, name) ? { found: true, value: record[name] } : { found: false };
 }
 
-function unknown(name: string, path: string): Interpolated<never> {
+function unknownVariable(name: string, path: string): Interpolated<never> {
   return {
     ok: false,
     variable: name,
@@ -195,7 +195,7 @@ function replaceWhole(text: string, variables: Variables, at: string): Interpola
   if (!whole) return replaceText(text, variables, at);
   const name = whole[1].trim();
   const found = name === '' ? { found: false as const } : lookup(variables, name);
-  return found.found ? { ok: true, value: found.value } : unknown(name, at);
+  return found.found ? { ok: true, value: found.value } : unknownVariable(name, at);
 }
 
 function replaceText(text: string, variables: Variables, at: string): Interpolated<string> {
@@ -208,7 +208,7 @@ function replaceText(text: string, variables: Variables, at: string): Interpolat
     missing ??= name;
     return match;
   });
-  return missing === undefined ? { ok: true, value } : unknown(missing, at);
+  return missing === undefined ? { ok: true, value } : unknownVariable(missing, at);
 }
 
 function asText(value: unknown): string {

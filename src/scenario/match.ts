@@ -99,7 +99,7 @@ export function describeMismatch(m: Mismatch): string {
     case 'wrong-type':
       return `${where}: expected ${kindOf(m.expected)}, got ${kindOf(m.actual)} ${show(m.actual)}`;
     case 'length':
-      return `${where}: expected ${(m.expected as unknown[]).length} items, got ${(m.actual as unknown[]).length}`;
+      return `${where}: expected ${items((m.expected as unknown[]).length)}, got ${(m.actual as unknown[]).length}`;
     case 'no-regex-match':
       return `${where}: ${show(m.actual)} does not match ${String(m.expected)}`;
     case 'invalid-regex':
@@ -128,6 +128,10 @@ function matchString(expected: string, actual: unknown, at: string): MatchResult
 
 function mismatch(path: string, expected: unknown, actual: unknown, reason: MismatchReason): Mismatch {
   return { ok: false, path, expected, actual, reason };
+}
+
+function items(count: number): string {
+  return count === 1 ? '1 item' : `${count} items`;
 }
 
 function join(at: string, key: string): string {

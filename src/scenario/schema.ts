@@ -49,15 +49,25 @@ export const DESTINATION_FAULTS = ['unreachable', 'unauthorized', 'none'] as con
 /** The two subtrees of a cluster's merkle tree. */
 export const MERKLE_TREES = ['replicated', 'local'] as const;
 
+/** An invariant id of invariants.md. */
 export type InvariantId = (typeof INVARIANT_IDS)[number];
+/** A hazard id of invariants.md. */
 export type HazardId = (typeof HAZARD_IDS)[number];
+/** A step's action key. */
 export type StepAction = (typeof STEP_ACTIONS)[number];
+/** A request line's method. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
+/** A policy capability. */
 export type Capability = (typeof CAPABILITIES)[number];
+/** A cluster's licence. */
 export type License = (typeof LICENSES)[number];
+/** A mount's secrets engine. */
 export type MountType = (typeof MOUNT_TYPES)[number];
+/** A sync destination type. */
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
+/** A fault of a sync destination. */
 export type DestinationFault = (typeof DESTINATION_FAULTS)[number];
+/** A merkle subtree. */
 export type MerkleTree = (typeof MERKLE_TREES)[number];
 
 // ---------------------------------------------------------------------------------------------------
@@ -405,12 +415,14 @@ const TokenSchema = strictObject('a token', {
 });
 
 // Rules between a cluster's own keys, checked on the file's values so a default can be named as such.
-function checkCluster(raw: unknown, ctx: z.RefinementCtx): unknown {
+function checkClusterRules(raw: unknown, ctx: z.RefinementCtx): unknown {
   if (raw === null) return {}; // `east:` with nothing after it means all defaults, as `east: {}` does
   if (!isPlainObject(raw)) return raw;
   const shares = raw.keyShares ?? 5;
   const threshold = raw.keyThreshold ?? 3;
-  if (Number.isInteger(shares) && Number.isInteger(threshold) && (threshold as number) > (shares as number)) {
+  // Out-of-range numbers get their own error from the field; comparing them would only repeat it.
+  const comparable = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 255;
+  if (comparable(shares) && comparable(threshold) && threshold > shares) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
       path: [raw.keyThreshold === undefined ? 'keyShares' : 'keyThreshold'],
@@ -441,7 +453,7 @@ function checkCluster(raw: unknown, ctx: z.RefinementCtx): unknown {
 }
 
 const ClusterSchema = z.preprocess(
-  checkCluster,
+  checkClusterRules,
   strictObject('a cluster', {
     version: VersionSchema.default('1.16.0'),
     license: z.enum(LICENSES).default('enterprise'),
@@ -746,7 +758,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
   for (const cluster of Object.values(raw.clusters)) {
     if (isPlainObject(cluster) && isPlainObject(cluster.tokens)) for (const name of Object.keys(cluster.tokens)) tokens.add(name);
   }
-  const checkCluster = (name: unknown, path: (string | number)[]) => {
+  const checkClusterName = (name: unknown, path: (string | number)[]) => {
     if (typeof name !== 'string' || clusters.includes(name)) return;
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
@@ -757,8 +769,8 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
   const checkGroups = (groups: unknown, path: (string | number)[]) => {
     if (!Array.isArray(groups)) return;
     groups.forEach((group, i) => {
-      if (Array.isArray(group)) group.forEach((name, j) => checkCluster(name, [...path, i, j]));
-      else checkCluster(group, [...path, i]);
+      if (Array.isArray(group)) group.forEach((name, j) => checkClusterName(name, [...path, i, j]));
+      else checkClusterName(group, [...path, i]);
     });
   };
   raw.steps.forEach((step, i) => {
@@ -769,7 +781,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
     const at = (...rest: (string | number)[]) => ['steps', i, ...rest];
     switch (action) {
       case 'request': {
-        checkCluster(step.on, at('on'));
+        checkClusterName(step.on, at('on'));
         const token = step.token;
         if (typeof token === 'string' && token !== 'root' && token !== 'none' && !token.includes('${') && !tokens.has(token)) {
           const known = [...tokens];
@@ -778,14 +790,14 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
             path: at('token'),
             message:
               `unknown token "${token}": use root, none, "\${var}" or a token declared under a cluster's tokens ` +
-              `(declared: ${quoteList(known)})${hint(token, ['root', 'none', ...known])}`,
+              `(${known.length === 0 ? 'none are declared' : `declared: ${known.join(', ')}`})${hint(token, ['root', 'none', ...known])}`,
           });
         }
         break;
       }
       case 'crash':
       case 'restart':
-        checkCluster(step[action], at(action));
+        checkClusterName(step[action], at(action));
         break;
       case 'partition':
       case 'heal':
@@ -794,7 +806,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
       case 'corrupt':
       case 'destination-fault': {
         const target = step[action];
-        if (isPlainObject(target)) checkCluster(target.on, at(action, 'on'));
+        if (isPlainObject(target)) checkClusterName(target.on, at(action, 'on'));
         break;
       }
       case 'wait':
