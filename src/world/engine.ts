@@ -1,12 +1,12 @@
 // The event-sourced core. The log is the single source of truth: state is the fold of reducers over
 // the events in order, so replaying a log rebuilds the same state without running any handler, clock
 // or random generator. Every appended event is also published on an rxjs stream for observers.
-import { produce, setAutoFreeze } from 'immer';
+import { produce } from 'immer';
 import { Subject, type Observable } from 'rxjs';
 
-// Frozen state would make every projection pay for freezing on each event; reducers only ever run
-// inside produce, which is what keeps shared structure safe.
-setAutoFreeze(false);
+// immer's auto-freeze stays on: frozen subtrees are skipped when a draft is finalised, which is
+// what makes sharing structure between clusters (a secondary holding its primary's storage) cheap.
+// Without it every event would walk every object it touches, shared or not.
 
 /** What every event carries: its kind, its virtual time, and its place in the log. */
 export interface BaseEvent {
