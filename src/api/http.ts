@@ -63,8 +63,16 @@ export const errors = {
   restrictedToRoot: (): Reply => reply.error(400, 'this endpoint can only be called from the root namespace'),
   /** A DR operation token that is not this cluster's current one (or there is none). */
   invalidOperationToken: (): Reply => reply.error(400, 'invalid DR operation token'),
+  /**
+   * No `dr_operation_token` in the body: the service's text, quoted in hashicorp/vault PR #4498
+   * (a promote sent with the wrong key). Not yet used by authorize, which still says
+   * "missing dr_operation_token".
+   */
+  missingOperationToken: (): Reply => reply.error(400, 'DR operation token was not provided'),
   clusterDown: (cluster: string): Reply => reply.error(503, `cluster "${cluster}" is not running (crashed): the request was not answered`),
   notImplemented: (what: string): Reply => reply.error(501, `not implemented in replsim: ${what}`),
+  /** An error the service's core returns as a plain error (no response object): 500, multierror-wrapped. */
+  internal: (message: string): Reply => reply.error(500, multierror(message)),
 };
 
 /**

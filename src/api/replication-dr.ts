@@ -1,20 +1,9 @@
-// Area A: DR replication endpoints. Placeholder: every path answers 501 until built.
-import type { Method } from './http.js';
-import { notBuilt } from './not-built.js';
+// Area A: DR replication under sys/replication/dr. The endpoints are the shared ones, for kind
+// `dr`: the secondary-side calls (promote, disable, update-primary) are authorised by a DR
+// operation token and stay open on a DR secondary. The combined GET sys/replication/status lives
+// here too, until the performance module shares it. Generation attempts, operation-token/delete,
+// reindex and merkle-check are in operation-token.ts and merkle.ts.
+import { combinedStatusRoute, replicationRoutes } from './replication-shared.js';
 import type { Route } from './route.js';
 
-const paths: [string, Method[]][] = [
-  ['status', ['GET']],
-  ['primary/enable', ['POST']],
-  ['primary/demote', ['POST']],
-  ['primary/disable', ['POST']],
-  ['primary/secondary-token', ['POST']],
-  ['primary/revoke-secondary', ['POST']],
-  ['secondary/generate-public-key', ['POST']],
-  ['secondary/enable', ['POST']],
-  ['secondary/promote', ['POST']],
-  ['secondary/disable', ['POST']],
-  ['secondary/update-primary', ['POST']],
-];
-
-export const drRoutes: Route[] = paths.map(([p, m]) => notBuilt(`sys/replication/dr/${p}`, m, `DR replication: ${p}`));
+export const drRoutes: Route[] = [...replicationRoutes('dr'), combinedStatusRoute];

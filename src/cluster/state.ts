@@ -105,10 +105,18 @@ export interface ReplicationState {
   primary: string | null;
   /** Secondary side: the id it was activated under. */
   secondaryId: string;
+  /** Secondary side: the `jti` of the activation token it last redeemed; the primary knows it by that. */
+  jti: string;
+  /** Secondary side: the API address of the primary it follows (the token's `addr` or `primary_api_addr`). */
+  primaryApiAddr: string;
   /** Secondary side: the primary's WAL index it has applied. */
   lastRemoteWal: number;
-  /** Secondary side: whether the first connection (and initial sync) has happened since (re)activation. */
+  /** Secondary side: whether it holds a full data set (initial sync done since activation, or a demoted former primary): promote's safety check. */
   synced: boolean;
+  /** Secondary side: whether its link to the primary is established (set by connect/disconnect events). */
+  connected: boolean;
+  /** Secondary side: the replication state the status record reports while connected. */
+  syncState: 'idle' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
   /** Time of the last contact with the other side. */
   lastHeartbeat: number;
   knownPrimaryClusterAddrs: string[];
@@ -164,8 +172,12 @@ export function emptyReplication(): ReplicationState {
     issued: {},
     primary: null,
     secondaryId: '',
+    jti: '',
+    primaryApiAddr: '',
     lastRemoteWal: 0,
     synced: false,
+    connected: false,
+    syncState: 'idle',
     lastHeartbeat: 0,
     knownPrimaryClusterAddrs: [],
     since: 0,

@@ -1,6 +1,15 @@
-// Replication (DR and performance): events, reducers, timed processes. Placeholder until built.
+// Replication, DR and performance alike: the events, their reducers, the streaming process, the
+// status record, activation tokens and what a secondary receives. Everything here takes the kind
+// as a parameter; the API modules of each kind (replication-dr, replication-performance) wire it.
 import type { TimedProcess } from '../timed.js';
+import { streamingProcess } from './streaming.js';
 
-export type ReplicationEvent = never;
-export const replicationReducers = {};
-export const replicationProcesses: TimedProcess[] = [];
+export * from './events.js';
+export { replicationReducers } from './reducers.js';
+export { replicationStatus } from './status.js';
+export { replicatedStorage, replicationScopes, wipedStorage, type ReplicationScope } from './scope.js';
+export { advertisedClusterAddr, clusterAt, followersOf, isConnected, linkDown } from './link.js';
+export { redeemActivationToken, sealedActivationToken, signingKeyOf, wrappedActivationToken, type Redeemed, type SealedCredentials } from './activation.js';
+export { streamingProcess } from './streaming.js';
+
+export const replicationProcesses: TimedProcess[] = [streamingProcess];

@@ -1,0 +1,184 @@
+// How replication's events change the world state (immer drafts, mutation style). Role changes are
+// computed by the role machine (`stepRole`) from the facts the event records, so the stored role
+// can only ever be one the spec's role table reaches. Reducers never draw and never read a clock.
+import { original } from 'immer';
+import { stepRole, type RoleEvent } from '../../../models/replication-role.machine.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../state.js';
+import type {
+  PrimaryAssignment,
+  PrimaryDemoted,
+  PrimaryDisabled,
+  PrimaryEnabled,
+  SecondaryConnected,
+  SecondaryDisabled,
+  SecondaryDisconnected,
+  SecondaryEnabled,
+  SecondaryKeyGenerated,
+  SecondaryPrimaryUpdated,
+  SecondaryPromoted,
+  SecondaryRevoked,
+  SecondarySynced,
+  SecondaryTokenIssued,
+  WalDelivered,
+} from './events.js';
+import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
+
+/** Applies a role change the handler checked; an event the role table refuses is a corrupt log. */
+function moveRole(r: ReplicationState, kind: ReplicationKind, event: RoleEvent, cluster: string): void {
+  const next = stepRole(kind, r.role, event);
+  if (next === null) throw new Error(`replication log is inconsistent: ${cluster} cannot go from ${r.role} on ${event.type} (${kind})`);
+  r.role = next;
+}
+
+/** Forgets everything a secondary knows about a primary it followed. */
+function clearSecondarySide(r: ReplicationState): void {
+  r.primary = null;
+  r.primaryApiAddr = '';
+  r.secondaryId = '';
+  r.jti = '';
+  r.lastRemoteWal = 0;
+  r.connected = false;
+  r.syncState = 'idle';
+  r.knownPrimaryClusterAddrs = [];
+}
+
+function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
+  r.primary = a.primary;
+  r.primaryApiAddr = a.primaryApiAddr;
+  r.primaryClusterAddr = a.primaryClusterAddr;
+  r.knownPrimaryClusterAddrs = a.knownPrimaryClusterAddrs;
+  r.secondaryId = a.secondaryId;
+  r.jti = a.jti;
+  r.clusterId = a.clusterId;
+  r.connected = false;
+  // The connection is attempted one link latency after this moment.
+  r.lastHeartbeat = at;
+}
+
+/** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
+function before(d: SimState, name: string): ClusterState {
+  return (original(d) as SimState).clusters[name];
+}
+
+/** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
+function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
+  const s = d.clusters[secondaryName];
+  const primary = before(d, primaryName);
+  const r = s.replication[kind];
+  s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
+  if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
+  r.lastRemoteWal = wal;
+  r.lastHeartbeat = at;
+}
+
+export const replicationReducers = {
+  'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.enable' }, e.cluster);
+    clearSecondarySide(r);
+    r.clusterId = e.clusterId;
+    r.primaryClusterAddr = e.primaryClusterAddr;
+    r.issued = {};
+    r.synced = false;
+    r.since = e.at;
+  },
+  'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.demote' }, e.cluster);
+    // A former primary holds all its data: promoting it back passes the "initial sync" check.
+    r.synced = true;
+    r.primaryClusterAddr = '';
+    r.since = e.at;
+  },
+  'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.disable' }, e.cluster);
+    // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
+    r.issued = {};
+    r.primaryClusterAddr = '';
+    r.since = e.at;
+  },
+  'replication-secondary-token-issued': (d: SimState, e: SecondaryTokenIssued) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // A new token for an id replaces a revoked one: the id is usable again, with the new jti.
+    r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false };
+  },
+  'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
+    d.clusters[e.cluster].replication[e.kind].issued[e.id].revoked = true;
+  },
+  'replication-secondary-key-generated': (d: SimState, e: SecondaryKeyGenerated) => {
+    d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
+  },
+  'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
+    const c = d.clusters[e.cluster];
+    const r = c.replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.enable', activationTokenValid: true }, e.cluster);
+    // Everything the cluster stored is cleared at once, before it ever connects.
+    c.storage = wipedStorage(before(d, e.cluster), e.primary ? before(d, e.primary) : null);
+    c.wal = { last: 0, lastAt: e.at };
+    // The DR operation token lived in the wiped storage.
+    c.drOperationToken = null;
+    assign(r, e, e.at);
+    r.issued = {};
+    r.lastRemoteWal = 0;
+    r.synced = false;
+    r.syncState = 'merkle-sync';
+    r.since = e.at;
+    if (e.primary) {
+      const issued = d.clusters[e.primary].replication[e.kind].issued[e.secondaryId];
+      if (issued && issued.jti === e.jti) issued.usedBy = e.cluster;
+    }
+  },
+  'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
+    clearSecondarySide(r);
+    r.primaryClusterAddr = e.primaryClusterAddr;
+    r.since = e.at;
+  },
+  'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.disable', operationTokenValid: true }, e.cluster);
+    clearSecondarySide(r);
+    r.primaryClusterAddr = '';
+    r.synced = false;
+    r.since = e.at;
+  },
+  'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    const roleEvent: RoleEvent =
+      e.via === 'addresses'
+        ? { type: 'secondary.update-primary', operationTokenValid: true, addresses: e.knownPrimaryClusterAddrs }
+        : { type: 'secondary.update-primary', operationTokenValid: true, token: e.via === 'token' ? 'redeemed' : '' };
+    moveRole(r, e.kind, roleEvent, e.cluster);
+    // No wipe: storage stays, and a merkle-diff brings it in line once connected.
+    if (e.via === 'empty-token') {
+      clearSecondarySide(r);
+      r.primaryClusterAddr = '';
+      return;
+    }
+    assign(r, e, e.at);
+    r.syncState = 'merkle-diff';
+  },
+  'replication-secondary-connected': (d: SimState, e: SecondaryConnected) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.connected = true;
+    r.lastHeartbeat = e.at;
+    // A secondary that already holds its primary's data resumes streaming; otherwise it syncs first.
+    if (r.syncState !== 'merkle-sync' && r.syncState !== 'merkle-diff') r.syncState = 'stream-wals';
+  },
+  'replication-secondary-synced': (d: SimState, e: SecondarySynced) => {
+    catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.synced = true;
+    r.syncState = 'stream-wals';
+  },
+  'replication-wal-delivered': (d: SimState, e: WalDelivered) => {
+    catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
+  },
+  'replication-secondary-disconnected': (d: SimState, e: SecondaryDisconnected) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.connected = false;
+    r.lastHeartbeat = e.at;
+  },
+};
