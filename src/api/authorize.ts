@@ -37,11 +37,21 @@ export function authorize(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, f
 
   if (rule.token === 'dr-operation-token') {
     const given = ctx.body.dr_operation_token;
-    if (typeof given !== 'string' || given === '') return errors.badRequest('missing dr_operation_token');
-    if (cluster.drOperationToken === null || given !== cluster.drOperationToken) return errors.invalidOperationToken();
+    const valid = typeof given === 'string' && given !== '' && given === cluster.drOperationToken;
+    // Off a DR secondary these paths are ordinary authenticated ones: the service takes a client
+    // token there and the handler answers "Not a DR secondary." (hashicorp/vault#19603).
+    if (!isDrSecondary(cluster) && !valid) return clientTokenRefusal(rule, ctx, fullPath, sentToken);
+    if (typeof given !== 'string' || given === '') return errors.missingOperationToken();
+    if (!valid) return errors.invalidOperationToken();
     return null;
   }
   if (rule.token === 'none') return null;
+  return clientTokenRefusal(rule, ctx, fullPath, sentToken);
+}
+
+/** The client-token part of the step: a known token with the capability (and sudo) on the path. */
+function clientTokenRefusal(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, fullPath: string, sentToken: string | undefined): Reply | null {
+  const { cluster } = ctx;
 
   const token: TokenEntry | null = sentToken ? (cluster.storage.tokens[sentToken] ?? null) : null;
   if (!token) return errors.permissionDenied();

@@ -64,9 +64,8 @@ export const errors = {
   /** A DR operation token that is not this cluster's current one (or there is none). */
   invalidOperationToken: (): Reply => reply.error(400, 'invalid DR operation token'),
   /**
-   * No `dr_operation_token` in the body: the service's text, quoted in hashicorp/vault PR #4498
-   * (a promote sent with the wrong key). Not yet used by authorize, which still says
-   * "missing dr_operation_token".
+   * No `dr_operation_token` in the body of a DR secondary's call: the service's text, quoted in
+   * hashicorp/vault PR #4498 (a promote sent with the wrong key).
    */
   missingOperationToken: (): Reply => reply.error(400, 'DR operation token was not provided'),
   clusterDown: (cluster: string): Reply => reply.error(503, `cluster "${cluster}" is not running (crashed): the request was not answered`),

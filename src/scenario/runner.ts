@@ -239,8 +239,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
     token = fillString(step.token, vars, 'token');
     tokenLabel = shorten(token);
   } else {
-    token = world.tokenNamed(step.on, step.token);
-    if (token === undefined) throw new StepError(`token "${step.token}" is not declared on ${step.on}`);
+    token = tokenByName(world, step.on, step.token);
   }
   record.request = { cluster: step.on, method: step.method, path, body, namespace, token: tokenLabel };
   const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
@@ -263,6 +262,21 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
     vars.set(name, value);
     record.saved[name] = value;
   }
+}
+
+/**
+ * A token named in a step. `root` is the receiving cluster's root token as created at start. Other
+ * names are looked up on the receiving cluster first, then on the one other cluster that declares
+ * it: a DR secondary replicates its primary's tokens, so after a failover the primary's `ops`
+ * token is the one to use on the promoted cluster.
+ */
+function tokenByName(world: World, on: string, name: string): string {
+  const own = world.tokenNamed(on, name);
+  if (own !== undefined) return own;
+  const elsewhere = Object.keys(world.state.clusters).filter((c) => world.tokenNamed(c, name) !== undefined);
+  if (elsewhere.length === 1) return world.tokenNamed(elsewhere[0], name)!;
+  if (elsewhere.length === 0) throw new StepError(`token "${name}" is not declared on any cluster`);
+  throw new StepError(`token "${name}" is declared on ${elsewhere.join(' and ')} but not on ${on}: say which with "\${<cluster>...}" or declare it on ${on}`);
 }
 
 /** Why a response does not meet the step's expectation, or null when it does. */

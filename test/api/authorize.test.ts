@@ -97,10 +97,19 @@ describe('authorisation: one step, driven by the rule each route declares', () =
 
   it('a DR-operation-token rule needs the cluster’s current token in the body and no client token', () => {
     const rule: AuthRule = { token: 'dr-operation-token', openOnDrSecondary: true };
-    expect(refusalText(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good' }).ctx, 'p', undefined))).toMatch(/missing dr_operation_token/);
+    expect(refusalText(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good' }).ctx, 'p', undefined))).toMatch(/DR operation token was not provided/);
     expect(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good', body: { dr_operation_token: 'hvs.bad' } }).ctx, 'p', undefined)).toMatchObject({ status: 400 });
     expect(authorize(rule, ctxFor({ drSecondary: true, opToken: null, body: { dr_operation_token: 'hvs.good' } }).ctx, 'p', undefined)).toMatchObject({ status: 400 });
     expect(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good', body: { dr_operation_token: 'hvs.good' } }).ctx, 'p', undefined)).toBeNull();
+  });
+
+  it('off a DR secondary, the operation-token paths take a client token and answer "Not a DR secondary."', () => {
+    const w = kvWorld();
+    const root = w.tokenNamed('east', 'root');
+    expect(w.request('east', { method: 'POST', path: 'sys/replication/dr/primary/enable', token: root }).status).toBeLessThan(300);
+    const promote = (token?: string) => w.request('east', { method: 'POST', path: 'sys/replication/dr/secondary/promote', body: {}, token });
+    expect(promote(root)).toEqual({ status: 400, body: { errors: ['Not a DR secondary.'] } });
+    expect(promote(undefined).status).toBe(403);
   });
 
   it('an unauthenticated rule needs no token', () => {

@@ -60,7 +60,7 @@ describe('DR operation token deletion', () => {
     drOperationTokenOf(w);
     const hash = w.stateHash();
     expect(errorsOf(w.request('west', post(OP_TOKEN_DELETE, { dr_operation_token: 'hvs.wrong' })))).toEqual(['invalid DR operation token']);
-    expect(errorsOf(w.request('west', post(OP_TOKEN_DELETE, {})))).toEqual(['missing dr_operation_token']);
+    expect(errorsOf(w.request('west', post(OP_TOKEN_DELETE, {})))).toEqual(['DR operation token was not provided']);
     expect(w.stateHash()).toBe(hash);
   });
 

@@ -182,7 +182,7 @@ describe.skipIf(!operationTokensBuilt)('the DR secondary calls that take a DR op
   it('secondary/promote needs dr_operation_token and promotes', () => {
     const w = drWorld();
     drPair(w);
-    expectRefused(post(w, 'west', `${DR}/secondary/promote`, {}), 400, /missing dr_operation_token|DR operation token was not provided/);
+    expectRefused(post(w, 'west', `${DR}/secondary/promote`, {}), 400, /DR operation token was not provided/);
     expectRefused(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: 'hvs.wrong' }), 400, 'invalid DR operation token');
     const r = expectOk(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: drOperationToken(w, 'west', 'east'), primary_cluster_addr: 'https://west-lb:8201' }));
     expect(bodyOf(r).warnings[0]).toMatch(/^This cluster is being promoted to a replication primary\./);
@@ -192,7 +192,7 @@ describe.skipIf(!operationTokensBuilt)('the DR secondary calls that take a DR op
   it('secondary/disable needs dr_operation_token and disables', () => {
     const w = drWorld();
     drPair(w);
-    expectRefused(post(w, 'west', `${DR}/secondary/disable`, {}), 400, /missing dr_operation_token|DR operation token was not provided/);
+    expectRefused(post(w, 'west', `${DR}/secondary/disable`, {}), 400, /DR operation token was not provided/);
     const r = expectOk(post(w, 'west', `${DR}/secondary/disable`, { dr_operation_token: drOperationToken(w, 'west', 'east') }));
     expect(bodyOf(r).warnings[0]).toMatch(/^This cluster is having replication disabled\./);
     expect(drStatus(w, 'west')).toEqual({ mode: 'disabled' });
@@ -201,7 +201,7 @@ describe.skipIf(!operationTokensBuilt)('the DR secondary calls that take a DR op
   it('secondary/update-primary needs dr_operation_token and re-points the secondary', () => {
     const w = drWorld();
     drPair(w);
-    expectRefused(post(w, 'west', `${DR}/secondary/update-primary`, { token: '' }), 400, /missing dr_operation_token|DR operation token was not provided/);
+    expectRefused(post(w, 'west', `${DR}/secondary/update-primary`, { token: '' }), 400, /DR operation token was not provided/);
     const op = drOperationToken(w, 'west', 'east');
     const token = secondaryToken(w, 'east', 'west-2');
     const r = expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: op, token, primary_api_addr: '', ca_file: '', ca_path: '' }));
