@@ -1,7 +1,15 @@
 // What changed in the topology between two states, in plain words: replication roles, cluster ids,
 // links cut and healed, crashes and restarts, WALs received. Narration prints these under a step.
 import { modeOf } from '../../models/replication-role.machine.js';
+import { replicationStatus } from '../cluster/replication/index.js';
 import type { ReplicationKind, SimState } from '../cluster/state.js';
+
+/** A secondary's streaming state as its status record shows it, e.g. "stream-wals, ready". */
+function streaming(state: SimState, name: string, kind: ReplicationKind): string | null {
+  if (modeOf(state.clusters[name].replication[kind].role) !== 'secondary') return null;
+  const s = replicationStatus(state, name, kind) as { state?: string; connection_state?: string };
+  return `${s.state ?? '?'}, ${s.connection_state ?? '?'}`;
+}
 
 const KIND_LABEL: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
 
@@ -22,10 +30,26 @@ function roleLabel(role: string): string {
 export function topologyChanges(before: SimState, after: SimState): string[] {
   const lines: string[] = [];
   if (before === after) return lines;
+  // Causes first: what happened to the network, then what it did to the clusters.
+  const na = before.network;
+  const nb = after.network;
+  if (na !== nb) {
+    for (const l of Object.keys(nb.cut)) if (!na.cut[l]) lines.push(`link ${l.replace('|', '–')} cut`);
+    for (const l of Object.keys(na.cut)) if (!nb.cut[l]) lines.push(`link ${l.replace('|', '–')} healed`);
+    for (const c of Object.keys(nb.down)) if (!na.down[c]) lines.push(`${c} crashed`);
+    for (const c of Object.keys(na.down)) if (!nb.down[c]) lines.push(`${c} restarted`);
+  }
   for (const name of Object.keys(after.clusters).sort()) {
     const a = before.clusters[name];
     const b = after.clusters[name];
-    if (!a || a === b) continue;
+    if (!a) continue;
+    // Streaming state also moves with the network (a partition, a crash), not only with the cluster.
+    for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
+      const sa = streaming(before, name, kind);
+      const sb = streaming(after, name, kind);
+      if (sb !== null && sa !== sb) lines.push(`${name}: ${KIND_LABEL[kind]} streaming ${sa ?? 'not a secondary'} → ${sb}`);
+    }
+    if (a === b) continue;
     for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
       const ra = a.replication[kind];
       const rb = b.replication[kind];
@@ -37,14 +61,6 @@ export function topologyChanges(before: SimState, after: SimState): string[] {
       if (rb.lastRemoteWal > ra.lastRemoteWal) lines.push(`${name}: received ${KIND_LABEL[kind]} WALs up to ${rb.lastRemoteWal}`);
     }
     if (a.storage !== b.storage && Object.keys(b.storage.kv).length === 0 && Object.keys(a.storage.kv).length > 0) lines.push(`${name}: storage wiped`);
-  }
-  const na = before.network;
-  const nb = after.network;
-  if (na !== nb) {
-    for (const l of Object.keys(nb.cut)) if (!na.cut[l]) lines.push(`link ${l.replace('|', '–')} cut`);
-    for (const l of Object.keys(na.cut)) if (!nb.cut[l]) lines.push(`link ${l.replace('|', '–')} healed`);
-    for (const c of Object.keys(nb.down)) if (!na.down[c]) lines.push(`${c} crashed`);
-    for (const c of Object.keys(na.down)) if (!nb.down[c]) lines.push(`${c} restarted`);
   }
   return lines;
 }

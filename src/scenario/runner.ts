@@ -276,7 +276,7 @@ function tokenByName(world: World, on: string, name: string): string {
   const elsewhere = Object.keys(world.state.clusters).filter((c) => world.tokenNamed(c, name) !== undefined);
   if (elsewhere.length === 1) return world.tokenNamed(elsewhere[0], name)!;
   if (elsewhere.length === 0) throw new StepError(`token "${name}" is not declared on any cluster`);
-  throw new StepError(`token "${name}" is declared on ${elsewhere.join(' and ')} but not on ${on}: say which with "\${<cluster>...}" or declare it on ${on}`);
+  throw new StepError(`token "${name}" is declared on ${elsewhere.join(' and ')} but not on ${on}: declare it on ${on} too, or give the token's value with "\${...}"`);
 }
 
 /** Why a response does not meet the step's expectation, or null when it does. */
