@@ -6,6 +6,7 @@ import { basename, extname, join } from 'node:path';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario, unsupportedSteps, type RunResult } from '../scenario/runner.js';
 import { narrateHeader, narrateStep, narrateVerdict, styleFor, type Style } from '../report/narrate.js';
+import { redact } from '../report/redact.js';
 import { stepJson, writeRunFiles } from '../report/results.js';
 
 export interface RunCommandOptions {
@@ -88,7 +89,8 @@ async function runFile(file: string, several: boolean, opts: RunCommandOptions, 
   const result = await runScenario(scenario, {
     seed,
     onStep: (r) => {
-      if (opts.json) io.out(JSON.stringify({ file, ...stepJson(r) }));
+      // --json is narration for machines: secrets are shortened there too (results.json keeps them).
+      if (opts.json) io.out(JSON.stringify(redact({ file, ...stepJson(r) })));
       else if (!opts.quiet) for (const l of narrateStep(r, st)) io.out(l);
     },
   });

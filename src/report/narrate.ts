@@ -27,8 +27,8 @@ export function styleFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv, fo
   return stream.isTTY && !forceOff && (env.NO_COLOR === undefined || env.NO_COLOR === '') ? colour : plain;
 }
 
-function compact(value: unknown, max = 160): string {
-  const s = JSON.stringify(redact(value));
+function compact(value: unknown, max = 160, key?: string): string {
+  const s = JSON.stringify(redact(value, key));
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }
 
@@ -64,7 +64,7 @@ export function narrateStep(r: StepRecord, st: Style): string[] {
       lines.push(`${pad}→ ${statusText} ${compact(shown)}`);
     }
   }
-  for (const [k, v] of Object.entries(r.saved)) lines.push(`${pad}${st.dim(`saved ${k} = ${compact(v, 40)}`)}`);
+  for (const [k, v] of Object.entries(r.saved)) lines.push(`${pad}${st.dim(`saved ${k} = ${compact(v, 40, r.savedFrom[k])}`)}`);
   for (const change of topologyChanges(r.before, r.after)) lines.push(`${pad}${st.cyan('•')} ${change}`);
   for (const f of r.findings) lines.push(pad + findingLine(f, st));
   if (!r.ok) lines.push(`${pad}${st.red('✗ ' + (r.failure ?? 'failed'))}`);

@@ -2,7 +2,10 @@
 // wrapped activation tokens. Enough stays to tell two apart, never enough to use.
 import { shorten } from '../scenario/runner.js';
 
-const SECRET_KEYS = new Set(['token', 'dr_operation_token', 'otp', 'key', 'encoded_token', 'encoded_root_token', 'secondary_public_key', 'client_token', 'accessor', 'wrapped_accessor', 'credentials']);
+const SECRET_KEYS = new Set([
+  'token', 'dr_operation_token', 'otp', 'key', 'keys', 'encoded_token', 'encoded_root_token', 'secondary_public_key', 'client_token',
+  'accessor', 'wrapped_accessor', 'credentials', 'access_token', 'client_secret', 'secret_access_key', 'private_key', 'pgp_key',
+]);
 const SECRET_VALUE = /^(hvs\.|hvb\.|hvr\.|eyJ)[A-Za-z0-9._-]{8,}/;
 
 /** A copy of a value with every secret-looking string shortened. */

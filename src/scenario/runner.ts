@@ -36,6 +36,8 @@ export interface StepRecord {
   events: SimEvent[];
   /** Variables this step saved. */
   saved: Record<string, unknown>;
+  /** The response field each saved variable came from (its last path segment), so narration knows a secret. */
+  savedFrom: Record<string, string>;
 }
 
 export type Verdict = 'valid' | 'invalid';
@@ -106,7 +108,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     const step = scenario.steps[index];
     const before = world.state;
     const logAt = world.log.length;
-    const record: StepRecord = { index, name: step.name, kind: step.kind, title: '', ok: true, findings: [], before, after: before, events: [], saved: {} };
+    const record: StepRecord = { index, name: step.name, kind: step.kind, title: '', ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
     try {
       await runStep(world, step, vars, record);
     } catch (e) {
@@ -188,6 +190,7 @@ async function runStep(world: World, step: Step, vars: Map<string, unknown>, rec
       if (step.save) {
         vars.set(step.save, decoded);
         record.saved[step.save] = decoded;
+        record.savedFrom[step.save] = 'token';
       }
       return;
     }
@@ -261,6 +264,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
     }
     vars.set(name, value);
     record.saved[name] = value;
+    record.savedFrom[name] = at.split('.').pop() ?? at;
   }
 }
 
