@@ -198,7 +198,13 @@ export const operationTokenReducers = {
     step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
     // A new DR operation token replaces any earlier one: a cluster holds at most one.
     if (e.strategy === 'dr-operation-token') c.drOperationToken = e.token;
-    else c.storage.tokens[e.token] = { id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' };
+    else {
+      c.storage.tokens[e.token] = { id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' };
+      // The token store is storage like any other: the write advances the WAL, so DR secondaries
+      // (which mirror tokens) receive the new root token too.
+      c.wal.last += 1;
+      c.wal.lastAt = e.at;
+    }
   },
   'generation-cancelled': (d: SimState, e: GenerationCancelled) => {
     step(d.clusters[e.cluster], { type: 'cancel' });
