@@ -7,6 +7,7 @@ import type { SimEvent } from './cluster/events.js';
 import { genesisEvent, type Topology } from './cluster/genesis.js';
 import { domainProcesses, domainReducers } from './cluster/domain.js';
 import type { SimState } from './cluster/state.js';
+import { destinationForFault, isDestinationFault } from './cluster/sync.js';
 import { render, type ApiRequest, type ApiResponse } from './api/http.js';
 import { kvRoutes } from './api/kv.js';
 import { dispatch, type Dispatch, type RouteTable } from './api/router.js';
@@ -69,7 +70,10 @@ export class World {
     const state = foldEvents(emptyState(first.seed, first.latencyMs), events, reducers);
     const store = EventStore.fromState<SimState, SimEvent>(state, reducers);
     // The replayed world keeps the log it was built from, so it can be saved again unchanged.
-    (store.log as SimEvent[]).push(...events);
+    // One push at a time: `push(...events)` passes every event as an argument and overflows the
+    // call stack beyond some 100,000 events (found by the replay benchmark).
+    const log = store.log as SimEvent[];
+    for (const e of events) log.push(e);
     return new World(store, new SeededRng(first.seed));
   }
 
@@ -180,6 +184,19 @@ export class World {
     if (!Number.isInteger(spec.page) || spec.page < 0 || !Number.isInteger(spec.subpage) || spec.subpage < 0 || spec.subpage > 255)
       throw new WorldUsageError('corrupt: page must be a whole number >= 0 and subpage one from 0 to 255');
     this.store.append({ type: 'merkle-corrupted', at: this.now, cluster: spec.on, tree: spec.tree, page: spec.page, subpage: spec.subpage });
+  }
+
+  /**
+   * Makes the external store behind a sync destination fail (`unreachable`, `unauthorized`) or
+   * heals it (`none`): the `destination-fault` fault. `name` is the destination's name, or
+   * `<namespace>/<name>` for one created in a namespace.
+   */
+  destinationFault(spec: { on: string; type: string; name: string; fault: string }): void {
+    this.requireCluster(spec.on);
+    if (!isDestinationFault(spec.fault)) throw new WorldUsageError(`destination-fault: fault "${spec.fault}" is not one of unreachable, unauthorized, none`);
+    const found = destinationForFault(this.store.state.clusters[spec.on], spec.type, spec.name);
+    if ('problem' in found) throw new WorldUsageError(found.problem);
+    this.store.append({ type: 'sync-destination-faulted', at: this.now, cluster: spec.on, destination: found.key, fault: spec.fault });
   }
 
   /** The built-in scenario variables: `<cluster>.root_token`, `.keys.<i>`, `.api_addr`, `.cluster_addr`. */

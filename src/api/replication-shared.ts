@@ -70,6 +70,10 @@ export function replicationErrors(kind: ReplicationKind) {
     /** Area A rule 3. */
     addressesAfterDemotion: () =>
       errors.badRequest(`a newly demoted ${K} secondary must be updated with a token; update_primary_addrs is not allowed until it has followed a primary`),
+    otherReplicationSet: (theirs: string, ours: string) =>
+      errors.badRequest(
+        `the primary that issued this token belongs to another ${K} replication set (cluster_id ${theirs}; this secondary's is ${ours}): update-primary does not wipe, so join that set with secondary/disable then secondary/enable, which wipes this cluster`,
+      ),
     noAddressAnswered: (addrs: string[]) =>
       errors.badRequest(`none of update_primary_addrs answered as the ${K} primary of this replication set: ${addrs.join(', ')}`),
   };
@@ -91,7 +95,7 @@ function isPublicKey(b64: string): boolean {
 
 // Authorisation rules. Every endpoint but status: enterprise licence, restricted to the root namespace.
 const statusAuth: AuthRule = { token: 'none', license: 'enterprise-or-managed', openOnDrSecondary: true };
-const adminAuth: AuthRule = { token: 'client', rootNamespace: true, license: 'enterprise' };
+export const adminAuth: AuthRule = { token: 'client', rootNamespace: true, license: 'enterprise' };
 
 /** The secondary-side calls of DR run on a DR secondary and are authorised by a DR operation token. */
 function secondarySideAuth(kind: ReplicationKind): AuthRule {
@@ -477,6 +481,9 @@ export function updatePrimaryRoute(kind: ReplicationKind): Route {
           } else {
             const redeemed = redeemActivationToken(ctx.state, c, kind, token, ctx.fields.primary_api_addr.trim());
             if (!redeemed.ok) return redeemRefusal(redeemed);
+            // update-primary never wipes (rule 5), so it cannot join another replication set: after a
+            // primary is disabled and enabled again (a new cluster_id) its old secondaries need a wipe.
+            if (r.clusterId !== '' && redeemed.assignment.clusterId !== r.clusterId) return err.otherReplicationSet(redeemed.assignment.clusterId, r.clusterId);
             assignment = redeemed.assignment;
           }
           return accepted(

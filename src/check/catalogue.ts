@@ -1,33 +1,113 @@
 // The catalogue of invariants and hazards (invariants.md), one monitor per id, and the watch that
 // runs them over a world after every step.
+import type { ApiResponse } from '../api/http.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';
-import type { World } from '../simulation.js';
+import type { RequestResult, World } from '../simulation.js';
+import { clusterIdRules } from './cluster-id-rules.js';
+import { convergence } from './convergence.js';
+import { drSecondaryClosed } from './dr-secondary-closed.js';
+import { filtersRespected } from './filters-respected.js';
+import { forcedPromotion } from './forced-promotion.js';
+import { newerPrimary } from './newer-primary.js';
+import { oneGenerationAttempt } from './one-generation-attempt.js';
+import { operationTokenGate } from './operation-token-gate.js';
+import { otpNeverReturned } from './otp-never-returned.js';
+import { revokedStaysBarred } from './revoked-stays-barred.js';
 import { twoPrimaries } from './two-primaries.js';
-import type { Finding, Monitor, MonitorFactory } from './types.js';
+import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from './types.js';
+import { wipeOnEnable } from './wipe-on-enable.js';
 
-/** Every monitor replsim has, by id. */
-export const catalogue: MonitorFactory[] = [twoPrimaries];
+/** Every monitor replsim has, invariants first, in the order of invariants.md. */
+export const catalogue: MonitorFactory[] = [
+  wipeOnEnable,
+  clusterIdRules,
+  oneGenerationAttempt,
+  operationTokenGate,
+  revokedStaysBarred,
+  filtersRespected,
+  drSecondaryClosed,
+  otpNeverReturned,
+  convergence,
+  twoPrimaries,
+  newerPrimary,
+  forcedPromotion,
+];
 
-/** Runs fresh monitors over a world: call `afterStep()` after each step to collect new findings. */
+/** One entry of the catalogue, for the README and reference docs. */
+export interface CatalogueEntry {
+  id: InvariantId | HazardId;
+  kind: 'invariant' | 'hazard';
+  description: string;
+}
+
+/** The catalogue as data: id, kind and description of every monitor, in catalogue order. */
+export function describeCatalogue(factories: MonitorFactory[] = catalogue): CatalogueEntry[] {
+  return factories.map((f) => {
+    const { id, kind, description } = f();
+    return { id, kind, description };
+  });
+}
+
+/**
+ * Runs fresh monitors over a world: call `afterStep()` after each step to collect new findings.
+ * Monitors that judge answers (`dr-secondary-closed`, `otp-never-returned`, and the response side
+ * of `operation-token-gate` and `one-generation-attempt`) also need every request's response:
+ * report each with `observeResponse(cluster, request, response, before)` before the step's
+ * `afterStep()`, or send requests through `send` / `sendAsync`, which do it.
+ */
 export class Watch {
   readonly monitors: Monitor[];
   private before: SimState;
   private seen: number;
+  /** The state after each event since the last step, recorded as the world appends them. */
+  private states: SimState[] = [];
+  private responses: ResponseObservation[] = [];
   readonly findings: Finding[] = [];
 
   constructor(private readonly world: World, factories: MonitorFactory[] = catalogue) {
     this.monitors = factories.map((f) => f());
     this.before = world.state;
     this.seen = world.log.length;
+    // The stream publishes each event once the state has absorbed it: the state then is the one right after it.
+    world.events$.subscribe(() => this.states.push(world.state));
+  }
+
+  /**
+   * Reports a request the world answered during the current step, with the world's state just
+   * before it was sent. Call it right after the request (before any other request or wait).
+   */
+  observeResponse(cluster: string, request: ObservedRequest, response: ApiResponse, before: SimState): void {
+    const { method, path, body, namespace } = request;
+    this.responses.push({ cluster, request: { method, path, body, namespace }, response, before, after: this.world.state, eventIndex: this.world.log.length - this.seen });
+  }
+
+  /** `world.send`, reported to the monitors. */
+  send(cluster: string, request: Parameters<World['send']>[1]): RequestResult {
+    const before = this.world.state;
+    const result = this.world.send(cluster, request);
+    this.observeResponse(cluster, request, result.response, before);
+    return result;
+  }
+
+  /** `world.sendAsync`, reported to the monitors. */
+  async sendAsync(cluster: string, request: Parameters<World['send']>[1]): Promise<RequestResult> {
+    const before = this.world.state;
+    const result = await this.world.sendAsync(cluster, request);
+    this.observeResponse(cluster, request, result.response, before);
+    return result;
   }
 
   afterStep(): Finding[] {
     const events = this.world.log.slice(this.seen) as SimEvent[];
-    const o = { state: this.world.state, events, before: this.before };
+    // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
+    const states = this.states.length === events.length ? this.states : undefined;
+    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses };
     const found = this.monitors.flatMap((m) => m.observe(o));
     this.before = this.world.state;
     this.seen = this.world.log.length;
+    this.states = [];
+    this.responses = [];
     this.findings.push(...found);
     return found;
   }

@@ -1,5 +1,6 @@
 // What the invariant and hazard monitors report, and how they are built. A monitor only observes:
 // it reads the world's state and log after each step and never changes them.
+import type { ApiResponse } from '../api/http.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';
 import type { HazardId, InvariantId } from '../scenario/schema.js';
@@ -20,6 +21,31 @@ export interface Finding {
   lostKeys?: string[];
 }
 
+/**
+ * A client request as the monitors see it. The client token is left out on purpose: no monitor
+ * needs it, and a recorded token is a secret (callers may pass a label in its place).
+ */
+export interface ObservedRequest {
+  method: string;
+  /** As the client sent it (relative to `namespace`, maybe with `/v1/` or a query string). */
+  path: string;
+  body?: unknown;
+  namespace?: string;
+}
+
+/** One request a cluster answered during the step, with the state just before and just after it. */
+export interface ResponseObservation {
+  cluster: string;
+  request: ObservedRequest;
+  response: ApiResponse;
+  /** The world's state just before the request (what the handler saw). */
+  before: SimState;
+  /** The world's state just after it (its events applied). */
+  after: SimState;
+  /** How many of the observation's `events` had been appended when the answer came: the request's own are the last of them. */
+  eventIndex: number;
+}
+
 /** What a monitor is shown after each step: the state now, and the events the step appended. */
 export interface Observation {
   state: SimState;
@@ -27,6 +53,14 @@ export interface Observation {
   events: readonly SimEvent[];
   /** The state before those events. */
   before: SimState;
+  /**
+   * The state right after each event (`states[i]` follows `events[i]`), when the watch recorded
+   * them as they were appended. Read them through `stateBefore` / `stateAfter` (observe.ts), which
+   * fold the events again when this is absent (an observation built by hand in a test).
+   */
+  states?: readonly SimState[];
+  /** The requests answered during the step, when the caller reported them (`Watch.observeResponse`). */
+  responses?: readonly ResponseObservation[];
 }
 
 export interface Monitor {

@@ -1,9 +1,11 @@
 // Gathers the events, reducers and timed processes of every domain module into the world's tables.
 import { merkleProcesses, merkleReducers, type MerkleEvent } from './merkle.js';
 import { operationTokenReducers, type OperationTokenEvent } from './operation-token.js';
-import { replicationProcesses, replicationReducers, type ReplicationEvent } from './replication/index.js';
+import { pluginReducers, type PluginEvent } from './plugins.js';
+import { filterReducers, replicatingPerformanceConfiguration, replicationProcesses, replicationReducers, type FilterEvent, type ReplicationEvent } from './replication/index.js';
+import { syncProcesses, syncReducers, type SyncEvent } from './sync.js';
 import type { TimedProcess } from './timed.js';
 
-export type DomainEvent = ReplicationEvent | OperationTokenEvent | MerkleEvent;
-export const domainReducers = { ...replicationReducers, ...operationTokenReducers, ...merkleReducers };
-export const domainProcesses: TimedProcess[] = [...replicationProcesses, ...merkleProcesses];
+export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent;
+export const domainReducers = { ...replicatingPerformanceConfiguration(replicationReducers), ...filterReducers, ...operationTokenReducers, ...merkleReducers, ...syncReducers, ...pluginReducers };
+export const domainProcesses: TimedProcess[] = [...replicationProcesses, ...merkleProcesses, ...syncProcesses];

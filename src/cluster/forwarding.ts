@@ -1,10 +1,30 @@
 // Where a client's KV write lands. On most clusters, where it was sent. Performance replication
-// changes this: a write to a replicated mount of a performance secondary goes to its primary.
+// changes this: a performance secondary serves reads from its own copy, but a write to a replicated
+// mount goes to its primary (transparently, as the service forwards it) and comes back by streaming.
+// Its local mounts are its own, so writes to them stay. A performance secondary with no primary to
+// forward to (demoted, told to forget its primary, or cut off from it) refuses replicated writes.
+import { linkDown } from './replication/link.js';
 import type { ClusterState, MountEntry, SimState } from './state.js';
 
 export type WriteLanding = { cluster: string } | { refuse: { status: number; error: string } };
 
+/** The service wraps a plain error from its core in a multierror; these are returned as 500s. */
+const multierror = (message: string) => `1 error occurred:\n\t* ${message}\n\n`;
+
+/** The service's `logical.ErrReadOnly` (sdk/logical/storage.go): replicated storage is read-only on a secondary. */
+const READ_ONLY = { status: 500, error: multierror('cannot write to readonly storage') };
+
 /** The cluster a write to this mount of this cluster is applied on, or why it is refused. */
-export function writeLanding(_state: SimState, cluster: ClusterState, _mount: MountEntry): WriteLanding {
-  return { cluster: cluster.name };
+export function writeLanding(state: SimState, cluster: ClusterState, mount: MountEntry): WriteLanding {
+  const r = cluster.replication.performance;
+  if (mount.local || !r.role.startsWith('secondary')) return { cluster: cluster.name };
+  if (r.role !== 'secondary.following' || r.primary === null) return { refuse: READ_ONLY };
+  const down = linkDown(state, 'performance', cluster);
+  if (down !== null) {
+    // Simulator wording: the service's text for a forwarding failure is not public.
+    return { refuse: { status: 500, error: multierror(`error forwarding the write to the performance primary at ${r.primaryApiAddr}: it cannot be reached as this secondary's primary (${down})`) } };
+  }
+  // The primary applies the write to its own mount of that path; one the primary no longer has cannot take it.
+  if (!state.clusters[r.primary].storage.mounts[mount.path] || state.clusters[r.primary].storage.mounts[mount.path].local) return { refuse: READ_ONLY };
+  return { cluster: r.primary };
 }

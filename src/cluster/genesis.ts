@@ -5,7 +5,9 @@ import { initialGenerationAttempt } from '../../models/generation-attempt.machin
 import type { Rng } from '../world/prng.js';
 import { splitRootKey } from './crypto/shamir.js';
 import type { WorldCreated } from './events.js';
+import { emptyPluginCatalog } from './plugins.js';
 import { emptyReplication, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry } from './state.js';
+import { emptySyncState } from './sync.js';
 
 export interface ClusterSpec {
   version?: string;
@@ -95,6 +97,8 @@ function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: Clu
     merkle: { corrupted: { replicated: {}, local: {} }, lastReindexAt: null, lastCorruptionCheckAt: null, reindexUntil: null },
     signingSeed: Buffer.from(rng.bytes(32)).toString('hex'),
     secondaryKeys: {},
+    sync: emptySyncState(),
+    plugins: emptyPluginCatalog(),
   };
   return { cluster, rootToken, keys, named };
 }

@@ -85,6 +85,24 @@ export interface IssuedSecondary {
   /** Encrypted to a secondary's public key instead of response wrapping. */
   publicKey: boolean;
   revoked: boolean;
+  /**
+   * Performance only: the paths filter set for this secondary id (paths-filter/:id), or null. It
+   * lives with the token: a new token for the id starts without one (area B rule 1).
+   */
+  filter: PathsFilter | null;
+}
+
+/** A performance secondary's paths filter: in `allow` mode only the listed paths reach it, in `deny` mode all but them. */
+export interface PathsFilter {
+  mode: 'allow' | 'deny';
+  /** Mount and namespace paths, each with a trailing slash: "secret/", "team-a/", "team-a/apps/". */
+  paths: string[];
+}
+
+/** The primary's mounts and namespaces a paths filter keeps from one secondary (the dynamic filter). */
+export interface DynamicFilter {
+  mounts: string[];
+  namespaces: string[];
 }
 
 /** A primary's view of one secondary that activated with its token. */
@@ -122,6 +140,14 @@ export interface ReplicationState {
   knownPrimaryClusterAddrs: string[];
   /** When the current role began (for `last_start`). */
   since: number;
+  /** Performance secondary side: what its primary filters from it, as of the last sync (its dynamic filter). */
+  dynamicFilter: DynamicFilter;
+  /**
+   * DR only: the performance replication this cluster takes up when promoted. On a DR secondary, its
+   * DR primary's (as of the last sync, since DR carries everything); on a demoted DR primary, its own,
+   * held while it is a DR secondary. Null otherwise.
+   */
+  mirroredPerformance: ReplicationState | null;
 }
 
 export interface MerkleState {
@@ -152,6 +178,10 @@ export interface ClusterState {
   signingSeed: string;
   /** X25519 key pairs made by generate-public-key, per kind (private key kept to open credentials). */
   secondaryKeys: Partial<Record<ReplicationKind, { publicKey: string; privateKey: string }>>;
+  /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
+  sync: import('./sync.js').SyncState;
+  /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
+  plugins: import('./plugins.js').PluginCatalogState;
 }
 
 /** What the world holds: the clusters, the network and the clock. */
@@ -181,5 +211,7 @@ export function emptyReplication(): ReplicationState {
     lastHeartbeat: 0,
     knownPrimaryClusterAddrs: [],
     since: 0,
+    dynamicFilter: { mounts: [], namespaces: [] },
+    mirroredPerformance: null,
   };
 }

@@ -1,9 +1,11 @@
-// The shared route builders serve either kind. The world does not wire performance replication yet
-// (that is the next issue), so this drives the builders for kind `performance` through the router
-// with a test route table, applying their events with the world's reducers and processes.
+// The shared route builders serve either kind. This drives the builders for kind `performance`
+// through the router with a test route table of its own (the world wires them in
+// replication-performance.ts), applying their events with the world's reducers and processes.
 import { describe, expect, it } from 'vitest';
 import { render, type ApiRequest, type ApiResponse } from '../../src/api/http.js';
 import { kvRoutes } from '../../src/api/kv.js';
+import { operationTokenRoutes } from '../../src/api/operation-token.js';
+import { decodeToken } from '../../src/cluster/crypto/otp.js';
 import { drRoutes } from '../../src/api/replication-dr.js';
 import { replicationRoutes } from '../../src/api/replication-shared.js';
 import { dispatch, type RouteTable } from '../../src/api/router.js';
@@ -14,7 +16,7 @@ import { applyEvent } from '../../src/world/engine.js';
 import { SeededRng } from '../../src/world/prng.js';
 import { drWorld, rootOf } from './helpers.js';
 
-const table: RouteTable = { sys: [...replicationRoutes('performance'), ...drRoutes], mounts: kvRoutes };
+const table: RouteTable = { sys: [...replicationRoutes('performance'), ...drRoutes, ...operationTokenRoutes], mounts: kvRoutes };
 const PERF = 'sys/replication/performance';
 
 /** A world state driven by the test table: requests through the router, time through the processes. */
@@ -50,14 +52,19 @@ describe('replicationRoutes(kind) for performance', () => {
   function perfPair() {
     const w = drWorld({ clusters: { east: { mounts: { secret: 'kv-v2', cache: { type: 'kv-v2', local: true } } }, west: {} } });
     const h = new Harness(w.state);
-    const root = rootOf(w, 'east');
     h.post('east', 'secret/data/app', { data: { v: 1 } });
     h.post('east', 'cache/data/local', { data: { v: 1 } });
     expect(h.post('east', `${PERF}/primary/enable`).status).toBe(200);
     const token = (h.post('east', `${PERF}/primary/secondary-token`, { id: 'west' }).body as any).wrap_info.token;
     expect(h.post('west', `${PERF}/secondary/enable`, { token }).status).toBe(200);
     h.advance(1000);
-    return { h, root };
+    // Tokens are local to a performance secondary and enable wiped west's: its operators generate a
+    // root token there with the primary's key shares.
+    const start = h.request('west', { method: 'POST', path: 'sys/generate-root/attempt', body: {} }).body as any;
+    let last: any = null;
+    for (const key of w.state.operators.east.keys.slice(0, start.required)) last = h.request('west', { method: 'POST', path: 'sys/generate-root/update', body: { key, nonce: start.nonce } }).body;
+    const root = decodeToken(last.encoded_token, start.otp);
+    return { h, root, eastRoot: rootOf(w, 'east') };
   }
 
   it('a performance secondary receives replicated mounts, not the primary’s local ones', () => {
@@ -77,9 +84,9 @@ describe('replicationRoutes(kind) for performance', () => {
   });
 
   it('a DR secondary may not run beside performance replication', () => {
-    const { h, root } = perfPair();
-    expect(h.post('east', 'sys/replication/dr/primary/enable', {}, root).status).toBe(200);
-    const token = (h.post('east', 'sys/replication/dr/primary/secondary-token', { id: 'west' }, root).body as any).wrap_info.token;
+    const { h, root, eastRoot } = perfPair();
+    expect(h.post('east', 'sys/replication/dr/primary/enable', {}, eastRoot).status).toBe(200);
+    const token = (h.post('east', 'sys/replication/dr/primary/secondary-token', { id: 'west' }, eastRoot).body as any).wrap_info.token;
     const r = h.post('west', 'sys/replication/dr/secondary/enable', { token }, root);
     expect(r).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('disable performance replication on this cluster first')] } });
   });

@@ -21,6 +21,8 @@ import type {
   SecondaryTokenIssued,
   WalDelivered,
 } from './events.js';
+import { dynamicFilterOf, enforceFilter } from './filters.js';
+import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 
 /** Applies a role change the handler checked; an event the role table refuses is a corrupt log. */
@@ -40,6 +42,7 @@ function clearSecondarySide(r: ReplicationState): void {
   r.connected = false;
   r.syncState = 'idle';
   r.knownPrimaryClusterAddrs = [];
+  r.dynamicFilter = { mounts: [], namespaces: [] };
 }
 
 function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
@@ -53,6 +56,7 @@ function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
   r.connected = false;
   // The connection is attempted one link latency after this moment.
   r.lastHeartbeat = at;
+  r.dynamicFilter = { mounts: [], namespaces: [] };
 }
 
 /** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
@@ -67,6 +71,10 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
   const r = s.replication[kind];
   s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
+  // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
+  else advanceWal(s, at);
+  if (kind === 'dr') mirrorPerformance(r, primary);
+  else r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
   r.lastRemoteWal = wal;
   r.lastHeartbeat = at;
 }
@@ -89,6 +97,8 @@ export const replicationReducers = {
     r.synced = true;
     r.primaryClusterAddr = '';
     r.since = e.at;
+    // Now a DR secondary, it serves no performance replication of its own until promoted again.
+    if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], before(d, e.cluster).replication.performance, e.at);
   },
   'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
@@ -101,7 +111,8 @@ export const replicationReducers = {
   'replication-secondary-token-issued': (d: SimState, e: SecondaryTokenIssued) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // A new token for an id replaces a revoked one: the id is usable again, with the new jti.
-    r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false };
+    // A filter set for the old token does not carry over (area B rule 1).
+    r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
   },
   'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
     d.clusters[e.cluster].replication[e.kind].issued[e.id].revoked = true;
@@ -114,8 +125,11 @@ export const replicationReducers = {
     const r = c.replication[e.kind];
     moveRole(r, e.kind, { type: 'secondary.enable', activationTokenValid: true }, e.cluster);
     // Everything the cluster stored is cleared at once, before it ever connects.
-    c.storage = wipedStorage(before(d, e.cluster), e.primary ? before(d, e.primary) : null);
-    c.wal = { last: 0, lastAt: e.at };
+    c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
+    // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
+    if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
+    // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
+    r.mirroredPerformance = null;
     // The DR operation token lived in the wiped storage.
     c.drOperationToken = null;
     assign(r, e, e.at);
@@ -131,15 +145,24 @@ export const replicationReducers = {
   },
   'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
+    const former = r.primary === null ? undefined : d.clusters[r.primary]?.replication[e.kind];
     moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
     clearSecondarySide(r);
+    // Revocations belong to the replication set, not to one primary: the new primary keeps barring
+    // the secondaries its predecessor revoked, until they are given a new token.
+    if (former && former.clusterId === r.clusterId)
+      for (const [id, rec] of Object.entries(former.issued)) if (rec.revoked && !(id in r.issued)) r.issued[id] = rec;
     r.primaryClusterAddr = e.primaryClusterAddr;
     r.since = e.at;
+    // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
+    if (e.kind === 'dr' && takeUpPerformance(d.clusters[e.cluster], e.at)) enforceFilter(d, e.cluster, e.at);
   },
   'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, e.kind, { type: 'secondary.disable', operationTokenValid: true }, e.cluster);
     clearSecondarySide(r);
+    // A disabled DR secondary is no longer anyone's copy: the performance role it mirrored is dropped.
+    r.mirroredPerformance = null;
     r.primaryClusterAddr = '';
     r.synced = false;
     r.since = e.at;
@@ -159,6 +182,8 @@ export const replicationReducers = {
     }
     assign(r, e, e.at);
     r.syncState = 'merkle-diff';
+    // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
+    if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
   },
   'replication-secondary-connected': (d: SimState, e: SecondaryConnected) => {
     const r = d.clusters[e.cluster].replication[e.kind];

@@ -6,6 +6,7 @@
 // Sub-objects are shared, never deep-copied: the core reducers replace storage objects rather than
 // mutate them (immer copies on write), so a secondary holding the primary's objects is safe.
 import type { ClusterState, MountEntry, ReplicationKind, Storage } from '../state.js';
+import { filterFor, filterIncludesMount, filterIncludesNamespace } from './filters.js';
 
 export interface ReplicationScope {
   /** The secondary's storage becomes the primary's as a whole (DR). */
@@ -22,12 +23,18 @@ export interface ReplicationScope {
 }
 
 /**
- * The scope of each kind. The performance issue refines `performance` (its paths filter) by
- * replacing these two predicates; the delivery mechanism reads them at every sync and delivery.
+ * The scope of each kind; the delivery mechanism reads it at every sync and delivery. Performance
+ * secondaries receive what the paths filter the primary keeps for their secondary id lets through
+ * (filters.ts).
  */
 export const replicationScopes: Record<ReplicationKind, ReplicationScope> = {
   dr: { mirror: true, mirrorsWal: true, includesMount: () => true, includesNamespace: () => true },
-  performance: { mirror: false, mirrorsWal: false, includesMount: () => true, includesNamespace: () => true },
+  performance: {
+    mirror: false,
+    mirrorsWal: false,
+    includesMount: (primary, secondaryId, mount) => filterIncludesMount(filterFor(primary, secondaryId), mount.path),
+    includesNamespace: (primary, secondaryId, namespace) => filterIncludesNamespace(filterFor(primary, secondaryId), namespace),
+  },
 };
 
 /** The storage a secondary holds once it has caught up with its primary. */
@@ -57,16 +64,18 @@ export function replicatedStorage(kind: ReplicationKind, primary: ClusterState, 
 
 /**
  * What enabling a secondary leaves of its storage: nothing it stored, and the primary's keyring
- * (so its operators now use the primary's key shares) and the primary's tokens (the primary's root
- * token works there). When the primary is not known (an address that matches no cluster), the
+ * (so its operators now use the primary's key shares). A DR secondary also holds the primary's
+ * tokens (the primary's root token works there); a performance secondary keeps tokens local, so it
+ * has none at all until an operator generates a root token there (sys/generate-root, with the
+ * primary's key shares). When the primary is not known (an address that matches no cluster), the
  * cluster keeps its own keyring until it connects.
  */
-export function wipedStorage(secondary: ClusterState, primary: ClusterState | null): Storage {
+export function wipedStorage(kind: ReplicationKind, secondary: ClusterState, primary: ClusterState | null): Storage {
   return {
     namespaces: {},
     mounts: {},
     kv: {},
-    tokens: primary ? primary.storage.tokens : {},
+    tokens: primary && replicationScopes[kind].mirror ? primary.storage.tokens : {},
     keyring: primary ? primary.storage.keyring : secondary.storage.keyring,
   };
 }

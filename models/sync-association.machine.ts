@@ -1,0 +1,189 @@
+// One sync association: a KV-v2 secret linked to a sync destination, and the latest status of
+// getting it there. The link follows the spec's association table (set links, set again refreshes,
+// remove unlinks and starts an unsync); the status follows the sync jobs the world runs as time
+// passes: queued (PENDING), delivered (SYNCED), removed from the destination (UNSYNCED), or failed
+// with the cause the destination gave (EXTERNAL_SERVICE_ERROR, CLIENT_SIDE_ERROR) and retried.
+//
+// The world keeps the value as a plain string in its state and uses this machine as a pure
+// transition function (`stepAssociation`), as it does the replication role machine.
+import { setup, transition, type SnapshotFrom } from 'xstate';
+
+/** An association as the world stores it: `<link>.<progress>`. */
+export type AssociationValue =
+  | 'unlinked.none'
+  | 'unlinked.pending'
+  | 'unlinked.failedExternal'
+  | 'unlinked.failedClient'
+  | 'unlinked.unsynced'
+  | 'linked.pending'
+  | 'linked.synced'
+  | 'linked.failedExternal'
+  | 'linked.failedClient';
+
+/** The service's sync statuses that an association can report (vault-api-facts.md §D). */
+export type SyncStatus = 'PENDING' | 'SYNCED' | 'UNSYNCED' | 'EXTERNAL_SERVICE_ERROR' | 'CLIENT_SIDE_ERROR';
+
+/** Why a destination refused an operation: its service failed, or it refused our credentials. */
+export type FailureCause = 'external' | 'client';
+
+export type AssociationEvent =
+  /** The operator set the association (POST …/associations/set). */
+  | { type: 'set' }
+  /** The operator removed it (POST …/associations/remove). */
+  | { type: 'remove' }
+  /** The sync job delivered the secret, or deleted it from the destination for an unsync. */
+  | { type: 'attempt.succeeded' }
+  /** The sync job failed; the destination's answer gives the cause. */
+  | { type: 'attempt.failed'; cause: FailureCause };
+
+// While an unsync is in progress (queued or being retried), the job's outcome moves it on.
+const unsyncInProgress = {
+  on: {
+    'attempt.succeeded': { target: '#syncAssociation.unlinked.unsynced' },
+    'attempt.failed': [
+      { guard: 'byExternalService', target: '#syncAssociation.unlinked.failedExternal' },
+      { guard: 'byClientSide', target: '#syncAssociation.unlinked.failedClient' },
+    ],
+  },
+} as const;
+
+/*
+ * Linked and unlinked, each with the progress of the operation that applies to it: a linked
+ * secret is being synced (or is in sync), an unlinked one is being unsynced (or is gone). A
+ * failure keeps the operation queued: the world retries it with backoff, and the next success
+ * clears the failure. A job's outcome means nothing to a never-linked or already-unsynced
+ * association, so the machine refuses it there.
+ */
+export const syncAssociationMachine = setup({
+  types: {
+    events: {} as AssociationEvent,
+  },
+  actions: {
+    // The request succeeds with nothing to do; the action makes that an allowed transition.
+    reportSuccess: () => {},
+  },
+  guards: {
+    byExternalService: ({ event }) => event.type === 'attempt.failed' && event.cause === 'external',
+    byClientSide: ({ event }) => event.type === 'attempt.failed' && event.cause === 'client',
+  },
+}).createMachine({
+  id: 'syncAssociation',
+  initial: 'unlinked',
+  states: {
+    unlinked: {
+      initial: 'none',
+      on: {
+        // A sync is triggered.
+        set: { target: 'linked.pending' },
+        // Remove reports success when there is nothing to remove: nothing changes.
+        remove: { actions: 'reportSuccess' },
+      },
+      states: {
+        /** Never linked. */
+        none: {},
+        /** The unsync is queued. */
+        pending: unsyncInProgress,
+        failedExternal: unsyncInProgress,
+        failedClient: unsyncInProgress,
+        /** The secret was deleted from the destination. */
+        unsynced: {},
+      },
+    },
+    linked: {
+      initial: 'pending',
+      on: {
+        // A refresh without recreating the link: useful to retry a failed sync.
+        set: { target: '.pending' },
+        // The unsync deletes the secret from the external system.
+        remove: { target: 'unlinked.pending' },
+        'attempt.succeeded': { target: '.synced' },
+        'attempt.failed': [
+          { guard: 'byExternalService', target: '.failedExternal' },
+          { guard: 'byClientSide', target: '.failedClient' },
+        ],
+      },
+      states: {
+        /** The sync is queued. */
+        pending: {},
+        /** The destination holds the secret as last synced. */
+        synced: {},
+        failedExternal: {},
+        failedClient: {},
+      },
+    },
+  },
+});
+
+type AssociationSnapshot = SnapshotFrom<typeof syncAssociationMachine>;
+
+function snapshotOf(value: AssociationValue): AssociationSnapshot {
+  const [top, sub] = value.split('.');
+  return syncAssociationMachine.resolveState({ value: { [top]: sub }, context: undefined as never });
+}
+
+function valueOf(snap: AssociationSnapshot): AssociationValue {
+  const v = snap.value as Record<string, string>;
+  const [top] = Object.keys(v);
+  return `${top}.${v[top]}` as AssociationValue;
+}
+
+const outcomes = new Map<string, AssociationValue | null>();
+
+/**
+ * The association after `event`, or null when the machine refuses it. Outcomes depend only on the
+ * value and the event, so each pair is asked of the machine once and remembered.
+ */
+export function stepAssociation(value: AssociationValue, event: AssociationEvent): AssociationValue | null {
+  const key = `${value}|${event.type}|${event.type === 'attempt.failed' ? event.cause : ''}`;
+  let next = outcomes.get(key);
+  if (next === undefined) {
+    const snap = snapshotOf(value);
+    next = snap.can(event) ? valueOf(transition(syncAssociationMachine, snap, event)[0]) : null;
+    outcomes.set(key, next);
+  }
+  return next;
+}
+
+/** The `sync_status` an association reports, or null for one that was never linked. */
+export function syncStatusOf(value: AssociationValue): SyncStatus | null {
+  switch (value) {
+    case 'unlinked.none':
+      return null;
+    case 'unlinked.pending':
+    case 'linked.pending':
+      return 'PENDING';
+    case 'linked.synced':
+      return 'SYNCED';
+    case 'unlinked.unsynced':
+      return 'UNSYNCED';
+    case 'unlinked.failedExternal':
+    case 'linked.failedExternal':
+      return 'EXTERNAL_SERVICE_ERROR';
+    case 'unlinked.failedClient':
+    case 'linked.failedClient':
+      return 'CLIENT_SIDE_ERROR';
+  }
+}
+
+/** Whether the secret is linked to the destination. */
+export function isLinked(value: AssociationValue): boolean {
+  return value.startsWith('linked.');
+}
+
+const UNSYNC_IN_PROGRESS: AssociationValue[] = ['unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient'];
+
+/**
+ * The operation the world still owes the destination for this association: a sync (queued or to
+ * retry), an unsync, or none. A linked, synced secret needs a new sync only when its value changed,
+ * which the world sees by comparing versions, not from this value.
+ */
+export function operationOf(value: AssociationValue): 'sync' | 'unsync' | null {
+  if (value === 'linked.pending' || value === 'linked.failedExternal' || value === 'linked.failedClient') return 'sync';
+  if (UNSYNC_IN_PROGRESS.includes(value)) return 'unsync';
+  return null;
+}
+
+/** Whether the destination still manages this secret: linked, or unlinked with its unsync not done. */
+export function isManaged(value: AssociationValue): boolean {
+  return value !== 'unlinked.none' && value !== 'unlinked.unsynced';
+}
