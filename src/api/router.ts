@@ -144,7 +144,9 @@ export function dispatch(state: SimState, clusterName: string, req: ApiRequest, 
     rng,
   };
   const meta = { summary: ep.summary, pattern: found.route.pattern, mountType: ep.mountType, method };
-  const refusal = authorize(ep.auth, base, fullPath, req.token);
+  // The service checks a LIST against the path with a trailing slash (a policy on `x/*` lists `x/`).
+  const authPath = method === 'LIST' && !fullPath.endsWith('/') ? fullPath + '/' : fullPath;
+  const refusal = authorize(ep.auth, base, authPath, req.token);
   if (refusal) return { outcome: refusal, ...meta };
 
   const parsed = parseFields(ep.fields ?? {}, body);

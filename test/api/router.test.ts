@@ -74,3 +74,14 @@ describe('router', () => {
     expect(errorsOf(r)[0]).toMatch(/not implemented in replsim/);
   });
 });
+
+describe('router: LIST and policies', () => {
+  it('checks a LIST against the path with a trailing slash, as the service does', () => {
+    const w = kvWorld();
+    const root = w.tokenNamed('east', 'root');
+    w.request('east', { method: 'POST', path: 'secret/data/a', body: { data: { v: 1 } }, token: root });
+    // reader's policy grants list on secret/metadata/*: the listing of secret/metadata itself.
+    const r = w.request('east', { method: 'LIST', path: 'secret/metadata', token: w.tokenNamed('east', 'reader') });
+    expect(r.status).toBe(200);
+  });
+});

@@ -24,6 +24,8 @@ import type {
 import { dynamicFilterOf, enforceFilter } from './filters.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
+import { emptySyncState } from '../sync.js';
+import { emptyPluginCatalog } from '../plugins.js';
 
 /** Applies a role change the handler checked; an event the role table refuses is a corrupt log. */
 function moveRole(r: ReplicationState, kind: ReplicationKind, event: RoleEvent, cluster: string): void {
@@ -73,7 +75,13 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
   // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
   else advanceWal(s, at);
-  if (kind === 'dr') mirrorPerformance(r, primary);
+  if (kind === 'dr') {
+    mirrorPerformance(r, primary);
+    // DR mirrors everything the primary stores: its sync destinations and associations, and its
+    // plugin catalog (sync jobs stay dormant on a DR secondary until it is promoted).
+    s.sync = primary.sync;
+    s.plugins = primary.plugins;
+  }
   else r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
   r.lastRemoteWal = wal;
   r.lastHeartbeat = at;
@@ -126,6 +134,8 @@ export const replicationReducers = {
     moveRole(r, e.kind, { type: 'secondary.enable', activationTokenValid: true }, e.cluster);
     // Everything the cluster stored is cleared at once, before it ever connects.
     c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
+    c.sync = emptySyncState();
+    c.plugins = emptyPluginCatalog();
     // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
     if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
     // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
