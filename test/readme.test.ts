@@ -29,3 +29,10 @@ describe('README', () => {
     expect(pkg.scripts.start).toMatch(/scenarios\/01-/);
   });
 });
+
+describe('README catalogue', () => {
+  it('lists every invariant and hazard the runner checks', async () => {
+    const { describeCatalogue } = await import('../src/check/catalogue.js');
+    for (const m of describeCatalogue()) expect(readme).toContain(`| \`${m.id}\` | ${m.kind} |`);
+  });
+});
