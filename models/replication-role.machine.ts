@@ -93,13 +93,15 @@ export const replicationRoleMachine = setup({
             ],
           },
         },
-        /** Told to forget its primary (update-primary with an empty token). */
+        /**
+         * Told to forget its primary (update-primary with an empty token). It no longer holds the
+         * credentials an address update reuses, so like a newly demoted cluster it needs a token.
+         */
         unassigned: {
           on: {
             'secondary.update-primary': [
               { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
               { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesAddresses']), target: 'following' },
             ],
           },
         },

@@ -74,6 +74,10 @@ export function replicationErrors(kind: ReplicationKind) {
       errors.badRequest(
         `the primary that issued this token belongs to another ${K} replication set (cluster_id ${theirs}; this secondary's is ${ours}): update-primary does not wipe, so join that set with secondary/disable then secondary/enable, which wipes this cluster`,
       ),
+    addressesWithoutPrimary: () =>
+      errors.badRequest(
+        `this ${K} secondary has forgotten its primary (update-primary with an empty token), and with it the credentials an address update reuses: update it with a token`,
+      ),
     noAddressAnswered: (addrs: string[]) =>
       errors.badRequest(`none of update_primary_addrs answered as the ${K} primary of this replication set: ${addrs.join(', ')}`),
   };
@@ -461,7 +465,11 @@ export function updatePrimaryRoute(kind: ReplicationKind): Route {
             via = token === '' ? 'empty-token' : 'token';
             roleEvent = { type: 'secondary.update-primary', operationTokenValid: true, token };
           }
-          if (!canRole(kind, r.role, roleEvent)) return via === 'addresses' && r.role === 'secondary.demoted' ? err.addressesAfterDemotion() : err.notSecondary();
+          if (!canRole(kind, r.role, roleEvent)) {
+            if (via === 'addresses' && r.role === 'secondary.demoted') return err.addressesAfterDemotion();
+            if (via === 'addresses' && r.role === 'secondary.unassigned') return err.addressesWithoutPrimary();
+            return err.notSecondary();
+          }
 
           let assignment: PrimaryAssignment;
           if (via === 'empty-token') {

@@ -5,6 +5,8 @@ import { World } from '../simulation.js';
 import { HistoryFileError, readJsonl } from '../world/persist.js';
 import type { SimEvent } from '../cluster/events.js';
 import { runCommand, type Io } from './run.js';
+import { registerCheck } from './check.js';
+import { registerExplore } from './explore.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -48,6 +50,9 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
         setExit(2);
       }
     });
+
+  registerCheck(program, io, setExit);
+  registerExplore(program, io, setExit);
 
   return program;
 }

@@ -60,6 +60,12 @@ describe('replication role machine: the spec role table', () => {
     expect(stepRole('dr', 'secondary.following', update({ addresses: ['https://west:8201'] }))).toBe('secondary.following');
   });
 
+  it('a secondary that forgot its primary refuses addresses too: it must be given a token', () => {
+    expect(stepRole('dr', 'secondary.unassigned', update({ addresses: ['https://west:8201'] }))).toBeNull();
+    expect(stepRole('performance', 'secondary.unassigned', update({ addresses: ['https://west:8201'] }))).toBeNull();
+    expect(stepRole('dr', 'secondary.unassigned', update({ token: 'jwt' }))).toBe('secondary.following');
+  });
+
   it('a secondary must be promoted, not enabled as a primary', () => {
     for (const role of ['secondary.following', 'secondary.demoted', 'secondary.unassigned'] as const) expect(canRole('dr', role, { type: 'primary.enable' })).toBe(false);
   });

@@ -1,0 +1,62 @@
+// A sequence of operator commands, as the operator wrote it down step by step, turned into a
+// scenario file of format 1 (shared/design/scenario-format.md) that `replsim run` replays unchanged:
+// the same clusters and seed, every request with the variables it saved, waits and faults. With
+// `expect: pass`, the file fails the way the finding did until its cause is fixed.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import { PROPERTY_CLUSTER } from './commands/index.js';
+import type { ScriptStep } from './commands/operator.js';
+
+export interface ScenarioExport {
+  name: string;
+  description: string;
+  /** The world's seed. */
+  seed: number;
+  clusters: string[];
+  steps: ScriptStep[];
+  /** Comment lines above the document: how the file was found and how to replay it. */
+  header?: string[];
+}
+
+/** The scenario as the plain object a format-1 file holds. */
+export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
+  return {
+    name: s.name,
+    description: s.description,
+    seed: s.seed,
+    expect: 'pass',
+    clusters: Object.fromEntries(s.clusters.map((c) => [c, PROPERTY_CLUSTER])),
+    steps: s.steps,
+  };
+}
+
+// Keys whose values read best on one line: `body: { id: west }`, `partition: [east, west]`.
+const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'heal'];
+
+/** The scenario file's text. */
+export function scenarioYaml(s: ScenarioExport): string {
+  const doc = new Document(scenarioObject(s), { aliasDuplicateObjects: false });
+  const clusters = doc.get('clusters') as YAMLMap;
+  for (const pair of clusters.items) if (isMap(pair.value)) pair.value.flow = true;
+  const steps = doc.get('steps');
+  if (isSeq(steps)) {
+    for (const item of steps.items) {
+      if (!isMap(item)) continue;
+      for (const key of FLOW_KEYS) {
+        const node = item.get(key, true);
+        if (isMap(node) || isSeq(node)) node.flow = true;
+      }
+    }
+  }
+  if (s.header?.length) doc.commentBefore = s.header.map((l) => ` ${l}`).join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** Writes the scenario to `dir/file` (creating `dir`) and returns the path written. */
+export function writeScenario(dir: string, s: ScenarioExport, file = 'counterexample.yaml'): string {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, file);
+  writeFileSync(path, scenarioYaml(s));
+  return path;
+}
