@@ -1,8 +1,14 @@
 // The event-sourced core. The log is the single source of truth: state is the fold of reducers over
 // the events in order, so replaying a log rebuilds the same state without running any handler, clock
 // or random generator. Every appended event is also published on an rxjs stream for observers.
-import { produce } from 'immer';
+import { produce, setUseStrictIteration } from 'immer';
 import { Subject, type Observable } from 'rxjs';
+
+// Speed (issue 7, profiled in BENCHMARKS.md): when immer finalises a draft it visits every property
+// of every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
+// non-enumerable properties too); the state is plain JSON-like data with neither, so Object.keys
+// visits exactly the same properties, and is cheaper. Only the engine drafts state.
+setUseStrictIteration(false);
 
 // immer's auto-freeze stays on: frozen subtrees are skipped when a draft is finalised, which is
 // what makes sharing structure between clusters (a secondary holding its primary's storage) cheap.
@@ -17,8 +23,22 @@ export interface BaseEvent {
   seq?: number;
 }
 
-/** A reducer writes one event's effect onto a draft of the state (immer style). */
-export type Reducer<S, E extends BaseEvent> = (draft: S, event: E) => void;
+/**
+ * A reducer writes one event's effect onto a draft of the state (immer style). It may also carry a
+ * `direct` form, used by the engine instead of a draft (see `DirectForm`).
+ */
+export type Reducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { direct?: DirectForm<S, E> };
+
+/**
+ * The same effect as a reducer's draft form, built without a draft, for the hottest events (a KV
+ * write, time passing): it returns the top-level fields of the state that change, as new frozen
+ * objects sharing everything unchanged (exactly what immer would have produced), or null when
+ * nothing changes; or undefined to leave this event to the draft form (a direct form may cover
+ * only the common cases). The engine moves the clock and freezes the new root. Speed (issue 7):
+ * an immer draft costs a proxy per level and a walk over every property of every copied object at
+ * the end (a mount's whole key map on each write); this builds the same objects directly.
+ */
+export type DirectForm<S, E extends BaseEvent> = (state: S, event: E) => Partial<S> | null | undefined;
 
 /** The reducers of every event type; an unknown type is refused rather than silently ignored. */
 export type ReducerTable<S, E extends BaseEvent> = { [K in E['type']]?: Reducer<S, Extract<E, { type: K }>> };
@@ -75,6 +95,13 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
 export function applyEvent<S extends { now: number }, E extends BaseEvent>(state: S, event: E, reducers: ReducerTable<S, E>): S {
   const reducer = reducers[event.type as E['type']] as Reducer<S, E> | undefined;
   if (!reducer) throw new UnknownEventError(event.type);
+  const changed = reducer.direct?.(state, event);
+  if (changed !== undefined) {
+    const now = event.at > state.now ? event.at : state.now;
+    // As immer: the very same state when nothing changed, else a new frozen root.
+    if (changed === null && now === state.now) return state;
+    return Object.freeze({ ...state, ...changed, now });
+  }
   return produce(state, (draft) => {
     const d = draft as S;
     if (event.at > d.now) d.now = event.at;

@@ -1,0 +1,124 @@
+// A long history.jsonl for the replay benchmark, made quickly but faithfully. A live world runs a
+// periodic workload for a few periods; the log of one period is then extended period by period:
+// every field of every event is the same as in the period before, except numbers that move by a
+// fixed step (times, sequence numbers, WAL indexes, the value written). The bench checks that
+// rule against the live periods before it writes a single extrapolated line, so the file is exactly
+// the log the live world would have written had it run that long.
+import { closeSync, openSync, writeSync } from 'node:fs';
+import type { World } from '../../src/simulation.js';
+import { canonicalJson } from '../../src/world/canonical.js';
+import { destroy, LATENCY_MS, replicationSet, rootOf, write } from './worlds.js';
+
+/** The workload: writes round a fixed set of keys, and every `rounds` rounds every key deleted (metadata delete). */
+export interface Workload {
+  keys: number;
+  /** Rounds of writes (each key once) before the round of deletes: at most this many versions a key. */
+  rounds: number;
+  secondaries: number;
+}
+
+export const REPLAY_WORKLOAD: Workload = { keys: 100, rounds: 10, secondaries: 3 };
+
+/** Runs one period of the workload on the live world: `rounds` rounds of writes, one of deletes, each op delivered. */
+export function runPeriod(w: World, load: Workload, counter: { v: number }): void {
+  const token = rootOf(w, 'p');
+  for (let r = 0; r < load.rounds; r++)
+    for (let k = 0; k < load.keys; k++) {
+      write(w, 'p', token, `app/k${k}`, { v: counter.v++ });
+      w.advance(LATENCY_MS);
+    }
+  for (let k = 0; k < load.keys; k++) {
+    destroy(w, 'p', token, `app/k${k}`);
+    w.advance(LATENCY_MS);
+  }
+}
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** The step of every number from `a` to `b`, or an error naming what is not periodic. */
+function stepOf(a: Json, b: Json, path: string): Json {
+  if (typeof a === 'number' && typeof b === 'number') return b - a;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    if (a !== b) throw new Error(`not periodic at ${path}: ${JSON.stringify(a)} then ${JSON.stringify(b)}`);
+    return null;
+  }
+  if (Array.isArray(a) !== Array.isArray(b)) throw new Error(`not periodic at ${path}`);
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.join('\u0000') !== kb.join('\u0000')) throw new Error(`not periodic at ${path}: keys ${ka} then ${kb}`);
+  const out: Record<string, Json> = {};
+  for (const k of ka) out[k] = stepOf((a as Record<string, Json>)[k], (b as Record<string, Json>)[k], `${path}.${k}`);
+  return Array.isArray(a) ? Object.values(out) : out;
+}
+
+/** `base` moved `n` steps. */
+function shifted(base: Json, step: Json, n: number): Json {
+  if (typeof base === 'number') return base + (step as number) * n;
+  if (base === null || typeof base !== 'object') return base;
+  if (Array.isArray(base)) return base.map((v, i) => shifted(v, (step as Json[])[i], n));
+  const out: Record<string, Json> = {};
+  for (const k of Object.keys(base)) out[k] = shifted(base[k], (step as Record<string, Json>)[k], n);
+  return out;
+}
+
+export interface GeneratedHistory {
+  events: number;
+  /** The live world after its periods, and how many of the file's events it covers. */
+  live: World;
+  liveEvents: number;
+  periodEvents: number;
+}
+
+/**
+ * Writes a history of at least `minEvents` events to `file`: the live world's log (set-up and
+ * `livePeriods` periods, the last three used to check the rule), then extrapolated periods.
+ */
+export function generateHistory(file: string, minEvents: number, load: Workload = REPLAY_WORKLOAD, livePeriods = 4): GeneratedHistory {
+  const w = replicationSet('dr', load.secondaries);
+  const counter = { v: 0 };
+  const starts: number[] = [];
+  for (let i = 0; i < livePeriods; i++) {
+    starts.push(w.log.length);
+    runPeriod(w, load, counter);
+  }
+  starts.push(w.log.length);
+  const log = JSON.parse(JSON.stringify(w.log)) as Json[];
+  const period = (i: number) => log.slice(starts[i], starts[i + 1]);
+  const len = starts[1] - starts[0];
+  for (let i = 1; i < livePeriods; i++) if (starts[i + 1] - starts[i] !== len) throw new Error(`periods differ in length: ${len} and ${starts[i + 1] - starts[i]} events`);
+  // The step from the second-last to the last live period must carry the one before it onto it.
+  const a = period(livePeriods - 3);
+  const b = period(livePeriods - 2);
+  const c = period(livePeriods - 1);
+  const step = b.map((e, j) => stepOf(e, c[j], `event ${j}`));
+  a.forEach((e, j) => {
+    if (canonicalJson(shifted(e, step[j], 1)) !== canonicalJson(b[j])) throw new Error(`period ${livePeriods - 2} is not period ${livePeriods - 3} moved by one step (event ${j})`);
+  });
+
+  const fd = openSync(file, 'w');
+  let buf = '';
+  const flush = () => {
+    writeSync(fd, buf);
+    buf = '';
+  };
+  for (const e of log) buf += canonicalJson(e) + '\n';
+  flush();
+  let events = log.length;
+  for (let n = 1; events < minEvents; n++) {
+    for (let j = 0; j < len; j++) buf += canonicalJson(shifted(c[j], step[j], n)) + '\n';
+    events += len;
+    flush();
+  }
+  closeSync(fd);
+  return { events, live: w, liveEvents: log.length, periodEvents: len };
+}
+
+/** What a replayed world of this workload must show after `events` events: every write delivered. */
+export function checkReplayed(w: World): void {
+  const p = w.state.clusters.p;
+  for (const [name, c] of Object.entries(w.state.clusters)) {
+    if (name === 'p') continue;
+    if (c.replication.dr.lastRemoteWal !== p.wal.last) throw new Error(`${name} replayed to WAL ${c.replication.dr.lastRemoteWal}, the primary's is ${p.wal.last}`);
+  }
+}
+
