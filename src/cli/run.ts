@@ -4,7 +4,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
-import { runScenario, unsupportedSteps, type RunResult } from '../scenario/runner.js';
+import { runScenario, type RunResult } from '../scenario/runner.js';
 import { narrateHeader, narrateStep, narrateVerdict, styleFor, type Style } from '../report/narrate.js';
 import { redact } from '../report/redact.js';
 import { stepJson, writeRunFiles } from '../report/results.js';
@@ -78,12 +78,6 @@ async function runFile(file: string, several: boolean, opts: RunCommandOptions, 
     return { file, code: 2, error: loaded.errors.map(formatScenarioError)[0] };
   }
   const scenario = loaded.scenario;
-  const unsupported = unsupportedSteps(scenario);
-  if (unsupported.length) {
-    for (const u of unsupported) io.err(`${file}: ${u}`);
-    io.err(`${file}: not run`);
-    return { file, code: 2, error: unsupported[0] };
-  }
   const seed = opts.seed ?? scenario.seed;
   if (!opts.quiet && !opts.json) for (const l of narrateHeader(file, scenario.name, scenario.description, seed, st)) io.out(l);
   const result = await runScenario(scenario, {

@@ -83,12 +83,6 @@ export function topologyOf(scenario: Scenario): Topology {
   return topology;
 }
 
-/** Parts of a file the simulator does not have: refused before anything runs. */
-export function unsupportedSteps(_scenario: Scenario): string[] {
-  // Every step of format 1 runs (destination-fault since secret sync is simulated).
-  return [];
-}
-
 /** Shortens a secret for people: the first characters and an ellipsis, never the whole value. */
 export function shorten(secret: string): string {
   return secret.length <= 10 ? secret.slice(0, 3) + '…' : secret.slice(0, 8) + '…';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/world/canonical.js';
 import { World, WorldUsageError } from '../../src/simulation.js';
 import { loadScenario } from '../../src/scenario/loader.js';
-import { runScenario, unsupportedSteps } from '../../src/scenario/runner.js';
+import { runScenario } from '../../src/scenario/runner.js';
 import { createDestination, expectOk, removeAssociation, setAssociation, statusOf, storeOf, syncWorld, writeSecret } from './helpers.js';
 
 /** A run with every kind of sync event: configure, set, jobs that fail and succeed, a re-sync, remove, purge. */
@@ -108,7 +108,6 @@ steps:
 `;
     const loaded = loadScenario(text, 'fault.yaml');
     if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
-    expect(unsupportedSteps(loaded.scenario)).toEqual([]);
     const result = await runScenario(loaded.scenario);
     expect(result.steps.map((s) => s.ok)).toEqual([true, true, true, true, true, true, false]);
     expect(result.steps[2].title).toBe('make sync destination codehost/gh1 on east unreachable');
