@@ -1,8 +1,36 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx, so `npx replsim` works right after `npm ci` with no build step.
-import { register } from 'tsx/esm/api';
+// The `replsim` command. It runs the bundle scripts/build-cli.mjs made (dist/cli/replsim.mjs) when
+// that bundle is newer than every source file, and otherwise the TypeScript sources through tsx, so
+// `npx replsim` works straight after a checkout and never runs stale code after an edit.
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
-register();
-const { main } = await import('../src/cli/main.ts');
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bundle = `${root}dist/cli/replsim.mjs`;
+
+/** The newest modification time of the files below a folder. */
+function newest(dir) {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = `${dir}/${entry.name}`;
+    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+  }
+  return latest;
+}
+
+function bundleIsFresh() {
+  if (process.env.REPLSIM_NO_BUNDLE || !existsSync(bundle)) return false;
+  const built = statSync(bundle).mtimeMs;
+  return built >= Math.max(newest(`${root}src`), newest(`${root}models`), statSync(`${root}package.json`).mtimeMs);
+}
+
+let main;
+if (bundleIsFresh()) {
+  ({ main } = await import(bundle));
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  ({ main } = await import('../src/cli/main.ts'));
+}
 const io = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n'), stdout: process.stdout, env: process.env };
 process.exitCode = await main(process.argv.slice(2), io);

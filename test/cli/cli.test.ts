@@ -1,6 +1,6 @@
 // End to end: spawn the real `replsim` binary, as a user or CI would, and check exit codes and output.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,7 +9,11 @@ const BIN = join(__dirname, '..', '..', 'bin', 'replsim.js');
 const dir = mkdtempSync(join(tmpdir(), 'replsim-cli-'));
 
 function replsim(...args: string[]) {
-  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return replsimWith({}, ...args);
+}
+
+function replsimWith(env: Record<string, string>, ...args: string[]) {
+  const r = spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 
@@ -135,6 +139,14 @@ steps:
     expect(replsim('run', passing, '--seed', 'abc').code).toBe(2);
     expect(replsim('frobnicate').code).toBe(2);
     expect(replsim('replay', passing).code).toBe(2);
+  });
+
+  // npm ci builds the bundle (the prepare script); a checkout without it has nothing to compare.
+  it.skipIf(!existsSync(join(__dirname, '..', '..', 'dist', 'cli', 'replsim.mjs')))('the bundle npm ci builds (dist/cli) runs scenarios exactly as the sources do', () => {
+    const gallery = join(__dirname, '..', '..', 'scenarios', '02-dr-operation-token.yaml');
+    expect(replsimWith({}, 'run', gallery, '--quiet', '--out', join(dir, 'bundled')).code).toBe(0);
+    expect(replsimWith({ REPLSIM_NO_BUNDLE: '1' }, 'run', gallery, '--quiet', '--out', join(dir, 'sources')).code).toBe(0);
+    expect(readFileSync(join(dir, 'bundled', 'history.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'sources', 'history.jsonl'), 'utf8'));
   });
 
   it('--help and --version exit 0', () => {
