@@ -4,10 +4,9 @@
 // generation on that cluster with the key shares that apply there (its primary's, after enable).
 import { expect } from 'vitest';
 import type { ApiResponse } from '../../src/api/http.js';
-import { decodeToken } from '../../src/cluster/crypto/otp.js';
 import type { ClusterSpec } from '../../src/cluster/genesis.js';
 import { World } from '../../src/simulation.js';
-import { bodyOf, dataOf, expectOk, get, post, rootOf } from '../replication/helpers.js';
+import { bodyOf, dataOf, expectOk, GENERATE_ROOT, generateWithShares, get, post, rootOf } from '../replication/helpers.js';
 
 export { bodyOf, dataOf, errorsOf, expectOk, expectRefused, get, post, rootOf } from '../replication/helpers.js';
 
@@ -53,17 +52,9 @@ export function enablePerfSecondary(w: World, primary: string, secondary: string
  * (the cluster whose keyring it holds: its performance primary's after enable).
  */
 export function rootTokenOn(w: World, cluster: string, keysOf: string): string {
-  const start = w.request(cluster, { method: 'POST', path: 'sys/generate-root/attempt', body: {} });
-  expect(start.status, JSON.stringify(start.body)).toBe(200);
-  const s = bodyOf(start);
-  let last: any = s;
-  for (const key of w.state.operators[keysOf].keys.slice(0, s.required)) {
-    const r = w.request(cluster, { method: 'POST', path: 'sys/generate-root/update', body: { key, nonce: s.nonce } });
-    expect(r.status, JSON.stringify(r.body)).toBe(200);
-    last = bodyOf(r);
-  }
-  expect(last.complete).toBe(true);
-  return decodeToken(last.encoded_token, s.otp);
+  const token = generateWithShares(w, cluster, keysOf, GENERATE_ROOT);
+  if (token === null) throw new Error('sys/generate-root answers 501');
+  return token;
 }
 
 /** east a performance primary, `secondary` enabled under it and synced; returns the secondary's generated root token. */

@@ -1,8 +1,7 @@
 // A root token made with sys/generate-root on a DR primary is storage like any other: it reaches the
 // DR secondary, and works there once the secondary is promoted.
 import { describe, expect, it } from 'vitest';
-import { decodeToken } from '../../src/cluster/crypto/otp.js';
-import { DR, drOperationToken, drPair, drWorld, expectOk, post, readKv, writeKv } from './helpers.js';
+import { DR, drOperationToken, drPair, drWorld, expectOk, GENERATE_ROOT, generateWithShares, post, readKv, writeKv } from './helpers.js';
 
 describe('root token generated on a DR primary', () => {
   it('replicates to the DR secondary and authenticates there after promotion', () => {
@@ -11,11 +10,7 @@ describe('root token generated on a DR primary', () => {
     writeKv(w, 'east', 'app', { v: 1 });
     // Deliver the write first, so only the new token is left to replicate.
     w.advance(1000);
-    const start = (w.request('east', { method: 'POST', path: 'sys/generate-root/attempt', body: {} }).body as any);
-    let last: any;
-    for (const key of w.state.operators.east.keys.slice(0, start.required))
-      last = w.request('east', { method: 'POST', path: 'sys/generate-root/update', body: { key, nonce: start.nonce } }).body;
-    const generated = decodeToken(last.encoded_token, start.otp);
+    const generated = generateWithShares(w, 'east', 'east', GENERATE_ROOT)!;
     w.advance(1000);
     expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(w.state.clusters.east.wal.last);
     const op = drOperationToken(w, 'west', 'east');

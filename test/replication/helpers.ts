@@ -96,24 +96,33 @@ export function readKv(w: World, cluster: string, key: string, token: string, mo
 }
 
 /**
- * A DR operation token for `cluster` (a DR secondary), generated through the API with the key
- * shares of `keysOf` (the cluster whose keyring it holds: its primary's after enable). Null when
- * the generation endpoint is not built yet (501).
+ * A token generated on `cluster` through a generation attempt, as an operator does it: start the
+ * attempt (its response carries the OTP once), give the key shares of `keysOf` (the cluster whose
+ * keyring it holds: its primary's after enable) up to the threshold, decode the encoded token with
+ * the OTP. `paths` picks the strategy: the DR operation token or sys/generate-root. Null when the
+ * endpoint is not built (501).
  */
-export function obtainDrOperationToken(w: World, cluster: string, keysOf: string): string | null {
-  const start = w.request(cluster, { method: 'POST', path: ATTEMPT, body: {} });
+export function generateWithShares(w: World, cluster: string, keysOf: string, paths: { attempt: string; update: string }): string | null {
+  const start = w.request(cluster, { method: 'POST', path: paths.attempt, body: {} });
   if (start.status === 501) return null;
   expect(start.status, JSON.stringify(start.body)).toBe(200);
   const s = bodyOf(start);
-  const otp: string = s.otp;
   let last: any = s;
   for (const key of w.state.operators[keysOf].keys.slice(0, s.required)) {
-    const r = w.request(cluster, { method: 'POST', path: UPDATE, body: { key, nonce: s.nonce } });
+    const r = w.request(cluster, { method: 'POST', path: paths.update, body: { key, nonce: s.nonce } });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     last = bodyOf(r);
   }
   expect(last.complete).toBe(true);
-  return decodeToken(last.encoded_token, otp);
+  return decodeToken(last.encoded_token, s.otp);
+}
+
+/** The paths of the standard root-token strategy. */
+export const GENERATE_ROOT = { attempt: 'sys/generate-root/attempt', update: 'sys/generate-root/update' };
+
+/** A DR operation token for `cluster` (a DR secondary), or null while generation answers 501. */
+export function obtainDrOperationToken(w: World, cluster: string, keysOf: string): string | null {
+  return generateWithShares(w, cluster, keysOf, { attempt: ATTEMPT, update: UPDATE });
 }
 
 /** Like obtainDrOperationToken, for tests that run only when generation is built. */
