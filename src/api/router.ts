@@ -1,6 +1,7 @@
 // The router: from a client's request to an endpoint of the spec's path table (or a KV mount),
 // through the one authorisation step and the field parser, to the handler. LIST is the method
 // LIST or GET with `?list=true`. The router changes nothing: it returns the handler's outcome.
+import { asFolder, namespaceOfPath } from '../cluster/paths.js';
 import type { ClusterState, MountType, SimState } from '../cluster/state.js';
 import { isUp } from '../world/network.js';
 import type { Rng } from '../world/prng.js';
@@ -71,18 +72,6 @@ function match(routes: Route[], path: string): { route: Route; params: Record<st
   return null;
 }
 
-function normaliseNs(ns: string | undefined): string {
-  const t = (ns ?? '').replace(/^\/+|\/+$/g, '');
-  return t === '' ? '' : t + '/';
-}
-
-/** The longest declared namespace that prefixes a full path. */
-function namespaceOf(cluster: ClusterState, full: string): string {
-  let best = '';
-  for (const ns of Object.keys(cluster.storage.namespaces)) if (full.startsWith(ns) && ns.length > best.length) best = ns;
-  return best;
-}
-
 /** Routes one request on one cluster of a world state. */
 export function dispatch(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, routes: RouteTable): Dispatch {
   const cluster = state.clusters[clusterName];
@@ -106,10 +95,10 @@ export function dispatch(state: SimState, clusterName: string, req: ApiRequest, 
   if (!METHODS.includes(method)) return { outcome: errors.unsupportedOperation() };
   if (method === 'GET' && query.list === 'true') method = 'LIST';
 
-  const headerNs = normaliseNs(req.namespace);
+  const headerNs = asFolder(req.namespace);
   if (headerNs !== '' && !(headerNs in cluster.storage.namespaces)) return { outcome: errors.unsupportedPath(), method };
   const full = headerNs + raw;
-  const namespace = namespaceOf(cluster, full);
+  const namespace = namespaceOfPath(full, Object.keys(cluster.storage.namespaces));
   const rel = full.slice(namespace.length);
 
   let found: { route: Route; params: Record<string, string> } | null = null;

@@ -2,6 +2,7 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
+import { asFolder } from '../cluster/paths.js';
 import { modeOf } from '../../models/replication-role.machine.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
@@ -56,8 +57,7 @@ export function requestPath(request: ObservedRequest): { method: string; path: s
     if (new URLSearchParams(raw.slice(q + 1)).get('list') === 'true' && method === 'GET') method = 'LIST';
     raw = raw.slice(0, q);
   }
-  const ns = String(request.namespace ?? '').replace(/^\/+|\/+$/g, '');
-  const full = (ns === '' ? '' : ns + '/') + raw;
+  const full = asFolder(request.namespace) + raw;
   return { method, path: full.replace(/\/+$/, '') };
 }
 

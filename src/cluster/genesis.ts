@@ -3,6 +3,7 @@
 // and written into the `world-created` event, so replay rebuilds the same clusters without drawing.
 import { initialGenerationAttempt } from '../../models/generation-attempt.machine.js';
 import type { Rng } from '../world/prng.js';
+import { asFolder, namespaceOfPath } from './paths.js';
 import { splitRootKey } from './crypto/shamir.js';
 import type { WorldCreated } from './events.js';
 import { emptyPluginCatalog } from './plugins.js';
@@ -29,19 +30,6 @@ export function newServiceToken(rng: Rng): string {
   return 'hvs.' + rng.base62(24);
 }
 
-/** "team-a" or "/team-a/" → "team-a/"; "" stays "" (the root namespace). */
-export function normaliseNamespace(ns: string | undefined): string {
-  const t = (ns ?? '').replace(/^\/+|\/+$/g, '');
-  return t === '' ? '' : t + '/';
-}
-
-/** The namespace a mount path lives in: the longest declared namespace that prefixes it. */
-function namespaceOfPath(path: string, namespaces: string[]): string {
-  let best = '';
-  for (const ns of namespaces) if (path.startsWith(ns) && ns.length > best.length) best = ns;
-  return best;
-}
-
 function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: ClusterState; rootToken: string; keys: string[]; named: Record<string, string> } {
   const keyShares = spec.keyShares ?? 5;
   const keyThreshold = spec.keyThreshold ?? 3;
@@ -52,7 +40,7 @@ function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: Clu
   // A namespace `team-a/dev` implies its parent `team-a`.
   const nsPaths = new Set<string>();
   for (const ns of spec.namespaces ?? []) {
-    const parts = normaliseNamespace(ns).split('/').filter(Boolean);
+    const parts = asFolder(ns).split('/').filter(Boolean);
     for (let i = 1; i <= parts.length; i++) nsPaths.add(parts.slice(0, i).join('/') + '/');
   }
   for (const path of [...nsPaths].sort()) namespaces[path] = { path, id: rng.base62(5) };
@@ -79,7 +67,7 @@ function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: Clu
   tokens[rootToken] = { id: rootToken, accessor: rng.base62(24), name: 'root', namespace: '', policy: 'root' };
   for (const [tokenName, t] of Object.entries(spec.tokens ?? {})) {
     const id = newServiceToken(rng);
-    tokens[id] = { id, accessor: rng.base62(24), name: tokenName, namespace: normaliseNamespace(t.namespace), policy: t.policy };
+    tokens[id] = { id, accessor: rng.base62(24), name: tokenName, namespace: asFolder(t.namespace), policy: t.policy };
     named[tokenName] = id;
   }
 

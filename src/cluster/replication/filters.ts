@@ -7,6 +7,7 @@
 // Paths are compared as prefixes with a trailing slash, so one rule serves mounts and namespaces:
 // a listed "team-a/" covers the namespace team-a, its sub-namespaces and every mount in them; a
 // listed "team-a/apps/" covers that mount only.
+import { asFolder } from '../paths.js';
 import type { BaseEvent } from '../../world/engine.js';
 import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../state.js';
 import { advanceWal } from './interplay.js';
@@ -32,11 +33,8 @@ export interface PathsFilterDeleted extends BaseEvent {
 
 export type FilterEvent = PathsFilterSet | PathsFilterDeleted;
 
-/** "secret", "/team-a/apps" → "secret/", "team-a/apps/", as mounts and namespaces are keyed. */
-export function normaliseFilterPath(path: string): string {
-  const t = path.trim().replace(/^\/+|\/+$/g, '');
-  return t === '' ? '' : t + '/';
-}
+/** A filter path as mounts and namespaces are keyed ("secret" → "secret/"). */
+export const normaliseFilterPath = asFolder;
 
 /** Whether the filter lets one of the primary's replicated mounts through (no filter: all of them). */
 export function filterIncludesMount(filter: PathsFilter | null, mountPath: string): boolean {
