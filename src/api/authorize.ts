@@ -1,6 +1,7 @@
 // The one authorisation step every endpoint goes through, driven by the rule it declares. The
 // order follows the service: a DR secondary refuses client paths before anything else is looked
 // at; then the licence, the root-namespace restriction, and the token with its capabilities.
+import { modeOf } from '../../models/replication-role.machine.js';
 import { capabilitiesOf } from '../cluster/policy.js';
 import type { Capability, ClusterState, TokenEntry } from '../cluster/state.js';
 import { errors, type Method, type Reply } from './http.js';
@@ -24,7 +25,7 @@ export function capabilityOfMethod(method: Method): Capability {
 
 /** Whether the cluster is a DR secondary, which serves no client request outside its open paths. */
 export function isDrSecondary(cluster: ClusterState): boolean {
-  return cluster.replication.dr.role.startsWith('secondary');
+  return modeOf(cluster.replication.dr.role) === 'secondary';
 }
 
 /** Checks a request against an endpoint's rule; null when allowed, else the refusal. */

@@ -4,6 +4,7 @@
 // a DR secondary. Beside them, the paths filter a primary keeps per secondary id, and the dynamic
 // filter read on the primary and on the secondary. What a filter does to the data is in
 // cluster/replication/filters.ts; writes forwarded to the primary in cluster/forwarding.ts.
+import { modeOf } from '../../models/replication-role.machine.js';
 import { dynamicFilterOf, normaliseFilterPath, type FilterEvent } from '../cluster/replication/index.js';
 import type { ClusterState, DynamicFilter, PathsFilter } from '../cluster/state.js';
 import { errors, reply, type Reply } from './http.js';
@@ -114,7 +115,7 @@ const secondaryDynamicFilterRoute: Route = {
       auth: adminAuth,
       handle: (ctx) => {
         const r = ctx.cluster.replication.performance;
-        if (!r.role.startsWith('secondary')) return err.notSecondary();
+        if (modeOf(r.role) !== 'secondary') return err.notSecondary();
         if (ctx.params.id !== r.secondaryId) return filterErrors.notThisSecondary(r.secondaryId, ctx.params.id);
         return dynamicFilterReply(r.dynamicFilter);
       },

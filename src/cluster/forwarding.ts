@@ -3,6 +3,7 @@
 // mount goes to its primary (transparently, as the service forwards it) and comes back by streaming.
 // Its local mounts are its own, so writes to them stay. A performance secondary with no primary to
 // forward to (demoted, told to forget its primary, or cut off from it) refuses replicated writes.
+import { modeOf } from '../../models/replication-role.machine.js';
 import { linkDown } from './replication/link.js';
 import type { ClusterState, MountEntry, SimState } from './state.js';
 
@@ -17,7 +18,7 @@ const READ_ONLY = { status: 500, error: multierror('cannot write to readonly sto
 /** The cluster a write to this mount of this cluster is applied on, or why it is refused. */
 export function writeLanding(state: SimState, cluster: ClusterState, mount: MountEntry): WriteLanding {
   const r = cluster.replication.performance;
-  if (mount.local || !r.role.startsWith('secondary')) return { cluster: cluster.name };
+  if (mount.local || modeOf(r.role) !== 'secondary') return { cluster: cluster.name };
   if (r.role !== 'secondary.following' || r.primary === null) return { refuse: READ_ONLY };
   const down = linkDown(state, 'performance', cluster);
   if (down !== null) {

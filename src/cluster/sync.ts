@@ -4,6 +4,7 @@
 // deliveries with a deterministic exponential backoff, re-syncs a secret whose value changed (one
 // way, last write wins) and deletes it from the store on an unsync. The association machine
 // (models/sync-association.machine.ts) is the authority on every association's link and status.
+import { modeOf } from '../../models/replication-role.machine.js';
 import { isManaged, operationOf, stepAssociation, type AssociationEvent, type AssociationValue } from '../../models/sync-association.machine.js';
 import { DESTINATION_FAULTS, applyToStore, newExternalStore, storeAnswer, type DestinationFault, type ExternalStore } from '../sync/external-store.js';
 import type { DestinationType, Granularity } from '../sync/destinations.js';
@@ -347,7 +348,7 @@ export const syncProcess: TimedProcess = (state: SimState) => {
   let next: { at: number; events: SyncAttempted[] } | null = null;
   for (const name of Object.keys(state.clusters).sort()) {
     const c = state.clusters[name];
-    if (!isUp(state.network, name) || c.replication.dr.role.startsWith('secondary')) continue;
+    if (!isUp(state.network, name) || modeOf(c.replication.dr.role) === 'secondary') continue;
     for (const key of Object.keys(c.sync.destinations).sort()) {
       const dest = c.sync.destinations[key];
       for (const id of Object.keys(dest.associations).sort()) {

@@ -2,6 +2,7 @@
 // would (API requests, waits, faults), runs the invariant and hazard catalogue once after each
 // command, and, when asked, writes down every step it took in scenario format 1, so that a sequence
 // of commands becomes a scenario file that `replsim run` replays unchanged.
+import { modeOf } from '../../../models/replication-role.machine.js';
 import { decodeToken } from '../../cluster/crypto/otp.js';
 import type { SimEvent } from '../../cluster/events.js';
 import type { SimState } from '../../cluster/state.js';
@@ -194,7 +195,7 @@ export class Operator {
     for (const [name, ops] of Object.entries(s.operators)) if (ops.rootToken in tokens) return { value: ops.rootToken, ref: '${' + name + '.root_token}' };
     const earlier = this.generatedRoots.get(cluster);
     if (earlier && earlier.value in tokens) return { value: earlier.value, ref: earlier.ref };
-    if (s.network.down[cluster] || s.clusters[cluster].replication.dr.role.startsWith('secondary')) return { value: own, ref: null };
+    if (s.network.down[cluster] || modeOf(s.clusters[cluster].replication.dr.role) === 'secondary') return { value: own, ref: null };
     const generated = obtainRootToken(this, cluster);
     if (!generated) return { value: own, ref: null };
     this.generatedRoots.set(cluster, generated);
