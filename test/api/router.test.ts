@@ -85,3 +85,20 @@ describe('router: LIST and policies', () => {
     expect(r.status).toBe(200);
   });
 });
+
+describe('router: paths of the service replsim does not simulate', () => {
+  it('answer 501 not implemented (README, Limits), never 404 or a success', () => {
+    const w = kvWorld();
+    const token = w.tokenNamed('east', 'root');
+    for (const [method, path] of [
+      ['GET', 'sys/sync/config'],
+      ['GET', 'sys/activation-flags'],
+      ['POST', 'sys/activation-flags/secrets-sync/activate'],
+      ['POST', 'sys/replication/recover'],
+    ]) {
+      const r = w.request('east', { method, path, token });
+      expect(r.status, path).toBe(501);
+      expect(errorsOf(r)[0]).toMatch(/^not implemented in replsim: /);
+    }
+  });
+});
