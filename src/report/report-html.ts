@@ -30,7 +30,8 @@ main { display: grid; grid-template-columns: 320px 1fr; gap: 16px; padding: 12px
 #steps li.failed { border-left: 4px solid var(--crashed); } #steps li.hazard { border-left: 4px solid var(--warn); }
 .controls { display: flex; align-items: center; gap: 8px; margin-bottom: 8px; }
 #slider { flex: 1; }
-.panel { background: #fff; border: 1px solid #ddd; padding: 8px 12px; margin-bottom: 12px; }
+.panel { background: #fff; border: 1px solid #ddd; padding: 8px 12px; margin-bottom: 12px; overflow-x: auto; }
+main > section { min-width: 0; }
 pre { white-space: pre-wrap; word-break: break-all; font-size: 12px; background: #f4f4f4; padding: 6px; margin: 4px 0; }
 .rule { color: #0b6f80; } .finding.hazard { color: var(--warn); font-weight: 600; } .finding.violation { color: var(--crashed); font-weight: 600; }
 table { border-collapse: collapse; font-size: 13px; } td, th { border: 1px solid #ddd; padding: 2px 6px; text-align: left; }
