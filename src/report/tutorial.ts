@@ -13,19 +13,21 @@ import { sequenceMermaid } from './sequence.js';
 
 const BLOCK = /<!-- replsim:sequence (\S+) -->\n[\s\S]*?<!-- \/replsim:sequence -->/g;
 
-/** The Mermaid sequence diagram of a scenario's run, as a fenced block. */
-export async function sequenceBlock(file: string): Promise<string> {
-  const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+/** The Mermaid sequence diagram of a scenario's run, as a fenced block. `name` is the path the
+ *  picture shows (the chapter's, relative to the repository), so that it does not depend on where
+ *  the file was read from. */
+export async function sequenceBlock(file: string, name = file): Promise<string> {
+  const loaded = loadScenario(readFileSync(file, 'utf8'), name);
   if (!loaded.ok) throw new Error(loaded.errors.map(formatScenarioError).join('\n'));
   const run = await runScenario(loaded.scenario);
-  return '```mermaid\n' + sequenceMermaid(reportModel(file, run, loaded.scenario.description)) + '\n```';
+  return '```mermaid\n' + sequenceMermaid(reportModel(name, run, loaded.scenario.description)) + '\n```';
 }
 
 /** A chapter's text with every marked picture generated anew. `root` is where scenario paths start. */
 export async function fillPictures(text: string, root: string): Promise<string> {
   const files = [...text.matchAll(BLOCK)].map((m) => m[1]);
   const blocks = new Map<string, string>();
-  for (const f of files) if (!blocks.has(f)) blocks.set(f, await sequenceBlock(`${root}/${f}`));
+  for (const f of files) if (!blocks.has(f)) blocks.set(f, await sequenceBlock(`${root}/${f}`, f));
   return text.replace(BLOCK, (_all, f: string) => `<!-- replsim:sequence ${f} -->\n${blocks.get(f)}\n<!-- /replsim:sequence -->`);
 }
 
