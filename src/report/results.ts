@@ -4,6 +4,9 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
 import { writeJsonl } from '../world/persist.js';
+import { reportHtml } from './report-html.js';
+import { reportModel } from './report-model.js';
+import { sequenceMarkdown } from './sequence.js';
 
 /** One step as results.json and `--json` show it (no world states). */
 export function stepJson(s: StepRecord) {
@@ -38,9 +41,15 @@ export function resultsJson(file: string, r: RunResult) {
   };
 }
 
-/** Writes results.json and history.jsonl into a folder (made if needed). */
-export function writeRunFiles(dir: string, file: string, r: RunResult): void {
+/**
+ * Writes results.json and history.jsonl into a folder (made if needed), and the pictures of the run:
+ * report.html (the page trainers open) and sequence.md (a Mermaid sequence diagram).
+ */
+export function writeRunFiles(dir: string, file: string, r: RunResult, description?: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'results.json'), JSON.stringify(resultsJson(file, r), null, 2) + '\n');
   writeJsonl(join(dir, 'history.jsonl'), r.world.log);
+  const model = reportModel(file, r, description);
+  writeFileSync(join(dir, 'report.html'), reportHtml(model));
+  writeFileSync(join(dir, 'sequence.md'), sequenceMarkdown(model));
 }
