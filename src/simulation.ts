@@ -41,7 +41,7 @@ export interface RequestResult {
 }
 
 function emptyState(seed: number, latencyMs: number): SimState {
-  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {} };
+  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {}, stores: {} };
 }
 
 export class World {

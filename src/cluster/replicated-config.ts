@@ -1,0 +1,24 @@
+// Secret sync's destinations and associations (with their statuses) and the plugin catalog are
+// replicated configuration: the service keeps them in replicated storage, so a change to them is a
+// write like any other. Each such event advances the WAL of the cluster it lands on, so its DR
+// secondaries receive it one link latency later (and its performance secondaries, which read the
+// primary's configuration), instead of only at their initial sync or with a later KV write. The
+// `destination-fault` fault is not one of them: it happens to the external store, outside every
+// cluster.
+import type { BaseEvent } from '../world/engine.js';
+import { advanceWal } from './replication/interplay.js';
+import type { SimState } from './state.js';
+
+type ClusterReducer = (d: SimState, e: never) => void;
+
+/** The reducers, each also advancing the WAL of the cluster its event landed on. */
+export function advancingWal<T extends Record<string, ClusterReducer>>(reducers: T): T {
+  const out: Record<string, ClusterReducer> = {};
+  for (const [type, apply] of Object.entries(reducers)) {
+    out[type] = ((d: SimState, e: BaseEvent & { cluster: string }) => {
+      (apply as (d: SimState, e: BaseEvent & { cluster: string }) => void)(d, e);
+      advanceWal(d.clusters[e.cluster], e.at);
+    }) as ClusterReducer;
+  }
+  return out as T;
+}
