@@ -5,19 +5,26 @@
 // primary's configuration), instead of only at their initial sync or with a later KV write. The
 // `destination-fault` fault is not one of them: it happens to the external store, outside every
 // cluster.
+//
+// It knows clusters only by their WAL (a structural type), so that it stays outside the import
+// cycle of the cluster modules; the WAL advances exactly as replication/interplay.ts `advanceWal` does.
 import type { BaseEvent } from '../world/engine.js';
-import { advanceWal } from './replication/interplay.js';
-import type { SimState } from './state.js';
 
-type ClusterReducer = (d: SimState, e: never) => void;
+interface WithWals {
+  clusters: Record<string, { wal: { last: number; lastAt: number } }>;
+}
+
+// `never` for the event: any reducer of a narrower event type fits.
+type ClusterReducer = (d: never, e: never) => void;
 
 /** The reducers, each also advancing the WAL of the cluster its event landed on. */
 export function advancingWal<T extends Record<string, ClusterReducer>>(reducers: T): T {
   const out: Record<string, ClusterReducer> = {};
   for (const [type, apply] of Object.entries(reducers)) {
-    out[type] = ((d: SimState, e: BaseEvent & { cluster: string }) => {
-      (apply as (d: SimState, e: BaseEvent & { cluster: string }) => void)(d, e);
-      advanceWal(d.clusters[e.cluster], e.at);
+    out[type] = ((d: WithWals, e: BaseEvent & { cluster: string }) => {
+      (apply as (d: WithWals, e: BaseEvent & { cluster: string }) => void)(d, e);
+      const c = d.clusters[e.cluster];
+      c.wal = { last: c.wal.last + 1, lastAt: e.at };
     }) as ClusterReducer;
   }
   return out as T;
