@@ -15,11 +15,11 @@ export function stepJson(s: StepRecord) {
     request: s.request ?? null,
     response: s.response ?? null,
     endpoint: s.endpoint ?? null,
+    // An `inspect` step: the store it read and what it held then (#13).
+    ...(s.inspected ? { inspected: s.inspected } : {}),
     ok: s.ok,
     failure: s.failure ?? null,
     findings: s.findings,
-    // An `inspect` step: the store it read and what it held then (#13).
-    ...(s.inspected ? { inspected: s.inspected } : {}),
   };
 }
 
