@@ -18,6 +18,8 @@ export function stepJson(s: StepRecord) {
     request: s.request ?? null,
     response: s.response ?? null,
     endpoint: s.endpoint ?? null,
+    // An `inspect` step: the store it read and what it held then (#13).
+    ...(s.inspected ? { inspected: s.inspected } : {}),
     ok: s.ok,
     failure: s.failure ?? null,
     findings: s.findings,
@@ -38,6 +40,8 @@ export function resultsJson(file: string, r: RunResult) {
     invariants: { checked: r.invariantsChecked, violations: r.findings.filter((f) => f.kind === 'violation') },
     hazards: { watched: r.hazardsWatched, arisen: r.findings.filter((f) => f.kind === 'hazard') },
     stateHash: r.stateHash,
+    // The external stores behind sync destinations, as the run left them (#13): outside every cluster.
+    stores: r.world.state.stores,
   };
 }
 
