@@ -23,10 +23,6 @@ export interface NetworkMessage {
 
 const KIND: Record<string, string> = { dr: 'DR', performance: 'performance' };
 
-/** A store as an endpoint of a message: "store codehost/gh1". */
-export function storeNode(destination: string): string {
-  return `store ${destination}`;
-}
 
 /**
  * The messages a log shows, in log order. `latencyMs` is the network's one-way latency. `receivedBy`
@@ -69,7 +65,7 @@ export function messagesOf(log: readonly SimEvent[], latencyMs: number, received
         break;
       }
       case 'sync-attempted':
-        push('sync-job', e.cluster as string, storeNode(String(e.destination)), e.at, `${e.operation} ${e.id} → ${e.outcome}`, seq);
+        push('sync-job', e.cluster as string, String(e.destination), e.at, `${e.operation} ${e.id} → ${e.outcome}`, seq);
         break;
     }
   }

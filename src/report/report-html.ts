@@ -77,7 +77,7 @@ function drawTopology(i) {
   }
   svg.appendChild(defs);
   const pos = {};
-  const nodes = t.clusters.map((c) => c.name).concat(t.stores.map((s) => 'store ' + s));
+  const nodes = t.clusters.map((c) => c.name).concat(t.stores);
   nodes.forEach((name, k) => {
     const a = (2 * Math.PI * k) / Math.max(1, n) - Math.PI / 2;
     pos[name] = [cx + R * Math.cos(a), cy + R * Math.sin(a)];
@@ -117,7 +117,7 @@ function drawTopology(i) {
     svg.appendChild(g);
   }
   for (const s of t.stores) {
-    const [x, y] = pos['store ' + s];
+    const [x, y] = pos[s];
     const g = el('svg:g', { 'data-store': s });
     g.appendChild(el('svg:ellipse', { cx: x, cy: y, rx: 62, ry: 24, fill: '#fff8e6', stroke: '#c77700' }));
     g.appendChild(el('svg:text', { x, y: y + 4, 'text-anchor': 'middle' }, '⛁ ' + s));

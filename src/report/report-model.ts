@@ -37,7 +37,7 @@ export interface TopologyView {
   clusters: ClusterView[];
   /** Links cut by a partition, as pairs of cluster names. */
   cut: [string, string][];
-  /** External stores behind sync destinations ("codehost/gh1"). */
+  /** External stores behind sync destinations, by destination key ("codehost/gh1"); a store is a network node. */
   stores: string[];
 }
 
@@ -103,8 +103,6 @@ function roleView(state: SimState, name: string, kind: ReplicationKind): RoleVie
 /** The topology a state shows. */
 export function topologyOf(state: SimState): TopologyView {
   const names = Object.keys(state.clusters).sort();
-  const stores = new Set<string>();
-  for (const n of names) for (const d of Object.values(state.clusters[n].sync.destinations)) stores.add(`${d.type}/${d.name}`);
   return {
     at: state.now,
     clusters: names.map((name) => ({
@@ -117,7 +115,7 @@ export function topologyOf(state: SimState): TopologyView {
     cut: Object.keys(state.network.cut)
       .sort()
       .map((l) => l.split('|') as [string, string]),
-    stores: [...stores].sort(),
+    stores: Object.keys(state.stores).sort(),
   };
 }
 
