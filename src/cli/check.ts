@@ -136,7 +136,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
 
   const entries = describeCatalogue();
   const n = count;
-  io.out(`ran ${n(result.runs)} run${result.runs === 1 ? '' : 's'} in ${formatWall(progress.elapsedMs())}: ${n(result.commands)} commands, ${n(result.requests)} requests (${n(result.refused)} refused)`);
+  io.out(`ran ${n(result.runs)} run${result.runs === 1 ? '' : 's'}: ${n(result.commands)} commands, ${n(result.requests)} requests (${n(result.refused)} refused), ${formatWall(progress.elapsedMs())}`);
   io.out('hazards met:');
   const width = Math.max(...entries.map((e) => e.id.length));
   for (const e of entries.filter((x) => x.kind === 'hazard')) {
