@@ -86,7 +86,9 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     if (json) io.out(JSON.stringify({ type: 'progress', ...t, perSecond: rate, elapsedMs: Math.round(elapsed) }));
     else io.out(st.dim(`progress ${formatWall(elapsed)}: depth ${t.depth}, ${count(t.visited)} states, ${count(t.distinct)} distinct, ${count(t.queue)} queued, ${count(rate)} states/s`));
   };
-  const deadline = opts.timeLimit === undefined ? undefined : ticker.started + opts.timeLimit;
+  // performance.now() counts from the process's start, so the limit covers start-up too: the whole
+  // command, not only the search, stays within it (bar the final lines).
+  const deadline = opts.timeLimit;
   const result: ExploreResult = explore({
     depth: opts.depth,
     clusters: opts.clusters,
