@@ -153,8 +153,10 @@ export async function runCommand(paths: string[], opts: RunCommandOptions, io: I
       return 2;
     }
   }
-  // GitHub Actions turns these lines into annotations on the file and line (its runners set GITHUB_ACTIONS=true).
-  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(outcomes)) io.out(line);
+  // GitHub Actions turns these lines into annotations on the file and line (its runners set
+  // GITHUB_ACTIONS=true). The runner reads workflow commands from stdout and stderr alike: with --json
+  // they go to stderr, so stdout stays one JSON object a line.
+  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(outcomes)) (opts.json ? io.err : io.out)(line);
   return code;
 }
 

@@ -66,6 +66,10 @@ describe('results a CI system can read', () => {
     expect(annotations[0]).toMatch(new RegExp(`^::error file=${failing.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&').replace(/:/g, '%3A')},line=9,title=replsim%3A step::step 2 \\(line 9\\)`));
     // Not on GitHub Actions: no annotations.
     expect(replsim(['run', failing]).out).not.toMatch(/^::error/m);
+    // With --json, stdout stays JSON lines: the annotations go to stderr, which the runner reads too.
+    const json = replsim(['run', failing, '--json'], { env: { GITHUB_ACTIONS: 'true' } });
+    for (const l of json.out.trim().split('\n')) expect(() => JSON.parse(l)).not.toThrow();
+    expect(json.err).toMatch(/^::error file=.*,line=9,/m);
   });
 
   it('an invalid file is annotated at the line of its error', () => {
