@@ -3,7 +3,12 @@
 // and then; with --json one object per tick. The wall clock here is for display only: nothing the
 // simulation computes depends on it.
 import { performance } from 'node:perf_hooks';
-import type { Io } from './run.js';
+
+/** What progress needs of the command's output (run.ts's Io has it). */
+export interface ProgressIo {
+  out: (line: string) => void;
+  stdout: { isTTY?: boolean };
+}
 
 /** A stream that may be a terminal (process.stdout is a tty.WriteStream when it is one). */
 interface MaybeTty {
@@ -16,7 +21,7 @@ interface MaybeTty {
 export type ProgressMode = 'tty' | 'lines' | 'json';
 
 /** How progress is shown on this output: json when asked, one rewritten line on a terminal, lines otherwise. */
-export function progressMode(io: Io, json: boolean): ProgressMode {
+export function progressMode(io: ProgressIo, json: boolean): ProgressMode {
   if (json) return 'json';
   const s = io.stdout as MaybeTty;
   return s.isTTY === true && typeof s.clearLine === 'function' && typeof s.cursorTo === 'function' && typeof s.write === 'function' ? 'tty' : 'lines';
@@ -26,7 +31,7 @@ export function progressMode(io: Io, json: boolean): ProgressMode {
 export class StatusLine {
   private drawn = false;
   constructor(
-    private readonly io: Io,
+    private readonly io: ProgressIo,
     private readonly mode: ProgressMode,
   ) {}
 

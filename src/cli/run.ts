@@ -12,6 +12,7 @@ import { narrateHeader, narrateStep, narrateVerdict, oneLine, styleFor, type Sty
 import { redact } from '../report/redact.js';
 import { roundMs, stepJson, summaryJson, writeRunFiles, writeSummary, type FileOutcome } from '../report/results.js';
 import { githubAnnotations, junitXml } from '../report/ci.js';
+import { formatWall } from './progress.js';
 
 export interface RunCommandOptions {
   seed?: number;
@@ -240,12 +241,12 @@ function printSummary(outcomes: FileOutcome[], io: Io, st: Style, quiet: boolean
   if (rows.length > 0) {
     const width = Math.max(4, ...rows.map((o) => o.file.length));
     io.out('');
-    io.out(st.bold(`${'file'.padEnd(width)}  verdict   steps  hazards  exit`));
+    io.out(st.bold(`${'file'.padEnd(width)}  verdict   steps  hazards  exit    time`));
     for (const o of rows) {
       const verdict = o.code === 0 ? st.green('valid  ') : o.code === 1 ? st.red('invalid') : st.red('not run');
       const steps = o.result ? String(o.result.steps.length).padStart(5) : '    -';
       const hazards = o.result ? String(o.result.findings.filter((f) => f.kind === 'hazard').length).padStart(7) : '      -';
-      io.out(`${o.file.padEnd(width)}  ${verdict}  ${steps}  ${hazards}  ${String(o.code).padStart(4)}`);
+      io.out(`${o.file.padEnd(width)}  ${verdict}  ${steps}  ${hazards}  ${String(o.code).padStart(4)}  ${formatWall(o.wallMs).padStart(6)}`);
     }
   }
   const counts = [0, 1, 2].map((c) => outcomes.filter((o) => o.code === c).length);
