@@ -16,7 +16,15 @@ import type { RequestStep, Scenario, Step } from './schema.js';
 
 /** What happened at one step, for narration, `--json` and `results.json`. */
 export interface StepRecord {
+  /** Position in the file's steps, from 0; people read it as step index + 1. */
   index: number;
+  /** The line of the file the step starts on (from 1), when the runner was given the file's lines. */
+  line?: number;
+  /** The virtual clock when the step started, and how far the step moved it (ms). */
+  virtualAt: number;
+  virtualMs: number;
+  /** Wall-clock milliseconds the step took, when the caller gave a clock (the CLI, for display). */
+  wallMs?: number;
   name?: string;
   kind: Step['kind'];
   /** The step in an operator's words: "POST sys/replication/dr/primary/enable on east". */
@@ -52,6 +60,8 @@ export interface RunResult {
   verdict: Verdict;
   /** Why the outcome does not match `expect`, when invalid. */
   reasons: string[];
+  /** The same reasons with their kind and step. */
+  problems: Problem[];
   steps: StepRecord[];
   /** Steps that were not run because an earlier one failed. */
   skipped: number;
@@ -59,6 +69,9 @@ export interface RunResult {
   invariantsChecked: string[];
   hazardsWatched: string[];
   stateHash: string;
+  /** The virtual time the run covered, and the wall time it took when a wall clock was given (ms). */
+  virtualMs: number;
+  wallMs?: number;
   world: World;
 }
 
@@ -67,6 +80,13 @@ export interface RunOptions {
   seed?: number;
   /** Called after each step, as it happens (narration streams). */
   onStep?: (record: StepRecord) => void;
+  /** The line of a key path in the file (the loader's locate), so steps and failures name their line. */
+  locate?: (path: readonly (string | number)[]) => { line: number };
+  /**
+   * A wall clock in milliseconds, for the durations results.json reports. The runner itself never
+   * reads one (the world's time is virtual); the CLI passes performance.now.
+   */
+  wallClock?: () => number;
 }
 
 /** The scenario's clusters as the world's topology. */
@@ -101,12 +121,16 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
   const steps: StepRecord[] = [];
   let failed = false;
+  const wallStart = options.wallClock?.();
 
   for (let index = 0; index < scenario.steps.length && !failed; index++) {
     const step = scenario.steps[index];
     const before = world.state;
     const logAt = world.log.length;
-    const record: StepRecord = { index, name: step.name, kind: step.kind, title: '', ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
+    const virtualAt = world.now;
+    const wallAt = options.wallClock?.();
+    const line = options.locate?.(['steps', index]).line;
+    const record: StepRecord = { index, ...(line ? { line } : {}), name: step.name, kind: step.kind, title: '', virtualAt, virtualMs: 0, ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
     try {
       await runStep(world, step, vars, record);
     } catch (e) {
@@ -118,46 +142,65 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     record.events = world.log.slice(logAt) as SimEvent[];
     if (record.request && record.response) watch.observeResponse(record.request.cluster, record.request, record.response, before);
     record.findings = watch.afterStep();
+    record.virtualMs = world.now - virtualAt;
+    if (wallAt !== undefined && options.wallClock) record.wallMs = options.wallClock() - wallAt;
     steps.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;
   }
 
-  const reasons = judge(scenario.expect, steps, watch.findings);
+  const found = problems(scenario.expect, steps, watch.findings);
+  const reasons = found.map((p) => p.text);
   return {
     name: scenario.name,
     seed,
     expect: scenario.expect,
     verdict: reasons.length === 0 ? 'valid' : 'invalid',
     reasons,
+    problems: found,
     steps,
     skipped: scenario.steps.length - steps.length,
     findings: watch.findings,
     invariantsChecked: watch.invariantIds,
     hazardsWatched: watch.hazardIds,
     stateHash: world.stateHash(),
+    virtualMs: world.now,
+    ...(wallStart !== undefined && options.wallClock ? { wallMs: options.wallClock() - wallStart } : {}),
     world,
   };
 }
 
+/** One reason the outcome does not match `expect`, with the step it belongs to when there is one. */
+export interface Problem {
+  kind: 'step' | 'violation' | 'hazard' | 'expect';
+  text: string;
+  /** The step that failed, or after which the finding arose (index from 0). */
+  step?: StepRecord;
+}
+
 /** Why the run does not match the file's `expect` (empty when it does). */
 export function judge(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): string[] {
-  const reasons: string[] = [];
+  return problems(expect, steps, findings).map((p) => p.text);
+}
+
+/** judge's reasons, each with its kind and step (for JUnit failures and code-host annotations). */
+export function problems(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): Problem[] {
+  const out: Problem[] = [];
   const failedStep = steps.find((s) => !s.ok);
-  if (failedStep) reasons.push(`step ${failedStep.index + 1} (${failedStep.title}) failed: ${failedStep.failure}`);
+  if (failedStep) out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
   const violations = findings.filter((f) => f.kind === 'violation');
   const hazards = findings.filter((f) => f.kind === 'hazard');
-  const describe = (f: Finding) => `${f.kind} ${f.id}: ${f.message}`;
+  const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: steps.find((s) => s.findings.includes(f)), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
   if (expect === 'pass') {
-    for (const f of [...violations, ...hazards]) reasons.push(`unexpected ${describe(f)}`);
+    for (const f of [...violations, ...hazards]) out.push(unexpected(f));
   } else if ('hazard' in expect) {
-    if (!hazards.some((h) => h.id === expect.hazard)) reasons.push(`expected hazard ${expect.hazard} did not arise`);
-    for (const f of [...violations, ...hazards.filter((h) => h.id !== expect.hazard)]) reasons.push(`unexpected ${describe(f)}`);
+    if (!hazards.some((h) => h.id === expect.hazard)) out.push({ kind: 'expect', text: `expected hazard ${expect.hazard} did not arise` });
+    for (const f of [...violations, ...hazards.filter((h) => h.id !== expect.hazard)]) out.push(unexpected(f));
   } else {
-    if (!violations.some((v) => v.id === expect.violation)) reasons.push(`expected violation of ${expect.violation} did not happen`);
-    for (const f of [...violations.filter((v) => v.id !== expect.violation), ...hazards]) reasons.push(`unexpected ${describe(f)}`);
+    if (!violations.some((v) => v.id === expect.violation)) out.push({ kind: 'expect', text: `expected violation of ${expect.violation} did not happen` });
+    for (const f of [...violations.filter((v) => v.id !== expect.violation), ...hazards]) out.push(unexpected(f));
   }
-  return reasons;
+  return out;
 }
 
 function fill<T>(value: T, vars: Map<string, unknown>, what: string): T {

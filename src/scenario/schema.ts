@@ -1,6 +1,7 @@
 // The scenario file, format 1 (shared/design/scenario-format.md), as one zod schema. The same schema
 // validates files, gives the runner its types and writes the JSON Schema that editors use, so the three
 // cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
+import damerauLevenshtein from 'damerau-levenshtein';
 import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { parseStoreRef } from '../sync/external-store.js';
@@ -207,7 +208,9 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    // Optimal string alignment (damerau-levenshtein): a swapped pair of letters ("PSOT", "lisence")
+    // costs one edit, as typists make them.
+    const distance = damerauLevenshtein(input.toLowerCase(), candidate.toLowerCase()).steps;
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -218,22 +221,6 @@ export function didYouMean(input: string, candidates: readonly string[]): string
 
 function fold(word: string): string {
   return word.toLowerCase().replace(/[-_\s]/g, '');
-}
-
-// Optimal string alignment: a swapped pair of letters ("lisence") costs one edit, as typists make them.
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
 }
 
 function hint(input: string, candidates: readonly string[]): string {
@@ -354,7 +341,7 @@ const TOKEN_NAME = /^(?!(?:root|none)$)[A-Za-z_][\w-]*$/;
 const DOTTED_PATH = /^[^.\s]+(\.[^.\s]+)*$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|LIST) +(\S+)$/;
-const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$|^\d+$/;
+const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const DURATION_PART = /(\d+)(?:\.(\d+))?(ms|s|m|h)/g;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION_HELP = 'a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m';
@@ -364,14 +351,19 @@ function stripTrailingSlash(path: string): string {
 }
 
 // Whole milliseconds, computed without floating point so "1.1s" is exactly 1100 and "0.5ms" is refused.
+// A bare number is refused (0 aside, the same in every unit): the format lists durations with their
+// unit only (`wait: 10s`; ms, s, m, h), and guessing one made `wait: 10` mean 10 ms to replsim while
+// an operator reading the runbook took it for 10 s. Saying so costs the writer two letters.
 function tryParseDuration(input: string | number): { ok: true; ms: number } | { ok: false; message: string } {
-  if (typeof input === 'number') {
-    if (Number.isSafeInteger(input) && input >= 0) return { ok: true, ms: input };
-    return { ok: false, message: `${input} is not a duration: a bare number is a whole, non-negative number of milliseconds` };
+  const text = typeof input === 'number' ? String(input) : input.trim();
+  if (typeof input === 'number' && !(Number.isSafeInteger(input) && input >= 0)) {
+    return { ok: false, message: `${input} is not a duration: ${DURATION_HELP}` };
   }
-  const text = input.trim();
+  if (/^\d+$/.test(text)) {
+    if (Number(text) === 0) return { ok: true, ms: 0 };
+    return { ok: false, message: `${show(input)} has no unit: write ${text}ms, ${text}s, ${text}m or ${text}h (the format gives every duration its unit)` };
+  }
   if (!DURATION.test(text)) return { ok: false, message: `${show(input)} is not a duration: ${DURATION_HELP}` };
-  if (/^\d+$/.test(text)) return tryParseDuration(Number(text));
   let ms = 0;
   for (const [, whole, fraction = '', unit] of text.matchAll(DURATION_PART)) {
     const scale = 10 ** fraction.length;
@@ -385,7 +377,7 @@ function tryParseDuration(input: string | number): { ok: true; ms: number } | { 
   return { ok: true, ms };
 }
 
-/** Milliseconds in a duration (`500ms`, `10s`, `31m`, `2h`, `1h30m`, or a bare number of ms); throws a RangeError naming the problem. */
+/** Milliseconds in a duration (`500ms`, `10s`, `31m`, `2h`, `1h30m`; a bare 0); throws a RangeError naming the problem. */
 export function parseDuration(input: string | number): number {
   const parsed = tryParseDuration(input);
   if (!parsed.ok) throw new RangeError(parsed.message);
@@ -576,8 +568,9 @@ const DecodeTokenStepSchema = strictObject('a decode-token step', {
 }).transform(({ 'decode-token': token, ...rest }): DecodeTokenStep => ({ kind: 'decode-token', token, ...rest }));
 
 const DurationSchema = z
-  .union([z.number().int().min(0), z.string().regex(DURATION, { message: DURATION_HELP })], {
-    errorMap: unionErrorMap('a duration like 500ms, 10s, 31m or 2h, or a number of milliseconds'),
+  // A number is let through to the transform only so that `wait: 10` is told which units to add.
+  .union([z.number(), z.string()], {
+    errorMap: unionErrorMap('a duration like 500ms, 10s, 31m or 2h'),
   })
   .transform((written, ctx) => {
     const parsed = tryParseDuration(written);
@@ -587,7 +580,7 @@ const DurationSchema = z
   });
 
 const WaitStepSchema = strictObject('a wait step', {
-  wait: DurationSchema.describe('Advance the virtual clock: 500ms, 10s, 31m, 2h, or a number of ms.'),
+  wait: DurationSchema.describe('Advance the virtual clock by a duration with its unit: 500ms, 10s, 31m, 2h, 1h30m.'),
   name: StepName.optional(),
 }).transform(({ wait, ...rest }): WaitStep => ({ kind: 'wait', ms: wait, ...rest }));
 
