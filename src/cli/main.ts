@@ -54,6 +54,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--out <dir>', 'write results.json and history.jsonl here (several files: one sub-folder each, and summary.json)')
     .option('--junit <file>', 'write a JUnit XML report (one testcase per file, a failure per failed step with file:line)')
     .option('-q, --quiet', 'print only the files that fail (and, for several, the counts)')
+    .option('-v, --verbose', 'narrate whole request and response bodies (by default a long body is cut, never the fields a step\'s expect names)')
     .option('--json', 'print one JSON object per step, then one per file (and a summary for several); with -q only failing files')
     .addHelpText('after', `
 On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::error file=…,line=…:: annotation.

@@ -18,6 +18,8 @@ export interface RunCommandOptions {
   seed?: number;
   out?: string;
   quiet?: boolean;
+  /** Whole bodies in the narration. */
+  verbose?: boolean;
   json?: boolean;
   /** --color (true) / --no-color (false); undefined lets the environment decide. */
   color?: boolean;
@@ -203,7 +205,7 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
         // --json is narration for machines: secrets are shortened there too (results.json keeps them).
         if (opts.json) {
           if (!opts.quiet) io.out(JSON.stringify(redact({ file, ...stepJson(r) })));
-        } else if (!opts.quiet) for (const l of narrateStep(r, st)) io.out(l);
+        } else if (!opts.quiet) for (const l of narrateStep(r, st, { verbose: opts.verbose })) io.out(l);
       },
     });
   } catch (e) {

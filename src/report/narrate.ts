@@ -63,6 +63,37 @@ function compact(value: unknown, max = 160, key?: string): string {
   return s.length > max ? s.slice(0, max - 1) + '…' : s;
 }
 
+/**
+ * The part of `value` that an expectation names: its keys, level by level, array elements by
+ * position. Whatever the expectation names is kept whole; what it does not name is left out.
+ */
+export function projectOnto(value: unknown, expected: unknown): unknown {
+  if (Array.isArray(expected) && Array.isArray(value)) return value.slice(0, expected.length).map((v, i) => projectOnto(v, expected[i]));
+  if (expected && typeof expected === 'object' && !Array.isArray(expected) && value && typeof value === 'object' && !Array.isArray(value)) {
+    const out: Record<string, unknown> = {};
+    for (const k of Object.keys(expected)) if (Object.hasOwn(value, k)) out[k] = projectOnto((value as Record<string, unknown>)[k], (expected as Record<string, unknown>)[k]);
+    return out;
+  }
+  return value;
+}
+
+/**
+ * A response body on one line, cut at `max` characters, except that the fields the step's `expect`
+ * names are never cut away: when the whole body does not fit, the line shows exactly those fields
+ * and says that others were left out. `verbose` shows the whole body.
+ */
+function shownBody(value: unknown, expected: Record<string, unknown> | undefined, verbose: boolean, max = 160): string {
+  const whole = JSON.stringify(redact(value));
+  if (verbose || whole.length <= max) return whole;
+  if (expected === undefined) return compact(value, max);
+  return `${JSON.stringify(redact(projectOnto(value, expected)))} (the fields expect names; more left out, --verbose shows all)`;
+}
+
+export interface NarrationOptions {
+  /** Whole request and response bodies, never cut. */
+  verbose?: boolean;
+}
+
 function findingLine(f: Finding, st: Style): string {
   const what = f.kind === 'hazard' ? st.yellow(`⚠ hazard ${f.id}`) : st.red(`✗ violation ${f.id}`);
   const cost = f.lostKeys?.length ? ` (lost: ${f.lostKeys.join(', ')})` : '';
@@ -70,14 +101,15 @@ function findingLine(f: Finding, st: Style): string {
 }
 
 /** The lines narrating one step. */
-export function narrateStep(r: StepRecord, st: Style): string[] {
+export function narrateStep(r: StepRecord, st: Style, options: NarrationOptions = {}): string[] {
+  const verbose = options.verbose === true;
   const n = String(r.index + 1).padStart(2, ' ');
   const label = r.name ? `${st.bold(r.name)} ${st.dim('— ' + r.title)}` : st.bold(r.title);
   const lines = [`${n}. ${label}`];
   const pad = '      ';
   if (r.request) {
     if (r.endpoint) lines.push(pad + st.dim(r.endpoint));
-    if (r.request.body !== undefined) lines.push(pad + st.dim('body ' + compact(r.request.body)));
+    if (r.request.body !== undefined) lines.push(pad + st.dim('body ' + (verbose ? JSON.stringify(redact(r.request.body)) : compact(r.request.body))));
   }
   if (r.response) {
     const { status, body } = r.response;
@@ -91,8 +123,8 @@ export function narrateStep(r: StepRecord, st: Style): string[] {
       lines.push(`${pad}→ ${statusText} (no content)`);
     } else {
       const b = body as Record<string, unknown>;
-      const shown = 'request_id' in b ? { ...(b.data !== null ? { data: b.data } : {}), ...(b.wrap_info ? { wrap_info: b.wrap_info } : {}), ...(b.warnings ? { warnings: b.warnings } : {}) } : b;
-      lines.push(`${pad}→ ${statusText} ${compact(shown)}`);
+      const shown = 'request_id' in b && !verbose ? { ...(b.data !== null ? { data: b.data } : {}), ...(b.wrap_info ? { wrap_info: b.wrap_info } : {}), ...(b.warnings ? { warnings: b.warnings } : {}) } : b;
+      lines.push(`${pad}→ ${statusText} ${shownBody(shown, r.expected, verbose)}`);
     }
   }
   if (r.inspected) {

@@ -31,6 +31,11 @@ export interface StepRecord {
   title: string;
   request?: { cluster: string; method: string; path: string; body?: unknown; namespace?: string; token: string };
   response?: { status: number; body: unknown };
+  /**
+   * The part of the response body the step's `expect` names (`data:` folded into `body.data`), for
+   * narration: the fields a step is about are never cut from its line.
+   */
+  expected?: Record<string, unknown>;
   /** The endpoint's summary in the spec's words, when the path matched one. */
   endpoint?: string;
   ok: boolean;
@@ -301,6 +306,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
     token = tokenByName(world, step.on, step.token);
   }
   record.request = { cluster: step.on, method: step.method, path, body, namespace, token: tokenLabel };
+  record.expected = expectedBody(step);
   const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
   record.response = { status: result.response.status, body: result.response.body };
   record.endpoint = result.summary;
@@ -369,4 +375,11 @@ export function formatMs(ms: number): string {
   if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`;
   return `${ms}ms`;
+}
+
+/** The body a request step's `expect` describes: `body`, with `data` as `body.data`. */
+function expectedBody(step: RequestStep): Record<string, unknown> | undefined {
+  const e = step.expect;
+  if (!e || (e.body === undefined && e.data === undefined)) return undefined;
+  return { ...(e.body ?? {}), ...(e.data !== undefined ? { data: e.data } : {}) };
 }
