@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
-import { writeJsonl } from '../world/persist.js';
+import { writeHistory } from '../world/persist.js';
 
 /** One step as results.json and `--json` show it (no world states). */
 export function stepJson(s: StepRecord) {
@@ -42,5 +42,5 @@ export function resultsJson(file: string, r: RunResult) {
 export function writeRunFiles(dir: string, file: string, r: RunResult): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'results.json'), JSON.stringify(resultsJson(file, r), null, 2) + '\n');
-  writeJsonl(join(dir, 'history.jsonl'), r.world.log);
+  writeHistory(join(dir, 'history.jsonl'), r.world.history());
 }
