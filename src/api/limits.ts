@@ -77,7 +77,9 @@ export function bodyLimitProblem(body: unknown, limits: Readonly<RequestLimits> 
         stack.push({ value: v, depth: depth + 1 });
       }
     }
-    if (size > limits.maxRequestSize) return `request body is larger than ${limits.maxRequestSize} bytes (max_request_size)`;
+    if (size > limits.maxRequestSize) return tooLarge(limits);
   }
-  return null;
+  return size > limits.maxRequestSize ? tooLarge(limits) : null;
 }
+
+const tooLarge = (limits: Readonly<RequestLimits>) => `request body is larger than ${limits.maxRequestSize} bytes (max_request_size)`;
