@@ -139,8 +139,8 @@ export function parseHistory<E>(text: string, file = '<history>', isKnownType?: 
     const hash = link(prev, body);
     const record = value as Record<string, unknown>;
     if (!Object.hasOwn(record, 'type') && Object.hasOwn(record, 'end')) {
-      if (hash !== line.slice(HEAD.length, LINK_END)) throw fail('the closing line does not match the chain: it, or a line before it, was changed');
       end = closing(record.end, events.length, fail);
+      if (hash !== line.slice(HEAD.length, LINK_END)) throw fail('the closing line does not match its hash-chain link: it was edited');
       prev = hash;
       continue;
     }
