@@ -21,6 +21,7 @@ import {
 import { DESTINATION_TYPES, GRANULARITIES, destinationTypes, isDestinationType, obfuscated, type DestinationType, type Granularity } from '../sync/destinations.js';
 import { defaultTemplate, templateProblem } from '../sync/naming.js';
 import { rfc3339 } from '../world/clock.js';
+import { own } from '../world/own.js';
 import type { FieldSpec } from './fields.js';
 import { errors, reply, type Reply } from './http.js';
 import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from './route.js';
@@ -223,7 +224,7 @@ function setAssociation(type: DestinationType, ctx: RequestContext<typeof setFie
   if (mount.type !== 'kv-v2') return syncErrors.notKvV2(mountGiven);
   // Read access to the secret itself, beyond the capability on the sync path.
   if (!ctx.token || !capabilitiesOf(ctx.token, `${mount.path}data/${secretName}`).has('read')) return syncErrors.cannotRead(secretName, mountGiven);
-  if (secretName.endsWith('/') || !liveVersion(ctx.cluster.storage.kv[mount.path]?.[secretName])) return syncErrors.noSecret();
+  if (secretName.endsWith('/') || !liveVersion(own(own(ctx.cluster.storage.kv, mount.path), secretName))) return syncErrors.noSecret();
 
   const id = associationId(mount.accessor, secretName);
   const prev = d.associations[id];

@@ -102,6 +102,24 @@ describe('finding 2: answers instead of throws', () => {
     expect(World.replay(w.history()).stateHash()).toBe(w.stateHash());
   });
 
+  it('a sync association of a secret named after a prototype member: refused while absent, synced like any other when written', () => {
+    const { w, token } = perfPrimary();
+    const set = (secret_name: string) => w.request('east', { method: 'POST', path: 'sys/sync/destinations/codehost/gh1/associations/set', body: { mount: 'secret', secret_name }, token });
+    expect(w.request('east', { method: 'POST', path: 'sys/sync/destinations/codehost/gh1', body: { access_token: 'github_pat_example', repository_owner: 'acme', repository_name: 'web' }, token }).status).toBe(200);
+    for (const name of PROTO_NAMES) {
+      const state = w.state;
+      expect(set(name).status).toBe(400); // threw "Cannot read properties of undefined"
+      expect(w.state).toBe(state);
+    }
+    expect(w.request('east', { method: 'POST', path: 'secret/data/toString', body: { data: { k: 'v' } }, token }).status).toBe(200);
+    expect(set('toString').status).toBe(200);
+    w.advance(1_000);
+    // The secret deleted under the association: the sync job reads it as gone, it does not throw.
+    expect(w.request('east', { method: 'DELETE', path: 'secret/metadata/toString', token }).status).toBe(204);
+    w.advance(1_000);
+    expect(World.replay(w.history()).stateHash()).toBe(w.stateHash());
+  });
+
   it('a KV key "__proto__" is refused in the error format (a simulator limit), the world unchanged', () => {
     const { w, token } = perfPrimary();
     for (const path of ['secret/data/__proto__', 'secret/metadata/__proto__', 'old/__proto__', 'secret/data/%5F_proto__']) {

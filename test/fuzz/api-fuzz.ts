@@ -57,6 +57,9 @@ export function baseWorld(): World {
   ok(w.request('east', { method: 'POST', path: `${PERF}/primary/enable`, body: {}, token }));
   ok(w.request('east', { method: 'POST', path: `${PERF}/primary/secondary-token`, body: { id: 'sec1' }, token }));
   ok(w.request('east', { method: 'POST', path: `${PERF}/primary/paths-filter/sec1`, body: { mode: 'allow', paths: ['secret/'] }, token }));
+  ok(w.request('east', { method: 'POST', path: 'sys/sync/destinations/codehost/gh1', body: { access_token: 'github_pat_example', repository_owner: 'acme', repository_name: 'web' }, token }));
+  ok(w.request('east', { method: 'POST', path: 'sys/sync/destinations/codehost/gh1/associations/set', body: { mount: 'secret', secret_name: 'app/one' }, token }));
+  ok(w.request('east', { method: 'POST', path: 'sys/plugins/runtimes/catalog/container/gvisor', body: { oci_runtime: 'runsc' }, token }));
   return w;
 }
 
@@ -68,15 +71,13 @@ function patterns(): string[] {
   return out;
 }
 
-/** Every (pattern, method) pair the table serves. */
-function routeMethods(): [string, string][] {
-  const out: [string, string][] = [];
-  const all = patterns();
-  const table = [...routes.sys, ...Object.values(routes.mounts).flat()];
-  for (const full of all) {
-    const r = table.find((x) => full === x.pattern || full.endsWith('/' + x.pattern));
-    for (const m of Object.keys(r?.methods ?? {})) out.push([full, m]);
-  }
+/** Every (path pattern, method, the endpoint's declared fields) the table serves. */
+function routeMethods(): [string, string, string[]][] {
+  const out: [string, string, string[]][] = [];
+  for (const r of routes.sys) for (const [m, ep] of Object.entries(r.methods)) out.push([r.pattern, m, Object.keys(ep?.fields ?? {})]);
+  const mountsOf: Record<string, string[]> = { 'kv-v2': ['secret/', 'team-a/apps/', 'cache/'], 'kv-v1': ['old/'] };
+  for (const [type, list] of Object.entries(routes.mounts))
+    for (const r of list) for (const mount of mountsOf[type] ?? []) for (const [m, ep] of Object.entries(r.methods)) out.push([mount + r.pattern, m, Object.keys(ep?.fields ?? {})]);
   return out;
 }
 
@@ -124,10 +125,10 @@ function hostileBodies(): unknown[] {
 
 export function requestArbitrary(rootToken: string): fc.Arbitrary<{ cluster: string; req: ApiRequest }> {
   const name = fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...PROTO_NAMES) },
-    { weight: 2, arbitrary: fc.constantFrom(...BAD_ESCAPES) },
-    { weight: 2, arbitrary: fc.constantFrom('sec1', 'team-a', 'app/one', 'config', 'one', 'x') },
-    { weight: 2, arbitrary: fc.string({ maxLength: 12 }) },
+    { weight: 3, arbitrary: fc.constantFrom(...PROTO_NAMES) },
+    { weight: 1, arbitrary: fc.constantFrom(...BAD_ESCAPES) },
+    { weight: 4, arbitrary: fc.constantFrom('sec1', 'team-a', 'app/one', 'config', 'one', 'x', 'gh1', 'codehost', 'gvisor', 'secret', 'container') },
+    { weight: 1, arbitrary: fc.string({ maxLength: 12 }) },
     { weight: 1, arbitrary: fc.constantFrom(...PROTO_NAMES).map((p) => `a/${p}`) },
   );
   const fromPattern = fc.tuple(fc.constantFrom(...patterns()), fc.array(name, { minLength: 3, maxLength: 3 })).map(([p, names]) => {
@@ -138,10 +139,21 @@ export function requestArbitrary(rootToken: string): fc.Arbitrary<{ cluster: str
       .join('/');
   });
   const freeForm = fc.array(fc.oneof(name, fc.constantFrom('sys', 'replication', 'performance', 'dr', 'primary', 'secondary', 'secret', 'data', 'metadata', 'team-a', 'v1', '', '..')), { maxLength: 6 }).map((s) => s.join('/'));
-  const query = fc.oneof(fc.constant(''), fc.constant('?list=true'), fc.constantFrom(...PROTO_NAMES).map((p) => `?${p}=1&list=true`), fc.constantFrom(...BAD_ESCAPES).map((e) => `?${e}=${e}`));
+  const query = fc.oneof(
+    fc.constant(''),
+    fc.constant('?list=true'),
+    fc.constantFrom(...PROTO_NAMES).map((p) => `?${p}=1&list=true`),
+    fc.constantFrom(...BAD_ESCAPES).map((e) => `?${e}=${e}`),
+    fc.tuple(name, name).map(([m, n]) => `?mount=${m}&secret_name=${n}&type=${n}`),
+  );
   const path = fc.tuple(fc.oneof({ weight: 3, arbitrary: fromPattern }, { weight: 1, arbitrary: freeForm }), query, fc.constantFrom('', '/', 'v1/', '/v1/')).map(([p, q, pre]) => pre + p + q);
   const method = fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...METHODS) }, { weight: 1, arbitrary: fc.constantFrom('get', 'OPTIONS', '', 'FOO', ...PROTO_NAMES) });
-  const value = fc.oneof(fc.jsonValue({ maxDepth: 2 }), fc.constantFrom(...PROTO_NAMES), fc.constant('sec1'), fc.constant(['secret/', '__proto__']));
+  const value = fc.oneof(
+    { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) },
+    { weight: 2, arbitrary: fc.constantFrom(...PROTO_NAMES) },
+    { weight: 3, arbitrary: fc.constantFrom('sec1', 'secret', 'app/one', 'gh1', 'gvisor', 'allow', 'deny', 'runsc') },
+    { weight: 1, arbitrary: fc.constant(['secret/', '__proto__']) },
+  );
   const fields = fieldNames();
   const fieldBody = fc.dictionary(fc.oneof(fc.constantFrom(...fields), fc.constantFrom(...PROTO_NAMES)), value, { maxKeys: 4 }).map((o) => JSON.parse(JSON.stringify(o)));
   const hostile = hostileBodies();
@@ -162,7 +174,19 @@ export function requestArbitrary(rootToken: string): fc.Arbitrary<{ cluster: str
   // Requests an operator could send: a route's own method, the root token, a body of its fields,
   // with names from the hostile list — so handlers and reducers run, not only the refusals.
   const plausible = fc
-    .tuple(fc.constantFrom(...routeMethods()), fc.array(name, { minLength: 3, maxLength: 3 }), fc.oneof(fieldBody, fc.record({ data: fc.dictionary(fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.string({ maxLength: 6 })), value, { maxKeys: 3 }) }).map((o) => JSON.parse(JSON.stringify(o)))))
+    .constantFrom(...routeMethods())
+    .chain(([p, m, own]) =>
+      fc.tuple(
+        fc.constant([p, m] as const),
+        fc.array(name, { minLength: 3, maxLength: 3 }),
+        fc.oneof(
+          // The endpoint's own fields, each present or not, with ordinary or hostile values.
+          fc.record(Object.fromEntries(own.map((f) => [f, value])), { requiredKeys: [] }).map((o) => JSON.parse(JSON.stringify(o))),
+          fieldBody,
+          fc.record({ data: fc.dictionary(fc.oneof(fc.constantFrom(...PROTO_NAMES), fc.string({ maxLength: 6 })), value, { maxKeys: 3 }) }).map((o) => JSON.parse(JSON.stringify(o))),
+        ),
+      ),
+    )
     .map(([[p, m], names, b]) => {
       let i = 0;
       const path = p
@@ -171,7 +195,9 @@ export function requestArbitrary(rootToken: string): fc.Arbitrary<{ cluster: str
         .join('/');
       return { cluster: 'east', req: { method: m, path, body: m === 'GET' || m === 'LIST' || m === 'DELETE' ? undefined : b, token: rootToken } as ApiRequest };
     });
-  return fc.oneof({ weight: 1, arbitrary: anything }, { weight: 1, arbitrary: plausible });
+  // Time passing runs the timed processes (streaming, sync jobs) over whatever the requests stored.
+  const wait = fc.integer({ min: 0, max: 5_000 }).map((ms) => ({ cluster: 'east', req: { method: 'WAIT', path: String(ms) } as ApiRequest }));
+  return fc.oneof({ weight: 5, arbitrary: anything }, { weight: 5, arbitrary: plausible }, { weight: 1, arbitrary: wait });
 }
 
 /** A fingerprint of the built-in prototypes: a changed, added or removed member changes it. */
@@ -281,13 +307,17 @@ export async function runSequence(base: World, seq: { cluster: string; req: ApiR
   const protoBefore = prototypeFingerprint();
   let ok = true;
   for (const { cluster, req } of seq) {
-    stats.requests++;
     const state = w.state;
     const logLength = w.log.length;
     const rng = w.generatorState().join(',');
     let res: ApiResponse;
     let appended = 0;
     try {
+      if (req.method === 'WAIT') {
+        w.advance(Number(req.path));
+        continue;
+      }
+      stats.requests++;
       const r = await w.sendAsync(cluster, req);
       res = r.response;
       appended = r.events.length;
