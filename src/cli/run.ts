@@ -88,7 +88,7 @@ async function runFile(file: string, several: boolean, opts: RunCommandOptions, 
       else if (!opts.quiet) for (const l of narrateStep(r, st)) io.out(l);
     },
   });
-  if (opts.out) writeRunFiles(several ? join(opts.out, basename(file, extname(file))) : opts.out, file, result);
+  if (opts.out) writeRunFiles(several ? join(opts.out, basename(file, extname(file))) : opts.out, file, result, scenario.description);
   if (opts.json) io.out(JSON.stringify({ file, verdict: result.verdict, valid: result.verdict === 'valid', reasons: result.reasons, seed: result.seed, stateHash: result.stateHash, findings: result.findings }));
   else {
     if (!opts.quiet || result.verdict !== 'valid') for (const l of narrateVerdict(result, st)) io.out(l);

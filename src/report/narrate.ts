@@ -64,6 +64,13 @@ export function narrateStep(r: StepRecord, st: Style): string[] {
       lines.push(`${pad}→ ${statusText} ${compact(shown)}`);
     }
   }
+  if (r.inspected) {
+    // An `inspect` step (#13): what the external store held, and who had written to it.
+    const { contents } = r.inspected;
+    const writers = contents.writers.length ? `written by ${contents.writers.join(', ')}` : 'written by nobody yet';
+    const fault = contents.fault === 'none' ? '' : `, fault ${contents.fault}`;
+    lines.push(`${pad}→ holds ${compact(contents.secrets)} (${contents.operations} operation${contents.operations === 1 ? '' : 's'}, ${writers}${fault})`);
+  }
   for (const [k, v] of Object.entries(r.saved)) lines.push(`${pad}${st.dim(`saved ${k} = ${compact(v, 40, r.savedFrom[k])}`)}`);
   for (const change of topologyChanges(r.before, r.after)) lines.push(`${pad}${st.cyan('•')} ${change}`);
   for (const f of r.findings) lines.push(pad + findingLine(f, st));

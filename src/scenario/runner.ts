@@ -7,6 +7,7 @@ import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';
 import { decodeToken } from '../cluster/crypto/otp.js';
 import type { Topology } from '../cluster/genesis.js';
+import type { ExternalStore } from '../sync/external-store.js';
 import { World, WorldUsageError } from '../simulation.js';
 import { getPath } from './dotted.js';
 import { interpolate, interpolateString } from './interpolate.js';
@@ -34,6 +35,8 @@ export interface StepRecord {
   after: SimState;
   /** Events the step appended. */
   events: SimEvent[];
+  /** An `inspect` step: the store it read, by key, and what the store held. */
+  inspected?: { store: string; contents: ExternalStore };
   /** Variables this step saved. */
   saved: Record<string, unknown>;
   /** The response field each saved variable came from (its last path segment), so narration knows a secret. */
@@ -227,6 +230,16 @@ async function runStep(world: World, step: Step, vars: Map<string, unknown>, rec
           : `make sync destination ${step.destinationType}/${step.destination} on ${step.on} ${step.fault}`;
       world.destinationFault({ on: step.on, type: step.destinationType, name: step.destination, fault: step.fault });
       return;
+    case 'inspect': {
+      record.title = `inspect external store ${step.store}`;
+      const { key, store } = world.inspectStore(step.store);
+      record.inspected = { store: key, contents: store };
+      if (step.expect) {
+        const m = matchPartial(fill(step.expect, vars, 'expect'), store);
+        if (!m.ok) throw new StepError(`store ${key}: ${describeMismatch(m)}`);
+      }
+      return;
+    }
   }
 }
 

@@ -3,6 +3,7 @@
 // cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
 import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
+import { parseStoreRef } from '../sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -33,6 +34,7 @@ export const STEP_ACTIONS = [
   'restart',
   'corrupt',
   'destination-fault',
+  'inspect',
 ] as const;
 /** Methods a request line may start with (LIST is the service's own verb). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'] as const;
@@ -169,6 +171,16 @@ export interface DestinationFaultStep {
   fault: DestinationFault;
 }
 
+/** `inspect`: read what the external store behind a sync destination holds (and check it). */
+export interface InspectStep {
+  kind: 'inspect';
+  name?: string;
+  /** The store: `<type>/<name>`, or `<namespace>/<type>/<name>` for a destination made in a namespace. */
+  store: string;
+  /** Partial deep match on the store: `{ secrets, fault, operations, writers }`. */
+  expect?: Record<string, unknown>;
+}
+
 /** One parsed step, discriminated by `kind`. */
 export type Step =
   | RequestStep
@@ -179,7 +191,8 @@ export type Step =
   | CrashStep
   | RestartStep
   | CorruptStep
-  | DestinationFaultStep;
+  | DestinationFaultStep
+  | InspectStep;
 
 // ---------------------------------------------------------------------------------------------------
 // Messages
@@ -640,6 +653,24 @@ const DestinationFaultStepSchema = strictObject('a destination-fault step', {
   ...rest,
 }));
 
+/** A store named in a step: `<type>/<name>` or `<namespace>/<type>/<name>` (src/sync/external-store.ts). */
+function isStoreRef(ref: string): boolean {
+  return parseStoreRef(ref, DESTINATION_TYPES) !== null;
+}
+const STORE_REF_HELP = `a store is named <type>/<name> (or <namespace>/<type>/<name>), the type one of ${DESTINATION_TYPES.join(', ')}, like codehost/gh1`;
+
+const InspectStepSchema = strictObject('an inspect step', {
+  inspect: strictObject('inspect', {
+    store: z.string().refine(isStoreRef, { message: STORE_REF_HELP }).describe('The external store: <type>/<name>, like codehost/gh1.'),
+  }).describe('Read what the external store behind a sync destination holds; results.json lists every store.'),
+  name: StepName.optional(),
+  expect: z
+    .record(z.string(), z.unknown())
+    .superRefine((expectation, ctx) => checkRegexes(expectation, ctx))
+    .optional()
+    .describe('Partial deep match on the store: { secrets: { <external name>: <value> }, fault, operations, writers }.'),
+}).transform(({ inspect, ...rest }): InspectStep => ({ kind: 'inspect', store: inspect.store, ...rest }));
+
 const STEP_SCHEMAS = {
   request: RequestStepSchema,
   'decode-token': DecodeTokenStepSchema,
@@ -650,6 +681,7 @@ const STEP_SCHEMAS = {
   restart: RestartStepSchema,
   corrupt: CorruptStepSchema,
   'destination-fault': DestinationFaultStepSchema,
+  inspect: InspectStepSchema,
 } satisfies Record<StepAction, z.ZodTypeAny>;
 
 // Every key any step may carry: a key outside this set, on a step without an action, is likely a
@@ -707,6 +739,7 @@ const StepSchema = z.preprocess(
     RestartStepSchema,
     CorruptStepSchema,
     DestinationFaultStepSchema,
+    InspectStepSchema,
   ]),
 );
 
@@ -766,11 +799,20 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
       message: `unknown cluster "${name}": the clusters are ${quoteList(clusters)}${hint(name, clusters)}`,
     });
   };
+  // A partition or heal may also name an external store (`codehost/gh1`): the network path between
+  // a cluster and a store can be cut. Whether the store exists is known only when the step runs.
+  const checkNode = (name: unknown, path: (string | number)[]) => {
+    if (typeof name === 'string' && name.includes('/')) {
+      if (!isStoreRef(name)) ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `"${name}" is neither a cluster nor a store: ${STORE_REF_HELP}` });
+      return;
+    }
+    checkClusterName(name, path);
+  };
   const checkGroups = (groups: unknown, path: (string | number)[]) => {
     if (!Array.isArray(groups)) return;
     groups.forEach((group, i) => {
-      if (Array.isArray(group)) group.forEach((name, j) => checkClusterName(name, [...path, i, j]));
-      else checkClusterName(group, [...path, i]);
+      if (Array.isArray(group)) group.forEach((name, j) => checkNode(name, [...path, i, j]));
+      else checkNode(group, [...path, i]);
     });
   };
   raw.steps.forEach((step, i) => {
@@ -811,6 +853,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
       }
       case 'wait':
       case 'decode-token':
+      case 'inspect':
         break;
     }
   });
