@@ -43,7 +43,9 @@ const schemas: Record<FieldType, z.ZodTypeAny> = {
     (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',').map((s) => s.trim())) : v),
     z.array(z.preprocess((x) => (typeof x === 'number' ? String(x) : x), z.string()), { message: 'expected a list of strings' }),
   ),
-  map: z.record(z.unknown(), { message: 'expected an object' }),
+  // The object itself, not a copy: zod's record copies entry by entry and drops a key "__proto__",
+  // which the service stores like any other (KV data), so the data would be silently lost.
+  map: z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), { message: 'expected an object' }),
 };
 
 /**

@@ -27,7 +27,7 @@ import {
 import { DESTINATION_TYPES, GRANULARITIES, destinationTypes, isDestinationType, obfuscated, type DestinationType, type Granularity } from '../sync/destinations.js';
 import { defaultTemplate, templateProblem } from '../sync/naming.js';
 import { rfc3339 } from '../world/clock.js';
-import { own } from '../world/own.js';
+import { own, PROTO_NAME } from '../world/own.js';
 import type { FieldSpec } from './fields.js';
 import { errors, reply, type Reply } from './http.js';
 import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from './route.js';
@@ -194,6 +194,7 @@ function configure(type: DestinationType, ctx: RequestContext): Outcome {
   const customTags: Record<string, string> = {};
   for (const [k, v] of Object.entries((fields.custom_tags as Record<string, unknown> | undefined) ?? {})) {
     if (typeof v !== 'string') return errors.badRequest(`custom_tags: the value of "${k}" must be a string`);
+    if (k === PROTO_NAME) return errors.forbiddenName(); // a plain object cannot hold it (world/own.ts)
     customTags[k] = v;
   }
 

@@ -120,6 +120,16 @@ describe('finding 2: answers instead of throws', () => {
     expect(World.replay(w.history()).stateHash()).toBe(w.stateHash());
   });
 
+  it('KV data with a key "__proto__" is stored and read back whole, and replays (the field parser dropped it)', () => {
+    const { w, token } = perfPrimary();
+    const data = JSON.parse('{"__proto__": {"x": 1}, "a": 2}');
+    expect(w.request('east', { method: 'POST', path: 'secret/data/p', body: { data }, token }).status).toBe(200);
+    const read = dataOf(w.request('east', { method: 'GET', path: 'secret/data/p', token })).data;
+    expect(Object.keys(read)).toEqual(['__proto__', 'a']);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(World.replay(w.history()).stateHash()).toBe(w.stateHash());
+  });
+
   it('a KV key "__proto__" is refused in the error format (a simulator limit), the world unchanged', () => {
     const { w, token } = perfPrimary();
     for (const path of ['secret/data/__proto__', 'secret/metadata/__proto__', 'old/__proto__', 'secret/data/%5F_proto__']) {
