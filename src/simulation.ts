@@ -19,6 +19,7 @@ import { sysRoutes } from './api/sys-routes.js';
 import { hashOf } from './world/canonical.js';
 import { applyEvent, EventStore, isEventType, type ReducerTable } from './world/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './world/network.js';
+import { hasOwn, own } from './world/own.js';
 import { HistoryFileError, type History } from './world/persist.js';
 import { SeededRng } from './world/prng.js';
 
@@ -160,7 +161,7 @@ export class World {
   }
 
   private requireCluster(name: string): void {
-    if (!(name in this.store.state.clusters)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${Object.keys(this.store.state.clusters).join(', ')})`);
+    if (!hasOwn(this.store.state.clusters, name)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${Object.keys(this.store.state.clusters).join(', ')})`);
   }
 
   /** Sends a request to a cluster and returns the service's answer. */
@@ -220,7 +221,7 @@ export class World {
    */
   private requireNode(name: string): void {
     if (!isStoreNode(name)) return this.requireCluster(name);
-    if (name in this.store.state.stores) return;
+    if (hasOwn(this.store.state.stores, name)) return;
     const known = Object.keys(this.store.state.stores).sort();
     throw new WorldUsageError(
       `no external store "${name}" (${known.length ? `stores: ${known.join(', ')}` : 'none yet: a store appears when a sync destination is created, POST sys/sync/destinations/<type>/<name>'})`,
@@ -298,6 +299,6 @@ export class World {
   /** A token's value by the scenario's name for it on a cluster (`root` or a declared token), as created at start. */
   tokenNamed(cluster: string, name: string): string | undefined {
     this.requireCluster(cluster);
-    return this.store.state.operators[cluster].tokens[name];
+    return own(this.store.state.operators[cluster].tokens, name);
   }
 }

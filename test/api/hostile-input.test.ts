@@ -147,6 +147,14 @@ describe('finding 2: answers instead of throws', () => {
     }
   });
 
+  it('a cluster or token name of the World API named like a prototype member is unknown (was a TypeError)', () => {
+    const { w } = perfPrimary();
+    for (const name of PROTO_NAMES) {
+      expect(() => w.request(name, { method: 'GET', path: 'sys/replication/status' })).toThrow(/^unknown cluster/);
+      expect(w.tokenNamed('east', name)).toBeUndefined();
+    }
+  });
+
   it('a token or namespace that is not a string is a 400, not a TypeError', () => {
     const { w, token } = perfPrimary();
     for (const namespace of [42, {}, ['team-a'], true] as unknown as string[]) expect(errorsOf(refused(w, 'east', { method: 'GET', path: 'secret/data/app', token, namespace }))[0]).toMatch(/namespace/);
