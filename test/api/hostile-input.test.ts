@@ -61,6 +61,48 @@ describe('finding 1: no request reaches Object.prototype', () => {
     expect(Object.keys(stored)).toEqual(['current', 'versions', 'createdAt', 'updatedAt']);
   });
 
+  it('replsim run a.yaml b.yaml: a first file sending those requests leaves the second, valid file valid (it exited 2 with unknown key "filter")', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replsim-pollution-'));
+    const a = join(dir, 'a.yaml');
+    const b = join(dir, 'b.yaml');
+    writeFileSync(
+      a,
+      `name: sends __proto__ as a secondary id
+clusters:
+  east: {}
+steps:
+  - request: POST ${PERF}/primary/enable
+    on: east
+  - request: DELETE ${PERF}/primary/paths-filter/__proto__
+    on: east
+    expect: { status: 400 }
+  - request: POST ${PERF}/primary/paths-filter/__proto__
+    on: east
+    body: { mode: deny, paths: [secret/] }
+    expect: { status: 400 }
+`,
+    );
+    writeFileSync(
+      b,
+      `name: a valid file
+clusters:
+  east: {}
+steps:
+  - request: POST secret/data/app
+    on: east
+    body: { data: { v: 1 } }
+  - request: GET secret/data/app
+    on: east
+    expect: { data: { data: { v: 1 } } }
+`,
+    );
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await main(['run', a, b, '--no-color', '--quiet'], { out: (l) => out.push(l), err: (l) => err.push(l), stdout: {}, env: {} });
+    expect({ code, err }).toEqual({ code: 0, err: [] });
+    expect(out.join('\n')).toMatch(/2 files: 2 valid, 0 invalid, 0 not run/);
+  });
+
   it('a secondary id, token or namespace named after an Object.prototype member is an unknown one', () => {
     const { w, token } = perfPrimary();
     for (const name of PROTO_NAMES) {
