@@ -12,7 +12,8 @@
 //     generator exactly as they were;
 //   - no prototype changed (the caller freezes them too, so a write would throw).
 // After each sequence the world's state hash, its history text and a replay of that history
-// (same hash, same generator) are checked, so deep or odd data cannot break them either.
+// (same hash, same generator) are checked, so deep or odd data cannot break them either; then the
+// original and the replayed world get the same few requests and must answer and end alike.
 // `test/fuzz/api-fuzz.test.ts` runs a bounded number; `npm run fuzz` runs 100,000 requests.
 import fc from 'fast-check';
 import type { ApiRequest, ApiResponse } from '../../src/api/http.js';
@@ -357,6 +358,13 @@ export async function runSequence(base: World, seq: { cluster: string; req: ApiR
     const full = { events: [...base.log, ...w.log], end: { ...w.history().end!, events: base.log.length + w.log.length } };
     const again = World.replay(parseHistory<SimEvent>(toJsonl(full.events, full.end)));
     if (again.stateHash() !== hash || again.generatorState().join() !== w.generatorState().join()) throw new Error('the replayed world differs');
+    // And it continues as the original does: the first requests again, to both, answer alike.
+    for (const { cluster, req } of seq.slice(0, 3)) {
+      if (req.method === 'WAIT') continue;
+      const [x, y] = [await w.sendAsync(cluster, req), await again.sendAsync(cluster, req)];
+      if (JSON.stringify(x.response) !== JSON.stringify(y.response)) throw new Error(`the replayed world answered ${describe(req)} otherwise`);
+    }
+    if (again.stateHash() !== w.stateHash()) throw new Error('the replayed world diverged after more requests');
   } catch (e) {
     stats.historyFailures++;
     failed(stats, `history after the sequence: ${(e as Error).message}`);
