@@ -80,8 +80,11 @@ function decodeParam(raw: string): string {
   try {
     value = decodeURIComponent(raw);
   } catch {
-    const bad = /%(?![0-9a-fA-F]{2})..?|%[0-9a-fA-F]{2}/.exec(raw)?.[0] ?? '%';
-    throw new Unroutable(errors.badRequest(`invalid URL escape ${JSON.stringify(bad)}`));
+    // Go names the first `%` not followed by two hex digits, with up to two characters after it.
+    const bad = /%(?![0-9a-fA-F]{2})[^]{0,2}/.exec(raw)?.[0];
+    // Every escape well formed but the bytes are not UTF-8 (`%C0%AF`): Go would pass the bytes on;
+    // replsim's names are text, so it refuses them (simulator wording).
+    throw new Unroutable(errors.badRequest(bad !== undefined ? `invalid URL escape ${JSON.stringify(bad)}` : `invalid URL escape: ${JSON.stringify(raw)} does not decode to UTF-8 text`));
   }
   if (value === PROTO_NAME) throw new Unroutable(errors.forbiddenName());
   return value;

@@ -182,10 +182,17 @@ describe('finding 2: answers instead of throws', () => {
 
   it('a malformed %-escape is a 400 "invalid URL escape", on any route', () => {
     const { w, token } = perfPrimary();
-    for (const path of ['sys/plugins/runtimes/catalog/container/%ZZ', 'secret/data/%E0%A4%A', 'secret/metadata/a%', `${PERF}/primary/paths-filter/%zz`]) {
+    const cases: [string, string][] = [
+      ['sys/plugins/runtimes/catalog/container/%ZZ', 'invalid URL escape "%ZZ"'],
+      ['secret/data/%E0%A4%A', 'invalid URL escape "%A"'],
+      ['secret/metadata/a%', 'invalid URL escape "%"'],
+      [`${PERF}/primary/paths-filter/%zz1`, 'invalid URL escape "%zz"'],
+      ['secret/data/%C0%AF', 'invalid URL escape: "%C0%AF" does not decode to UTF-8 text'],
+    ];
+    for (const [path, error] of cases) {
       const r = refused(w, 'east', { method: 'GET', path, token });
       expect(r.status).toBe(400);
-      expect(errorsOf(r)[0]).toMatch(/^invalid URL escape "%/);
+      expect(errorsOf(r)).toEqual([error]);
     }
   });
 
