@@ -52,6 +52,9 @@ export interface RequestResult {
   events: SimEvent[];
 }
 
+/** Where a live world's log keeps its generator's position (see the World constructor). */
+const GENERATOR_OF_LOG = Symbol('replsim.generatorOfLog');
+
 function limitsOf(options: Pick<WorldOptions, 'requestLimits'>): Readonly<RequestLimits> {
   return options.requestLimits ? Object.freeze({ ...DEFAULT_REQUEST_LIMITS, ...options.requestLimits }) : DEFAULT_REQUEST_LIMITS;
 }
@@ -69,7 +72,11 @@ export class World {
     private readonly store: EventStore<SimState, SimEvent>,
     private readonly rng: SeededRng,
     private readonly limits: Readonly<RequestLimits>,
-  ) {}
+  ) {
+    // The log array itself says where this world's generator is, so `World.replay(world.log)`
+    // resumes it too; the property is not enumerable and no copy (JSON, spread) carries it.
+    Object.defineProperty(store.log, GENERATOR_OF_LOG, { value: () => rng.save() });
+  }
 
   /** A new world: its clusters initialised from the topology with values drawn from the seed. */
   static create(topology: Topology, options: WorldOptions = {}): World {
@@ -89,9 +96,10 @@ export class World {
    * (`world.history()`, or a history.jsonl read with `readHistory`), the closing record is checked
    * (the events must fold to its state hash) and the generator resumes where the original's was,
    * so the replayed world continues exactly as the original would have: run, replay, more steps
-   * equals one longer run. Given bare events, the state is rebuilt but the generator restarts at
-   * the seed (a bare log does not say how far it had drawn: successful reads draw a request_id and
-   * append nothing). Every flaw is a HistoryFileError naming the line (event n is line n).
+   * equals one longer run. A live world's own `log` array resumes its generator too. A copy of
+   * the events alone (JSON, spread) rebuilds the state but restarts the generator at the seed: it
+   * does not say how far the generator had drawn (a successful read draws a request_id and
+   * appends nothing). Every flaw is a HistoryFileError naming the line (event n is line n).
    */
   static replay(log: readonly SimEvent[] | History<SimEvent>, options: Omit<WorldOptions, 'seed' | 'latencyMs'> = {}): World {
     const history: History<SimEvent> = isHistory(log) ? log : { events: log, end: null };
@@ -121,7 +129,8 @@ export class World {
     // call stack beyond some 100,000 events (found by the replay benchmark).
     const kept = store.log as SimEvent[];
     for (const e of events) kept.push(e);
-    const world = new World(store, end ? new SeededRng(0, end.rng) : new SeededRng(first.seed), limitsOf(options));
+    const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options));
     if (end && world.stateHash() !== end.stateHash)
       throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
     return world;
