@@ -124,9 +124,9 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
     if (typeof req.body !== 'object' || Array.isArray(req.body)) return { outcome: errors.badRequest('failed to parse JSON input: the request body must be a JSON object') };
     body = req.body as Record<string, unknown>;
   }
-  // Headers are text; a caller of `world.request` may pass anything. Simulator wording.
-  if (req.token !== undefined && typeof req.token !== 'string') return { outcome: errors.badRequest('the client token (X-Vault-Token) must be a string') };
-  if (req.namespace !== undefined && typeof req.namespace !== 'string') return { outcome: errors.badRequest('the namespace (X-Vault-Namespace) must be a string') };
+  // Headers are text (null or undefined: none); a caller of `world.request` may pass anything. Simulator wording.
+  if (req.token != null && typeof req.token !== 'string') return { outcome: errors.badRequest('the client token (X-Vault-Token) must be a string') };
+  if (req.namespace != null && typeof req.namespace !== 'string') return { outcome: errors.badRequest('the namespace (X-Vault-Namespace) must be a string') };
 
   let raw = String(req.path ?? '').trim().replace(/^\/+/, '');
   if (raw.startsWith('v1/')) raw = raw.slice(3);
