@@ -11,13 +11,16 @@ import { destinationForFault, isDestinationFault } from './cluster/sync.js';
 import { DESTINATION_TYPES } from './sync/destinations.js';
 import { isStoreNode, parseStoreRef, type ExternalStore } from './sync/external-store.js';
 import { render, type ApiRequest, type ApiResponse } from './api/http.js';
+import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './api/limits.js';
 import { kvRoutes } from './api/kv.js';
 import { dispatch, type Dispatch, type RouteTable } from './api/router.js';
 import type { Outcome } from './api/route.js';
 import { sysRoutes } from './api/sys-routes.js';
 import { hashOf } from './world/canonical.js';
-import { EventStore, foldEvents, type ReducerTable } from './world/engine.js';
+import { applyEvent, EventStore, isEventType, type ReducerTable } from './world/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './world/network.js';
+import { hasOwn, own } from './world/own.js';
+import { HistoryFileError, type History } from './world/persist.js';
 import { SeededRng } from './world/prng.js';
 
 export const reducers = { ...coreReducers, ...networkReducers, ...domainReducers } as ReducerTable<SimState, SimEvent>;
@@ -30,6 +33,13 @@ export class WorldUsageError extends Error {}
 export interface WorldOptions {
   seed?: number;
   latencyMs?: number;
+  /** The listener's bounds on request bodies (api/limits.ts); the service's defaults otherwise. */
+  requestLimits?: Partial<RequestLimits>;
+}
+
+/** Whether an event type has a reducer (own entries of the table only). */
+export function isKnownEventType(type: string): boolean {
+  return isEventType(reducers, type);
 }
 
 /** A request's response with what the router found, for narration and run history. */
@@ -42,6 +52,17 @@ export interface RequestResult {
   events: SimEvent[];
 }
 
+/** Where a live world's log keeps its generator's position (see the World constructor). */
+const GENERATOR_OF_LOG = Symbol('replsim.generatorOfLog');
+
+function limitsOf(options: Pick<WorldOptions, 'requestLimits'>): Readonly<RequestLimits> {
+  return options.requestLimits ? Object.freeze({ ...DEFAULT_REQUEST_LIMITS, ...options.requestLimits }) : DEFAULT_REQUEST_LIMITS;
+}
+
+function isHistory(log: readonly SimEvent[] | History<SimEvent>): log is History<SimEvent> {
+  return !Array.isArray(log);
+}
+
 function emptyState(seed: number, latencyMs: number): SimState {
   return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {}, stores: {} };
 }
@@ -50,7 +71,12 @@ export class World {
   private constructor(
     private readonly store: EventStore<SimState, SimEvent>,
     private readonly rng: SeededRng,
-  ) {}
+    private readonly limits: Readonly<RequestLimits>,
+  ) {
+    // The log array itself says where this world's generator is, so `World.replay(world.log)`
+    // resumes it too; the property is not enumerable and no copy (JSON, spread) carries it.
+    Object.defineProperty(store.log, GENERATOR_OF_LOG, { value: () => rng.save() });
+  }
 
   /** A new world: its clusters initialised from the topology with values drawn from the seed. */
   static create(topology: Topology, options: WorldOptions = {}): World {
@@ -62,26 +88,67 @@ export class World {
     const rng = new SeededRng(seed);
     const store = new EventStore<SimState, SimEvent>(emptyState(seed, latencyMs), reducers);
     store.append(genesisEvent(topology, seed, rng, latencyMs));
-    return new World(store, rng);
+    return new World(store, rng, limitsOf(options));
   }
 
-  /** Rebuilds a world from its log alone: no handler, clock or generator runs. */
-  static replay(events: readonly SimEvent[]): World {
+  /**
+   * Rebuilds a world from its log alone: no handler, clock or generator runs. Given a `History`
+   * (`world.history()`, or a history.jsonl read with `readHistory`), the closing record is checked
+   * (the events must fold to its state hash) and the generator resumes where the original's was,
+   * so the replayed world continues exactly as the original would have: run, replay, more steps
+   * equals one longer run. A live world's own `log` array resumes its generator too. A copy of
+   * the events alone (JSON, spread) rebuilds the state but restarts the generator at the seed: it
+   * does not say how far the generator had drawn (a successful read draws a request_id and
+   * appends nothing). Every flaw is a HistoryFileError naming the line (event n is line n).
+   */
+  static replay(log: readonly SimEvent[] | History<SimEvent>, options: Omit<WorldOptions, 'seed' | 'latencyMs'> = {}): World {
+    const history: History<SimEvent> = isHistory(log) ? log : { events: log, end: null };
+    const { events, end } = history;
+    const file = history.file ?? '<history>';
+    const fail = (line: number | null, what: string) => new HistoryFileError(file, line, what);
     const first = events[0];
-    if (!first || first.type !== 'world-created') throw new WorldUsageError('a history must start with a world-created event');
-    const state = foldEvents(emptyState(first.seed, first.latencyMs), events, reducers);
+    if (!first || first.type !== 'world-created') throw fail(first ? 1 : null, 'a history must start with a world-created event');
+    if (end && end.events !== events.length) throw fail(null, `the closing record counts ${end.events} events, the history has ${events.length}`);
+    let state = emptyState(first.seed, first.latencyMs);
+    // One loop with the position at hand, so a flaw names its line; the try sits outside the loop.
+    let i = 0;
+    try {
+      for (; i < events.length; i++) {
+        const e = events[i];
+        if (!isEventType(reducers, e.type)) throw fail(i + 1, `unknown event type ${JSON.stringify(e.type)}`);
+        if (e.seq !== undefined && e.seq !== i + 1) throw fail(i + 1, `seq ${JSON.stringify(e.seq)} where ${i + 1} was expected`);
+        state = applyEvent(state, e, reducers);
+      }
+    } catch (err) {
+      if (err instanceof HistoryFileError) throw err;
+      throw fail(i + 1, `the ${JSON.stringify(events[i]?.type)} event cannot be applied: ${(err as Error).message}`);
+    }
     const store = EventStore.fromState<SimState, SimEvent>(state, reducers);
     // The replayed world keeps the log it was built from, so it can be saved again unchanged.
     // One push at a time: `push(...events)` passes every event as an argument and overflows the
     // call stack beyond some 100,000 events (found by the replay benchmark).
-    const log = store.log as SimEvent[];
-    for (const e of events) log.push(e);
-    return new World(store, new SeededRng(first.seed));
+    const kept = store.log as SimEvent[];
+    for (const e of events) kept.push(e);
+    const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options));
+    if (end && world.stateHash() !== end.stateHash)
+      throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
+    return world;
   }
 
-  /** A world that continues from this one's state and generator, with a log of its own. */
+  /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
   fork(): World {
-    return new World(EventStore.fromState(this.store.state, reducers), new SeededRng(0, this.rng.save()));
+    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits);
+  }
+
+  /** The log with its closing record (generator position, state hash): what history.jsonl holds. */
+  history(): History<SimEvent> {
+    return { events: this.store.log, end: { events: this.store.log.length, rng: this.rng.save(), stateHash: this.stateHash() } };
+  }
+
+  /** The generator's position: it moves only when a request succeeds or an event draws a value. */
+  generatorState(): number[] {
+    return this.rng.save();
   }
 
   get state(): SimState {
@@ -103,7 +170,7 @@ export class World {
   }
 
   private requireCluster(name: string): void {
-    if (!(name in this.store.state.clusters)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${Object.keys(this.store.state.clusters).join(', ')})`);
+    if (!hasOwn(this.store.state.clusters, name)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${Object.keys(this.store.state.clusters).join(', ')})`);
   }
 
   /** Sends a request to a cluster and returns the service's answer. */
@@ -114,7 +181,7 @@ export class World {
   /** Like `request`, with what the router matched and the events appended. */
   send(cluster: string, req: ApiRequest): RequestResult {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes);
+    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
     if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
     return this.settle(d, d.outcome);
   }
@@ -122,7 +189,7 @@ export class World {
   /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
   async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes);
+    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
     if (!('later' in d.outcome)) return this.settle(d, d.outcome);
     const before = this.store.log.length;
     const outcome = await d.outcome.later();
@@ -163,7 +230,7 @@ export class World {
    */
   private requireNode(name: string): void {
     if (!isStoreNode(name)) return this.requireCluster(name);
-    if (name in this.store.state.stores) return;
+    if (hasOwn(this.store.state.stores, name)) return;
     const known = Object.keys(this.store.state.stores).sort();
     throw new WorldUsageError(
       `no external store "${name}" (${known.length ? `stores: ${known.join(', ')}` : 'none yet: a store appears when a sync destination is created, POST sys/sync/destinations/<type>/<name>'})`,
@@ -241,6 +308,6 @@ export class World {
   /** A token's value by the scenario's name for it on a cluster (`root` or a declared token), as created at start. */
   tokenNamed(cluster: string, name: string): string | undefined {
     this.requireCluster(cluster);
-    return this.store.state.operators[cluster].tokens[name];
+    return own(this.store.state.operators[cluster].tokens, name);
   }
 }

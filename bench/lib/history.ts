@@ -5,8 +5,12 @@
 // rule against the live periods before it writes a single extrapolated line, so the file is exactly
 // the log the live world would have written had it run that long.
 import { closeSync, openSync, writeSync } from 'node:fs';
-import type { World } from '../../src/simulation.js';
-import { canonicalJson } from '../../src/world/canonical.js';
+import prand from 'pure-rand';
+import type { SimEvent } from '../../src/cluster/events.js';
+import { reducers, type World } from '../../src/simulation.js';
+import { canonicalJson, hashOf } from '../../src/world/canonical.js';
+import { applyEvent } from '../../src/world/engine.js';
+import { HistoryChain } from '../../src/world/persist.js';
 import { destroy, LATENCY_MS, replicationSet, rootOf, write } from './worlds.js';
 
 /** The workload: writes round a fixed set of keys, and every `rounds` rounds every key deleted (metadata delete). */
@@ -51,6 +55,24 @@ function stepOf(a: Json, b: Json, path: string): Json {
   return Array.isArray(a) ? Object.values(out) : out;
 }
 
+/** How many raw draws move a generator from one saved state to another (a bounded search). */
+function drawsBetween(from: readonly number[], to: readonly number[]): number {
+  const g = prand.xoroshiro128plus.fromState(from);
+  const target = to.join(',');
+  for (let n = 0; n <= 10_000_000; n++) {
+    if ((g as unknown as { getState(): number[] }).getState().join(',') === target) return n;
+    g.unsafeNext();
+  }
+  throw new Error('the generator did not reach the next period\'s position within 10,000,000 draws');
+}
+
+/** A saved generator state moved on by `n` raw draws. */
+function advanced(from: readonly number[], n: number): number[] {
+  const g = prand.xoroshiro128plus.fromState(from);
+  for (let i = 0; i < n; i++) g.unsafeNext();
+  return (g as unknown as { getState(): number[] }).getState().slice();
+}
+
 /** `base` moved `n` steps. */
 function shifted(base: Json, step: Json, n: number): Json {
   if (typeof base === 'number') return base + (step as number) * n;
@@ -77,11 +99,19 @@ export function generateHistory(file: string, minEvents: number, load: Workload 
   const w = replicationSet('dr', load.secondaries);
   const counter = { v: 0 };
   const starts: number[] = [];
+  const generator: number[][] = [];
   for (let i = 0; i < livePeriods; i++) {
     starts.push(w.log.length);
+    generator.push(w.generatorState());
     runPeriod(w, load, counter);
   }
   starts.push(w.log.length);
+  generator.push(w.generatorState());
+  // The history's closing line records the generator's position: a period draws the same number
+  // of values each time (one request_id per answered write), found by stepping from one period's
+  // start to the next; the extrapolated periods move it on by as many.
+  const draws = drawsBetween(generator[livePeriods - 1], generator[livePeriods]);
+  if (drawsBetween(generator[livePeriods - 2], generator[livePeriods - 1]) !== draws) throw new Error('the periods draw different numbers of values');
   const log = JSON.parse(JSON.stringify(w.log)) as Json[];
   const period = (i: number) => log.slice(starts[i], starts[i + 1]);
   const len = starts[1] - starts[0];
@@ -101,14 +131,25 @@ export function generateHistory(file: string, minEvents: number, load: Workload 
     writeSync(fd, buf);
     buf = '';
   };
-  for (const e of log) buf += canonicalJson(e) + '\n';
+  const chain = new HistoryChain();
+  for (const e of log) buf += chain.line(e);
   flush();
   let events = log.length;
+  // The state the whole file folds to, for its closing line: the live state, then every extrapolated event.
+  let state = w.state;
+  let periods = 0;
   for (let n = 1; events < minEvents; n++) {
-    for (let j = 0; j < len; j++) buf += canonicalJson(shifted(c[j], step[j], n)) + '\n';
+    for (let j = 0; j < len; j++) {
+      const e = shifted(c[j], step[j], n);
+      buf += chain.line(e);
+      state = applyEvent(state, e as unknown as SimEvent, reducers);
+    }
     events += len;
+    periods++;
     flush();
   }
+  buf += chain.close({ events, rng: advanced(generator[livePeriods], draws * periods), stateHash: hashOf(state) });
+  flush();
   closeSync(fd);
   return { events, live: w, liveEvents: log.length, periodEvents: len };
 }

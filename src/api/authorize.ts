@@ -4,6 +4,7 @@
 import { modeOf } from '../../models/replication-role.machine.js';
 import { capabilitiesOf } from '../cluster/policy.js';
 import type { Capability, ClusterState, TokenEntry } from '../cluster/state.js';
+import { own } from '../world/own.js';
 import { errors, type Method, type Reply } from './http.js';
 import type { AuthRule, RequestContext } from './route.js';
 
@@ -56,7 +57,7 @@ export function authorize(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, f
 function clientTokenRefusal(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, fullPath: string, sentToken: string | undefined): Reply | null {
   const { cluster } = ctx;
 
-  const token: TokenEntry | null = sentToken ? (cluster.storage.tokens[sentToken] ?? null) : null;
+  const token: TokenEntry | null = sentToken ? (own(cluster.storage.tokens, sentToken) ?? null) : null;
   if (!token) return errors.permissionDenied();
   const caps = capabilitiesOf(token, fullPath);
   const needed = typeof rule.capability === 'function' ? rule.capability(ctx as RequestContext) : (rule.capability ?? capabilityOfMethod(ctx.method));

@@ -3,6 +3,7 @@
 // a value cannot be converted, and a warning, not an error, for parameters the endpoint ignores.
 import { z } from 'zod';
 import { parseDuration } from '../world/clock.js';
+import { hasOwn, own, PROTO_NAME } from '../world/own.js';
 import { errors, type Reply } from './http.js';
 
 export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'strings' | 'map';
@@ -32,7 +33,7 @@ const BOOLS: Record<string, boolean> = { true: true, t: true, '1': true, TRUE: t
 /** zod schemas that accept what the service's weak decoding accepts. */
 const schemas: Record<FieldType, z.ZodTypeAny> = {
   string: z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string({ message: 'expected a string' })),
-  bool: z.preprocess((v) => (typeof v === 'string' && v in BOOLS ? BOOLS[v] : typeof v === 'number' && (v === 0 || v === 1) ? v === 1 : v), z.boolean({ message: 'expected a boolean' })),
+  bool: z.preprocess((v) => (typeof v === 'string' && hasOwn(BOOLS, v) ? BOOLS[v] : typeof v === 'number' && (v === 0 || v === 1) ? v === 1 : v), z.boolean({ message: 'expected a boolean' })),
   int: z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.number({ message: 'expected an integer' }).int({ message: 'expected an integer' })),
   duration: z.preprocess(
     (v) => (typeof v === 'string' || typeof v === 'number' ? (parseDuration(v, 's') ?? v) : v),
@@ -42,7 +43,9 @@ const schemas: Record<FieldType, z.ZodTypeAny> = {
     (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',').map((s) => s.trim())) : v),
     z.array(z.preprocess((x) => (typeof x === 'number' ? String(x) : x), z.string()), { message: 'expected a list of strings' }),
   ),
-  map: z.record(z.unknown(), { message: 'expected an object' }),
+  // The object itself, not a copy: zod's record copies entry by entry and drops a key "__proto__",
+  // which the service stores like any other (KV data), so the data would be silently lost.
+  map: z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), { message: 'expected an object' }),
 };
 
 /**
@@ -53,7 +56,7 @@ export function parseFields<S extends Record<string, FieldSpec>>(spec: S, body: 
   const out: Record<string, unknown> = {};
   const present = new Set<string>();
   for (const [name, field] of Object.entries(spec)) {
-    const raw = body[name];
+    const raw = own(body, name);
     if (raw === undefined || raw === null) {
       if (field.required !== undefined) return { ok: false, reply: errors.badRequest(field.required) };
       out[name] = field.default;
@@ -64,10 +67,12 @@ export function parseFields<S extends Record<string, FieldSpec>>(spec: S, body: 
       const why = parsed.error.issues[0]?.message ?? 'invalid value';
       return { ok: false, reply: errors.badRequest(`Field validation failed: error converting input ${JSON.stringify(raw)} for field "${name}": ${why}`) };
     }
+    // A name field reaches the state as a key (a secondary id, a destination name): see http.ts.
+    if (field.type === 'string' && (parsed.data as string).trim() === PROTO_NAME) return { ok: false, reply: errors.forbiddenName() };
     out[name] = parsed.data;
     present.add(name);
   }
-  const ignored = Object.keys(body).filter((k) => !(k in spec)).sort();
+  const ignored = Object.keys(body).filter((k) => !hasOwn(spec, k)).sort();
   const warnings = ignored.length ? [`Endpoint ignored these unrecognized parameters: [${ignored.join(' ')}]`] : [];
   return { ok: true, fields: Object.assign(out, { present }) as Fields<S>, warnings };
 }

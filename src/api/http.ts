@@ -70,6 +70,11 @@ export const errors = {
   missingOperationToken: (): Reply => reply.error(400, 'DR operation token was not provided'),
   clusterDown: (cluster: string): Reply => reply.error(503, `cluster "${cluster}" is not running (crashed): the request was not answered`),
   notImplemented: (what: string): Reply => reply.error(501, `not implemented in replsim: ${what}`),
+  /**
+   * A request naming something `__proto__` (a path parameter, a name field): no plain object of the
+   * state can hold an entry by that name (world/own.ts). Simulator wording: the service accepts it.
+   */
+  forbiddenName: (): Reply => reply.error(400, 'replsim cannot store a name "__proto__" (a simulator limit: the service accepts it)'),
   /** An error the service's core returns as a plain error (no response object): 500, multierror-wrapped. */
   internal: (message: string): Reply => reply.error(500, multierror(message)),
 };

@@ -5,6 +5,7 @@ import { writeLanding } from '../cluster/forwarding.js';
 import { liveVersion } from '../cluster/reducers.js';
 import type { ClusterState, KvRecord, MountEntry, SimState } from '../cluster/state.js';
 import { rfc3339 } from '../world/clock.js';
+import { own } from '../world/own.js';
 import { errors, reply, type Reply } from './http.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './route.js';
 
@@ -12,8 +13,9 @@ function mountOf(ctx: RequestContext): MountEntry {
   return ctx.cluster.storage.mounts[ctx.params.mount];
 }
 
+/** The record of a key: the key comes from the request path, so own entries only (`toString` is a key like any other). */
 function recordOf(ctx: RequestContext, key: string): KvRecord | undefined {
-  return ctx.cluster.storage.kv[ctx.params.mount]?.[key];
+  return own(own(ctx.cluster.storage.kv, ctx.params.mount), key);
 }
 
 /** create for a key that does not exist yet, update for one that does (the service's existence check). */
@@ -61,7 +63,7 @@ function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
 }
 
 function list(ctx: RequestContext): Reply {
-  const keys = listChildren(ctx.cluster.storage.kv[ctx.params.mount], ctx.params.key ?? '');
+  const keys = listChildren(own(ctx.cluster.storage.kv, ctx.params.mount), ctx.params.key ?? '');
   return keys.length ? reply.data({ keys }, { mountType: 'kv' }) : errors.notFound();
 }
 

@@ -7,6 +7,7 @@
 import { modeOf } from '../../models/replication-role.machine.js';
 import { dynamicFilterOf, normaliseFilterPath, type FilterEvent } from '../cluster/replication/index.js';
 import type { ClusterState, DynamicFilter, PathsFilter } from '../cluster/state.js';
+import { hasOwn, own } from '../world/own.js';
 import { errors, reply, type Reply } from './http.js';
 import { adminAuth, replicationErrors, replicationRoutes } from './replication-shared.js';
 import { endpoint, type Route } from './route.js';
@@ -28,7 +29,7 @@ const filterErrors = {
 /** The paths filter `:id` on a performance primary: the secondary id must be one it issued a token for. */
 function issuedOn(c: ClusterState, id: string): Reply | null {
   if (c.replication.performance.role !== 'primary') return err.notPrimary(c);
-  if (!c.replication.performance.issued[id]) return err.unknownId(id);
+  if (!hasOwn(c.replication.performance.issued, id)) return err.unknownId(id);
   return null;
 }
 
@@ -73,7 +74,7 @@ const pathsFilterRoute: Route = {
       handle: (ctx) => {
         const c = ctx.cluster;
         if (c.replication.performance.role !== 'primary') return err.notPrimary(c);
-        const filter = c.replication.performance.issued[ctx.params.id]?.filter;
+        const filter = own(c.replication.performance.issued, ctx.params.id)?.filter;
         // No filter for that id: a read that finds nothing, as the service answers it.
         return filter ? reply.data({ mode: filter.mode, paths: filter.paths }) : errors.notFound();
       },

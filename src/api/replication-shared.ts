@@ -21,6 +21,7 @@ import {
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { rfc3339 } from '../world/clock.js';
 import { reachable } from '../world/network.js';
+import { own } from '../world/own.js';
 import { errors, reply, type Reply } from './http.js';
 import { endpoint, type AuthRule, type Outcome, type Route } from './route.js';
 
@@ -232,7 +233,7 @@ export function secondaryTokenRoute(kind: ReplicationKind): Route {
           if (r.role !== 'primary') return err.notPrimary(c);
           const id = ctx.fields.id.trim();
           if (id === '') return err.missingId();
-          const existing = r.issued[id];
+          const existing = own(r.issued, id);
           if (existing && !existing.revoked) return err.duplicateId(id);
           const ttlMs = ctx.fields.ttl;
           if (!(ttlMs >= 1000)) return err.badTtl();
@@ -282,7 +283,7 @@ export function revokeSecondaryRoute(kind: ReplicationKind): Route {
           if (r.role !== 'primary') return err.notPrimary(ctx.cluster);
           const id = ctx.fields.id.trim();
           if (id === '') return err.missingId();
-          const issued = r.issued[id];
+          const issued = own(r.issued, id);
           if (!issued) return err.unknownId(id);
           if (issued.revoked) return err.alreadyRevoked(id);
           return accepted([{ type: 'replication-secondary-revoked', at: ctx.now, kind, cluster: ctx.cluster.name, id }]);

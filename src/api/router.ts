@@ -4,10 +4,12 @@
 import { asFolder, namespaceOfPath } from '../cluster/paths.js';
 import type { ClusterState, MountType, SimState } from '../cluster/state.js';
 import { isUp } from '../world/network.js';
+import { hasOwn, own, PROTO_NAME } from '../world/own.js';
 import type { Rng } from '../world/prng.js';
 import { authorize } from './authorize.js';
 import { parseFields } from './fields.js';
 import { errors, METHODS, reply, type ApiRequest, type Method, type Reply } from './http.js';
+import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './limits.js';
 import type { Endpoint, Outcome, RequestContext, Route } from './route.js';
 
 /** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
@@ -61,34 +63,78 @@ function compile(routes: Route[]): Compiled[] {
   return c;
 }
 
+/** A path that cannot be routed: the reply says why. */
+class Unroutable {
+  constructor(readonly reply: Reply) {}
+}
+
+/**
+ * A path parameter, %-decoded. A malformed escape is the client's error: the service's HTTP layer
+ * (Go's net/url) refuses it with `invalid URL escape "%ZZ"`; here it is a 400 in the error format
+ * (it threw a URIError, and `replsim run` printed "internal error"). A parameter naming
+ * `__proto__` cannot be stored as an entry of the state's plain objects (see world/own.ts): it is
+ * refused the same way, in simulator wording.
+ */
+function decodeParam(raw: string): string {
+  let value: string;
+  try {
+    value = decodeURIComponent(raw);
+  } catch {
+    // Go names the first `%` not followed by two hex digits, with up to two characters after it.
+    const bad = /%(?![0-9a-fA-F]{2})[^]{0,2}/.exec(raw)?.[0];
+    // Every escape well formed but the bytes are not UTF-8 (`%C0%AF`): Go would pass the bytes on;
+    // replsim's names are text, so it refuses them (simulator wording).
+    throw new Unroutable(errors.badRequest(bad !== undefined ? `invalid URL escape ${JSON.stringify(bad)}` : `invalid URL escape: ${JSON.stringify(raw)} does not decode to UTF-8 text`));
+  }
+  if (value === PROTO_NAME) throw new Unroutable(errors.forbiddenName());
+  return value;
+}
+
 function match(routes: Route[], path: string): { route: Route; params: Record<string, string> } | null {
   for (const { route, re, names } of compile(routes)) {
     const m = re.exec(path);
     if (!m) continue;
-    const params: Record<string, string> = {};
-    names.forEach((n, i) => (params[n] = decodeURIComponent(m[i + 1] ?? '')));
+    // Route parameters by name; null-prototype, since a handler may look up any of its names.
+    const params: Record<string, string> = Object.create(null);
+    names.forEach((n, i) => (params[n] = decodeParam(m[i + 1] ?? '')));
     return { route, params };
   }
   return null;
 }
 
 /** Routes one request on one cluster of a world state. */
-export function dispatch(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, routes: RouteTable): Dispatch {
+export function dispatch(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, routes: RouteTable, limits: Readonly<RequestLimits> = DEFAULT_REQUEST_LIMITS): Dispatch {
+  try {
+    return route(state, clusterName, req, rng, routes, limits);
+  } catch (e) {
+    if (e instanceof Unroutable) return { outcome: e.reply };
+    throw e;
+  }
+}
+
+function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, routes: RouteTable, limits: Readonly<RequestLimits>): Dispatch {
   const cluster = state.clusters[clusterName];
   if (!isUp(state.network, clusterName)) return { outcome: errors.clusterDown(clusterName) };
 
+  // The listener's bounds come before anything else reads the body.
+  const tooBig = bodyLimitProblem(req.body ?? null, limits);
+  if (tooBig) return { outcome: errors.badRequest(`failed to parse JSON input: ${tooBig}`) };
   let body: Record<string, unknown> = {};
   if (req.body !== undefined && req.body !== null) {
     if (typeof req.body !== 'object' || Array.isArray(req.body)) return { outcome: errors.badRequest('failed to parse JSON input: the request body must be a JSON object') };
     body = req.body as Record<string, unknown>;
   }
+  // Headers are text (null or undefined: none); a caller of `world.request` may pass anything. Simulator wording.
+  if (req.token != null && typeof req.token !== 'string') return { outcome: errors.badRequest('the client token (X-Vault-Token) must be a string') };
+  if (req.namespace != null && typeof req.namespace !== 'string') return { outcome: errors.badRequest('the namespace (X-Vault-Namespace) must be a string') };
 
   let raw = String(req.path ?? '').trim().replace(/^\/+/, '');
   if (raw.startsWith('v1/')) raw = raw.slice(3);
   const qAt = raw.indexOf('?');
-  const query: Record<string, string> = {};
+  // Null-prototype: a handler reads query parameters by name (`?list=true`), and a query may name anything.
+  const query: Record<string, string> = Object.create(null);
   if (qAt >= 0) {
-    for (const [k, v] of new URLSearchParams(raw.slice(qAt + 1))) query[k] = v;
+    for (const [k, v] of new URLSearchParams(raw.slice(qAt + 1))) if (k !== PROTO_NAME) query[k] = v;
     raw = raw.slice(0, qAt);
   }
   let method = String(req.method ?? '').toUpperCase() as Method;
@@ -96,7 +142,7 @@ export function dispatch(state: SimState, clusterName: string, req: ApiRequest, 
   if (method === 'GET' && query.list === 'true') method = 'LIST';
 
   const headerNs = asFolder(req.namespace);
-  if (headerNs !== '' && !(headerNs in cluster.storage.namespaces)) return { outcome: errors.unsupportedPath(), method };
+  if (headerNs !== '' && !hasOwn(cluster.storage.namespaces, headerNs)) return { outcome: errors.unsupportedPath(), method };
   const full = headerNs + raw;
   const namespace = namespaceOfPath(full, Object.keys(cluster.storage.namespaces));
   const rel = full.slice(namespace.length);
@@ -128,7 +174,7 @@ export function dispatch(state: SimState, clusterName: string, req: ApiRequest, 
     params: found.params,
     query,
     body,
-    token: req.token ? (cluster.storage.tokens[req.token] ?? null) : null,
+    token: req.token ? (own(cluster.storage.tokens, req.token) ?? null) : null,
     now: state.now,
     rng,
   };

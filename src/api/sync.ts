@@ -27,6 +27,7 @@ import {
 import { DESTINATION_TYPES, GRANULARITIES, destinationTypes, isDestinationType, obfuscated, type DestinationType, type Granularity } from '../sync/destinations.js';
 import { defaultTemplate, templateProblem } from '../sync/naming.js';
 import { rfc3339 } from '../world/clock.js';
+import { own, PROTO_NAME } from '../world/own.js';
 import type { FieldSpec } from './fields.js';
 import { errors, reply, type Reply } from './http.js';
 import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from './route.js';
@@ -193,6 +194,7 @@ function configure(type: DestinationType, ctx: RequestContext): Outcome {
   const customTags: Record<string, string> = {};
   for (const [k, v] of Object.entries((fields.custom_tags as Record<string, unknown> | undefined) ?? {})) {
     if (typeof v !== 'string') return errors.badRequest(`custom_tags: the value of "${k}" must be a string`);
+    if (k === PROTO_NAME) return errors.forbiddenName(); // a plain object cannot hold it (world/own.ts)
     customTags[k] = v;
   }
 
@@ -255,7 +257,7 @@ function setAssociation(type: DestinationType, ctx: RequestContext<typeof setFie
   if (mount.type !== 'kv-v2') return syncErrors.notKvV2(mountGiven);
   // Read access to the secret itself, beyond the capability on the sync path.
   if (!ctx.token || !capabilitiesOf(ctx.token, `${mount.path}data/${secretName}`).has('read')) return syncErrors.cannotRead(secretName, mountGiven);
-  if (secretName.endsWith('/') || !liveVersion(target.storage.kv[mount.path]?.[secretName])) return syncErrors.noSecret();
+  if (secretName.endsWith('/') || !liveVersion(own(own(target.storage.kv, mount.path), secretName))) return syncErrors.noSecret();
 
   const id = associationId(mount.accessor, secretName);
   const prev = d.associations[id];

@@ -1,8 +1,8 @@
 // The `replsim` command. Exit codes follow Maelstrom's: 0 valid, 1 invalid, 2 misuse or a bad file.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { World } from '../simulation.js';
-import { HistoryFileError, readJsonl } from '../world/persist.js';
+import { isKnownEventType, World } from '../simulation.js';
+import { HistoryFileError, readHistory } from '../world/persist.js';
 import type { SimEvent } from '../cluster/events.js';
 import { colourOptions, runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
@@ -64,16 +64,17 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
 
   program
     .command('replay')
-    .description("rebuild a world from a history.jsonl alone and print its state hash")
+    .description('rebuild a world from a history.jsonl alone, check it was not changed, and print its state hash')
     .argument('<history>', 'a history.jsonl written by run --out')
     .action((file: string) => {
       try {
-        const world = World.replay(readJsonl<SimEvent>(file));
+        const world = World.replay(readHistory<SimEvent>(file, isKnownEventType));
         io.out(world.stateHash());
         setExit(0);
       } catch (e) {
-        if (!(e instanceof HistoryFileError || e instanceof Error)) throw e;
-        io.err(`replsim replay: ${e.message}`);
+        // A flawed history is a bad file: `file:line: what`, exit 2. Anything else is a bug.
+        if (!(e instanceof HistoryFileError)) throw e;
+        io.err(e.message);
         setExit(2);
       }
     });

@@ -8,6 +8,7 @@
 // that changed (data included, deeply frozen), every other object shared, keys in the same order.
 import { current, isDraft, isDraftable } from 'immer';
 import type { DirectForm, Reducer } from '../world/engine.js';
+import { own } from '../world/own.js';
 import type { KvDeleted, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import type { ClusterState, KvRecord, SimState } from './state.js';
 
@@ -49,8 +50,8 @@ function withKeys(c: ClusterState, mount: string, keys: Record<string, KvRecord>
 
 function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
   const mount = c.storage.mounts[e.mount];
-  const keys = c.storage.kv[e.mount] ?? {};
-  const prev: KvRecord | undefined = keys[e.key];
+  const keys = own(c.storage.kv, e.mount) ?? {};
+  const prev: KvRecord | undefined = own(keys, e.key);
   const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
   const versions = mount.type === 'kv-v1' || !prev ? {} : prev.versions;
   const rec: KvRecord = freeze({
@@ -63,9 +64,9 @@ function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
 }
 
 function kvDeleted(c: ClusterState, e: KvDeleted): ClusterState | null {
-  const keys = c.storage.kv[e.mount];
-  const rec = keys?.[e.key];
-  if (!rec) return null;
+  const keys = own(c.storage.kv, e.mount);
+  const rec = own(keys, e.key);
+  if (!keys || !rec) return null;
   let next: Record<string, KvRecord>;
   if (e.scope === 'all' || c.storage.mounts[e.mount].type === 'kv-v1') {
     const { [e.key]: _gone, ...rest } = keys;

@@ -17,6 +17,7 @@ import type { DestinationType, Granularity } from '../sync/destinations.js';
 import { externalEntries, type NameFields } from '../sync/naming.js';
 import type { BaseEvent } from '../world/engine.js';
 import { isUp, reachable } from '../world/network.js';
+import { own } from '../world/own.js';
 import { liveVersion } from './reducers.js';
 import { advancingWal } from './replicated-config.js';
 import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from './state.js';
@@ -198,7 +199,7 @@ export function mountOfAssociation(c: ClusterState, a: Pick<SyncAssociation, 'mo
 /** The secret as the association's mount holds it now: its version tag and live data (null when deleted). */
 export function sourceOf(c: ClusterState, a: SyncAssociation): { version: string; data: Record<string, unknown> | null; record: KvRecord | undefined } | null {
   if (!mountOfAssociation(c, a)) return null;
-  const record = c.storage.kv[a.mount]?.[a.secretName];
+  const record = own(own(c.storage.kv, a.mount), a.secretName);
   const live = liveVersion(record);
   return live && record ? { version: `v${live.version}@${record.updatedAt}`, data: live.data, record } : { version: 'none', data: null, record };
 }

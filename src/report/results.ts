@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
-import { writeJsonl } from '../world/persist.js';
+import { writeHistory } from '../world/persist.js';
 import { reportHtml } from './report-html.js';
 import { reportModel } from './report-model.js';
 import { sequenceMarkdown } from './sequence.js';
@@ -68,7 +68,7 @@ export function resultsJson(file: string, r: RunResult) {
 export function writeRunFiles(dir: string, file: string, r: RunResult, description?: string): void {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'results.json'), JSON.stringify(resultsJson(file, r), null, 2) + '\n');
-  writeJsonl(join(dir, 'history.jsonl'), r.world.log);
+  writeHistory(join(dir, 'history.jsonl'), r.world.history());
   const model = reportModel(file, r, description);
   writeFileSync(join(dir, 'report.html'), reportHtml(model));
   writeFileSync(join(dir, 'sequence.md'), sequenceMarkdown(model));

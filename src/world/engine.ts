@@ -55,9 +55,11 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
   private readonly entries: E[] = [];
   private readonly subject = new Subject<E>();
 
+  /** `seqBase`: how many events came before this store's first (a fork continues its parent's numbering). */
   constructor(
     initial: S,
     private readonly reducers: ReducerTable<S, E>,
+    private readonly seqBase = 0,
   ) {
     this.current = initial;
   }
@@ -70,6 +72,11 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
     return this.entries;
   }
 
+  /** The seq of the last event appended (the parent's count, for a fork that appended nothing). */
+  get lastSeq(): number {
+    return this.seqBase + this.entries.length;
+  }
+
   /** Every event appended from now on, after the state has absorbed it. */
   get events$(): Observable<E> {
     return this.subject.asObservable();
@@ -78,23 +85,28 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
   /** Appends events in order; each is applied to the state before the next, then published. */
   append(...events: E[]): void {
     for (const event of events) {
-      event.seq = this.entries.length + 1;
+      event.seq = this.seqBase + this.entries.length + 1;
       this.current = applyEvent(this.current, event, this.reducers);
       this.entries.push(event);
       this.subject.next(event);
     }
   }
 
-  /** Starts a store from a state someone else reached (a fork), with an empty log of its own. */
-  static fromState<S extends { now: number }, E extends BaseEvent>(state: S, reducers: ReducerTable<S, E>): EventStore<S, E> {
-    return new EventStore(state, reducers);
+  /**
+   * Starts a store from a state someone else reached (a fork), with an empty log of its own whose
+   * numbering continues after `seqBase` events, so the parent's log followed by the fork's reads as one.
+   */
+  static fromState<S extends { now: number }, E extends BaseEvent>(state: S, reducers: ReducerTable<S, E>, seqBase = 0): EventStore<S, E> {
+    return new EventStore(state, reducers, seqBase);
   }
 }
 
 /** Applies one event: the reducer for its type, and the clock moves to the event's time. */
 export function applyEvent<S extends { now: number }, E extends BaseEvent>(state: S, event: E, reducers: ReducerTable<S, E>): S {
-  const reducer = reducers[event.type as E['type']] as Reducer<S, E> | undefined;
-  if (!reducer) throw new UnknownEventError(event.type);
+  // Own entries only: a type "constructor" or "toString" found Object's members here and was
+  // applied as a no-op (issue 14), while any other unknown type was refused.
+  const reducer = isEventType(reducers, event.type) ? (reducers[event.type as E['type']] as Reducer<S, E>) : undefined;
+  if (typeof reducer !== 'function') throw new UnknownEventError(String(event.type));
   const changed = reducer.direct?.(state, event);
   if (changed !== undefined) {
     const now = event.at > state.now ? event.at : state.now;
@@ -107,6 +119,11 @@ export function applyEvent<S extends { now: number }, E extends BaseEvent>(state
     if (event.at > d.now) d.now = event.at;
     reducer(d, event);
   });
+}
+
+/** Whether the table has a reducer for this type (its own entry: no inherited member counts). */
+export function isEventType(reducers: object, type: unknown): boolean {
+  return typeof type === 'string' && Object.hasOwn(reducers, type);
 }
 
 /** Folds a whole log onto an initial state: replay. */

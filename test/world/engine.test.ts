@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, hashOf } from '../../src/world/canonical.js';
 import { EventStore, foldEvents, UnknownEventError, type BaseEvent } from '../../src/world/engine.js';
-import { parseJsonl, toJsonl } from '../../src/world/persist.js';
+import { parseHistory, toJsonl } from '../../src/world/persist.js';
 
 interface S {
   now: number;
@@ -51,7 +51,8 @@ describe('event store', () => {
   it('replays a log into the same state', () => {
     const store = new EventStore<S, E>(initial(), reducers);
     store.append({ type: 'added', at: 1, n: 4 }, { type: 'named', at: 2, name: 'b' });
-    const replayed = foldEvents(initial(), parseJsonl<E>(toJsonl(store.log)), reducers);
+    const end = { events: 2, rng: [1, 2, 3, 4], stateHash: hashOf(store.state) };
+    const replayed = foldEvents(initial(), parseHistory<E>(toJsonl(store.log, end)).events, reducers);
     expect(hashOf(replayed)).toBe(hashOf(store.state));
   });
 });
@@ -63,7 +64,14 @@ describe('canonical JSON and JSONL', () => {
   });
 
   it('names the line of a history that is not an event', () => {
-    expect(() => parseJsonl('{"type":"a","at":0}\n{oops\n', 'h.jsonl')).toThrow(/h\.jsonl:2: not valid JSON/);
-    expect(() => parseJsonl('[1]\n', 'h.jsonl')).toThrow(/h\.jsonl:1: not an event/);
+    const first = toJsonl([{ type: 'a', at: 0, seq: 1 }]);
+    expect(() => parseHistory(first + '{oops\n', 'h.jsonl')).toThrow(/h\.jsonl:2: not valid JSON/);
+    expect(() => parseHistory('[1]\n', 'h.jsonl')).toThrow(/h\.jsonl:1: not a JSON object/);
+  });
+
+  it('an event type named after an Object.prototype member is unknown, like any other (issue 14)', () => {
+    const store = new EventStore<S, E>(initial(), reducers);
+    for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])
+      expect(() => store.append({ type, at: 0 } as unknown as E)).toThrow(UnknownEventError);
   });
 });

@@ -10,6 +10,7 @@ import { reachable } from '../../world/network.js';
 import type { Rng } from '../../world/prng.js';
 import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenSync, type ActivationSigningKey } from '../crypto/activation-token.js';
 import { openSealed, sealToPublicKey } from '../crypto/sealed-box.js';
+import { own } from '../../world/own.js';
 import type { ClusterState, ReplicationKind, SimState } from '../state.js';
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
@@ -152,7 +153,7 @@ function redeemSealed(state: SimState, secondary: ClusterState, kind: Replicatio
   if (credentials.exp <= epochSeconds(state.now)) return refuse('secondary activation token has expired: ask the primary for a new one');
   // No call is made; the primary's bookkeeping still decides single use and revocation.
   const issuer = clusterAt(state, credentials.primary_api_addr);
-  const issued = issuer?.replication[kind].issued[credentials.id];
+  const issued = own(issuer?.replication[kind].issued, credentials.id);
   if (issued && issued.jti === credentials.jti && issued.revoked) return refuse(`secondary activation token was revoked on the primary (secondary id "${credentials.id}")`);
   if (issued && issued.jti === credentials.jti && issued.usedBy !== null) return refuse('secondary activation token has already been used: each token activates one secondary once');
   const address = override || credentials.primary_api_addr;

@@ -9,6 +9,7 @@
 // listed "team-a/apps/" covers that mount only.
 import { asFolder } from '../paths.js';
 import type { BaseEvent } from '../../world/engine.js';
+import { own } from '../../world/own.js';
 import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../state.js';
 import { advanceWal } from './interplay.js';
 
@@ -56,7 +57,7 @@ export function filterIncludesNamespace(filter: PathsFilter | null, namespace: s
 
 /** The filter a performance primary applies to secondary `secondaryId`, or null. */
 export function filterFor(primary: ClusterState, secondaryId: string): PathsFilter | null {
-  return primary.replication.performance.issued[secondaryId]?.filter ?? null;
+  return own(primary.replication.performance.issued, secondaryId)?.filter ?? null;
 }
 
 /**
