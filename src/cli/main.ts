@@ -7,6 +7,7 @@ import type { SimEvent } from '../cluster/events.js';
 import { runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
+import { registerServe } from '../serve/cli.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -53,6 +54,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
+  registerServe(program, io, setExit);
 
   return program;
 }

@@ -1,0 +1,82 @@
+// The control listener: a separate loopback port through which an operator (or `replsim ctl`, or
+// a test) moves time and injects faults while real clients talk to the clusters. Commands are
+// scenario steps in JSON, checked by the scenario schema, so what the control listener accepts is
+// exactly what a recording can replay:
+//
+//   POST /v1/step      {"wait": "10s"} | {"partition": ["east", "west"]} | {"heal": "all"} |
+//                      {"crash": "east"} | {"restart": "east"} |
+//                      {"corrupt": {"on": "west", "tree": "replicated", "page": 3, "subpage": 17}} |
+//                      {"destination-fault": {"on": "east", "type": "codehost", "name": "gh1", "fault": "unreachable"}}
+//   GET  /v1/status    the clusters (listener URL, roles, running), virtual time, findings
+//   GET  /v1/scenario  the recording so far, as a format-1 scenario (YAML)
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { modeOf } from '../../models/replication-role.machine.js';
+import { isUp } from '../world/network.js';
+import { rfc3339 } from '../world/clock.js';
+import { readBody, sendJson, type ListenerLimits } from './http-face.js';
+import type { Session } from './session.js';
+
+/** A cluster's listener, as the status page shows it. */
+export interface ClusterEndpoint {
+  url: string;
+  port: number;
+}
+
+export function controlHandler(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    handleControl(session, endpoints, clockMode, limits, req, res).catch((e: unknown) => {
+      process.stderr.write(`replsim serve: internal error on the control listener: ${(e as Error)?.stack ?? String(e)}\n`);
+      sendJson(res, 500, { errors: ['internal error in replsim (please report)'] });
+    });
+  };
+}
+
+async function handleControl(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const path = (req.url ?? '').split('?')[0];
+  const method = req.method ?? '';
+  const body = await readBody(req, limits.maxRequestSize);
+  if (body === 'aborted') return;
+  if (body === 'too-large') return sendJson(res, 413, { errors: ['error parsing JSON'] }, { close: true });
+
+  if (path === '/v1/status' && method === 'GET') {
+    const s = await session.status();
+    const w = session.world.state;
+    const eps = endpoints();
+    const clusters: Record<string, unknown> = {};
+    for (const name of session.clusters) {
+      const c = w.clusters[name];
+      const ops = w.operators[name];
+      clusters[name] = {
+        url: eps[name]?.url ?? null,
+        running: isUp(w.network, name),
+        dr: modeOf(c.replication.dr.role),
+        performance: modeOf(c.replication.performance.role),
+        // What `vault operator init` handed this cluster's operators: a rehearsal needs them
+        // (DR operation tokens are generated from the primary's key shares). Loopback only.
+        root_token: ops.rootToken,
+        keys: ops.keys,
+        simulated_api_addr: c.apiAddr,
+      };
+    }
+    return sendJson(res, 200, { now_ms: s.now, now: rfc3339(s.now), clock: clockMode, steps: s.steps, clusters, findings: s.findings });
+  }
+  if (path === '/v1/scenario' && method === 'GET') {
+    await session.drained();
+    res.setHeader('Content-Type', 'application/yaml');
+    res.end(session.scenarioYaml());
+    return;
+  }
+  if (path === '/v1/step') {
+    if (method !== 'POST' && method !== 'PUT') return sendJson(res, 405, { errors: [] });
+    let raw: unknown;
+    try {
+      raw = JSON.parse(body);
+    } catch {
+      return sendJson(res, 400, { errors: ['error parsing JSON'] });
+    }
+    const a = await session.control(raw);
+    if (!a.ok) return sendJson(res, a.status, { errors: [a.error] });
+    return sendJson(res, 200, { step: a.title, now_ms: a.now, now: rfc3339(a.now), findings: a.findings });
+  }
+  return sendJson(res, 404, { errors: [] });
+}

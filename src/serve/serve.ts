@@ -1,0 +1,179 @@
+// `serve`: a simulated topology behind real HTTP listeners, one per cluster on 127.0.0.1 (on
+// consecutive ports from `port`, or on free ports with port 0), plus a control listener. The
+// programmatic entry (src/index.ts) and `replsim serve` (cli.ts) both start here.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import type { Finding } from '../check/types.js';
+import { writeRunFiles } from '../report/results.js';
+import { formatScenarioError, loadScenario } from '../scenario/loader.js';
+import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';
+import { parseScenario, type Scenario } from '../scenario/schema.js';
+import { World } from '../simulation.js';
+import { controlHandler, type ClusterEndpoint } from './control.js';
+import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
+import type { RawStep, RecordingBase } from './recorder.js';
+import { Session } from './session.js';
+import { ManualClock, WallClock, type ClockMode } from './wall-clock.js';
+
+export const HOST = '127.0.0.1';
+
+/** A caller's mistake in starting a server (a bad scenario file, a port in use): nothing is served. */
+export class ServeError extends Error {}
+
+export interface ServeOptions {
+  /** A scenario file whose clusters are served after its steps have run. */
+  scenario?: string;
+  /** Cluster names, when no scenario is given (default east, west). Each starts with the defaults of a scenario's `{}`. */
+  clusters?: string[];
+  /** The world's seed (default: the scenario's, or 1). */
+  seed?: number;
+  /** The first cluster's port; the others follow it (default 0: a free port each). */
+  port?: number;
+  /** The control listener's port (default: the port after the last cluster's, or a free one with port 0). */
+  controlPort?: number;
+  /** `wall` (default): virtual time follows real time times `speed`; `manual`: only `wait` commands move it. */
+  clock?: ClockMode;
+  speed?: number;
+  limits?: Partial<ListenerLimits>;
+  /** Told of every invariant violation or hazard as it arises. */
+  onFinding?: (f: Finding) => void;
+}
+
+export interface ServeHandle {
+  world: World;
+  session: Session;
+  /** Each cluster's listener. */
+  clusters: Record<string, ClusterEndpoint>;
+  control: ClusterEndpoint;
+  /** Stops accepting, lets in-flight requests finish, closes every listener; the session's result. */
+  stop(): Promise<RunResult>;
+}
+
+const NAME = /^[a-z][a-z0-9-]*$/;
+
+async function setUp(options: ServeOptions): Promise<{ world: World; base: RecordingBase; expect: Scenario['expect']; setup?: RunResult }> {
+  if (options.scenario !== undefined) {
+    if (options.clusters) throw new ServeError('give either a scenario file or --clusters, not both (the scenario names its clusters)');
+    let text: string;
+    try {
+      text = readFileSync(options.scenario, 'utf8');
+    } catch (e) {
+      throw new ServeError(`${options.scenario}: cannot read: ${(e as Error).message}`);
+    }
+    const loaded = loadScenario(text, options.scenario);
+    if (!loaded.ok) throw new ServeError(loaded.errors.map(formatScenarioError).join('\n'));
+    const scenario = loaded.scenario;
+    const seed = options.seed ?? scenario.seed;
+    const result = await runScenario(scenario, { seed });
+    if (result.steps.some((s) => !s.ok)) throw new ServeError(`${options.scenario}: not served: ${result.reasons[0]}`);
+    const raw = parseYaml(text) as Record<string, unknown>;
+    const base: RecordingBase = {
+      name: scenario.name,
+      description: scenario.description,
+      seed,
+      clusters: raw.clusters as Record<string, unknown>,
+      steps: (raw.steps as RawStep[]) ?? [],
+    };
+    return { world: result.world, base, expect: scenario.expect, setup: result };
+  }
+  const names = options.clusters ?? ['east', 'west'];
+  if (names.length === 0) throw new ServeError('--clusters needs at least one cluster name');
+  for (const n of names) if (!NAME.test(n)) throw new ServeError(`cluster name "${n}" must match [a-z][a-z0-9-]*`);
+  if (new Set(names).size !== names.length) throw new ServeError(`--clusters names a cluster twice: ${names.join(',')}`);
+  const seed = options.seed ?? 1;
+  const clusters = Object.fromEntries(names.map((n) => [n, {}]));
+  // Through the scenario schema, so the world is exactly the one the recording's `clusters` block rebuilds.
+  const parsed = parseScenario({ name: 'serve', clusters, steps: [] });
+  if (!parsed.success) throw new ServeError(`--clusters: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  const world = World.create(topologyOf(parsed.data), { seed });
+  return { world, base: { name: `replsim serve session (${names.join(', ')})`, seed, clusters, steps: [] }, expect: 'pass' };
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(new ServeError(e.code === 'EADDRINUSE' ? `port ${port} on ${HOST} is in use: choose another with --port (0 picks free ports)` : `cannot listen on ${HOST}:${port}: ${e.message}`));
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve((server.address() as AddressInfo).port);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, HOST);
+  });
+}
+
+function makeServer(limits: ListenerLimits, handler: Parameters<typeof createServer>[1]): Server {
+  const server = createServer({ requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, keepAliveTimeout: 5_000 }, handler);
+  // Malformed HTTP: Node answers 400 and closes; never let a socket error reach the process.
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable && !socket.writableEnded) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  return server;
+}
+
+/** Starts serving. Every listener is bound before this resolves; on any failure none is left open. */
+export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
+  const limits: ListenerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const { world, base, expect, setup } = await setUp(options);
+  const clock = options.clock === 'manual' ? new ManualClock() : new WallClock(options.speed ?? 1);
+  if (options.clock !== undefined && options.clock !== 'manual' && options.clock !== 'wall') throw new ServeError(`--clock must be wall or manual, got "${options.clock}"`);
+  const session = new Session({ world, clock, base, expect, setup: setup && { steps: setup.steps, findings: setup.findings }, onFinding: options.onFinding });
+
+  const firstPort = options.port ?? 0;
+  if (!Number.isInteger(firstPort) || firstPort < 0 || firstPort > 65535) throw new ServeError(`--port must be a port number (0 to 65535), got ${firstPort}`);
+  const servers: Server[] = [];
+  const clusters: Record<string, ClusterEndpoint> = {};
+  try {
+    let i = 0;
+    for (const name of session.clusters) {
+      const server = makeServer(limits, clusterHandler(session, name, limits));
+      servers.push(server);
+      const port = await listen(server, firstPort === 0 ? 0 : firstPort + i++);
+      clusters[name] = { url: `http://${HOST}:${port}`, port };
+    }
+    const controlServer = makeServer(limits, controlHandler(session, () => clusters, clock.mode, limits));
+    servers.push(controlServer);
+    const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
+    const controlPort = await listen(controlServer, wanted);
+    const control = { url: `http://${HOST}:${controlPort}`, port: controlPort };
+
+    let stopping: Promise<RunResult> | null = null;
+    const stop = () =>
+      (stopping ??= (async () => {
+        const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
+        for (const s of servers) s.closeIdleConnections();
+        // In-flight requests finish; a client that keeps its connection open past 5 s is cut.
+        const cut = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), 5_000);
+        await Promise.all(closed);
+        clearTimeout(cut);
+        await session.drained();
+        return session.result();
+      })());
+    return { world, session, clusters, control, stop };
+  } catch (e) {
+    for (const s of servers) s.close();
+    throw e;
+  }
+}
+
+/** Writes what `--record` and `--out` ask for, once the server has stopped. */
+export function writeSessionFiles(handle: ServeHandle, result: RunResult, files: { record?: string; out?: string }): string[] {
+  const written: string[] = [];
+  if (files.record) {
+    mkdirSync(dirname(files.record), { recursive: true });
+    writeFileSync(files.record, handle.session.scenarioYaml());
+    written.push(files.record);
+  }
+  if (files.out) {
+    writeRunFiles(files.out, files.record ?? 'replsim serve', result);
+    written.push(`${files.out}/results.json`, `${files.out}/history.jsonl`);
+  }
+  return written;
+}
