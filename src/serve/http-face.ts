@@ -94,12 +94,8 @@ async function handle(session: Session, cluster: string, limits: ListenerLimits,
 
   if (!pathname.startsWith('/v1/') || pathname === '/v1/') return sendJson(res, 404, { errors: [] }, { head });
   if (!METHODS.has(method)) return sendJson(res, 405, { errors: [] }, { head });
-  let path: string;
-  try {
-    path = decodeURIComponent(pathname.slice('/v1/'.length));
-  } catch {
-    return sendJson(res, 400, { errors: ['invalid URL escape in the request path'] }, { head }); // simulator wording
-  }
+  // Percent-escapes stay as sent: the router decodes path parameters itself, as the service's does.
+  const path = pathname.slice('/v1/'.length);
 
   const list = search.get('list');
   if (list !== null) {

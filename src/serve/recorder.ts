@@ -63,6 +63,8 @@ export class Recorder {
   /** OTPs seen in responses, by cluster, to try against encoded tokens. */
   private readonly otps = new Map<string, string[]>();
   private readonly taken = new Set<string>();
+  /** Requests that changed the world but could not be written as steps. */
+  private readonly omissions: string[] = [];
 
   /**
    * @param builtins the world's built-in variables (`east.root_token` → value)
@@ -80,7 +82,7 @@ export class Recorder {
   /** Records a request the world answered. */
   request(r: RecordedRequest, status: number, responseBody: unknown): void {
     const step: RawStep = { request: `${r.method} ${r.path}`, on: r.cluster };
-    if (r.body !== undefined) step.body = this.referenced(r.body);
+    if (r.body !== undefined && r.body !== null) step.body = this.referenced(r.body);
     const token = this.tokenRef(r.cluster, r.token);
     if (token !== 'root') step.token = token;
     if (r.namespace) step.namespace = this.referenced(r.namespace);
@@ -108,6 +110,11 @@ export class Recorder {
     this.steps.push({ ...step });
   }
 
+  /** Notes a request that changed the world but cannot be written in format 1. */
+  omitted(what: string): void {
+    this.omissions.push(what);
+  }
+
   /** How many steps the session added. */
   get length(): number {
     return this.steps.length;
@@ -126,7 +133,13 @@ export class Recorder {
 
   /** The recording as YAML text. */
   yaml(expect: unknown): string {
-    return '# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.\n' + stringify(this.document(expect), { lineWidth: 0 });
+    const head = ['# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.'];
+    if (this.omissions.length > 0) {
+      head.push(`# WARNING: ${this.omissions.length} request(s) changed the world but could not be written as steps, so this file`);
+      head.push('# does not replay the session exactly:');
+      for (const o of this.omissions) head.push(`#   ${o.replace(/\n/g, ' ')}`);
+    }
+    return head.join('\n') + '\n' + stringify(this.document(expect), { lineWidth: 0 });
   }
 
   /** The token of a request as a step writes it: a name of the receiving cluster, a variable, or `none`. */
@@ -195,14 +208,14 @@ export class Recorder {
   private learn(step: RawStep, cluster: string, body: unknown): void {
     const walk = (v: unknown, path: string[]) => {
       if (typeof v === 'string') {
-        if (v.length < MIN_SECRET_LENGTH || this.refs.has(v) || this.origins.has(v)) return;
+        if (v.length < MIN_SECRET_LENGTH || this.refs.has(v) || this.origins.has(v) || path.length === 0) return;
         const key = path[path.length - 1] ?? 'value';
         this.origins.set(v, { step, path: path.join('.'), cluster, key: key === 'token' && path.length > 1 ? path[path.length - 2].replace(/_info$/, '') + '_token' : key });
         if (key === 'otp') this.otps.set(cluster, [...(this.otps.get(cluster) ?? []), v]);
         return;
       }
       if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, String(i)]));
-      else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (!k.includes('.')) walk(x, [...path, k]);
+      else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k !== '' && !/[.\s]/.test(k)) walk(x, [...path, k]); // save paths cannot hold dots or spaces
     };
     walk(body, []);
     // The last update of a generation attempt hands out an encoded token: what the client decodes

@@ -1,8 +1,8 @@
 // `serve`: a simulated topology behind real HTTP listeners, one per cluster on 127.0.0.1 (on
 // consecutive ports from `port`, or on free ports with port 0), plus a control listener. The
 // programmatic entry (src/index.ts) and `replsim serve` (cli.ts) both start here.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -14,6 +14,7 @@ import { parseScenario, type Scenario } from '../scenario/schema.js';
 import { World } from '../simulation.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
 import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
+import { ListMethodSocket } from './list-method.js';
 import type { RawStep, RecordingBase } from './recorder.js';
 import { Session } from './session.js';
 import { ManualClock, WallClock, type ClockMode } from './wall-clock.js';
@@ -92,7 +93,14 @@ async function setUp(options: ServeOptions): Promise<{ world: World; base: Recor
   return { world, base: { name: `replsim serve session (${names.join(', ')})`, seed, clusters, steps: [] }, expect: 'pass' };
 }
 
-function listen(server: Server, port: number): Promise<number> {
+/** A listener: the TCP server bound to the port, and the HTTP server its connections are handed to. */
+interface Listener {
+  tcp: NetServer;
+  http: HttpServer;
+}
+
+function listen(l: Listener, port: number): Promise<number> {
+  const server = l.tcp;
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
@@ -100,6 +108,9 @@ function listen(server: Server, port: number): Promise<number> {
     };
     const onListening = () => {
       server.off('error', onError);
+      // The HTTP server is handed connections rather than listening itself; 'listening' starts its
+      // checks of slow clients (headersTimeout, requestTimeout).
+      l.http.emit('listening');
       resolve((server.address() as AddressInfo).port);
     };
     server.once('error', onError);
@@ -108,14 +119,36 @@ function listen(server: Server, port: number): Promise<number> {
   });
 }
 
-function makeServer(limits: ListenerLimits, handler: Parameters<typeof createServer>[1]): Server {
-  const server = createServer({ requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, keepAliveTimeout: 5_000 }, handler);
-  // Malformed HTTP: Node answers 400 and closes; never let a socket error reach the process.
-  server.on('clientError', (_err, socket) => {
-    if (socket.writable && !socket.writableEnded) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+function makeListener(limits: ListenerLimits, handler: (req: IncomingMessage, res: ServerResponse) => void): Listener {
+  const http = createHttpServer(
+    {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      keepAliveTimeout: 5_000,
+      // How often Node looks for clients past those timeouts (its default, 30 s, would let a slow client linger).
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      // The response is out: the next bytes on this connection start a request line (list-method.ts).
+      res.on('finish', () => {
+        if (req.socket instanceof ListMethodSocket) req.socket.atRequestStart = true;
+      });
+      handler(req, res);
+    },
+  );
+  // Malformed HTTP: 400 and the connection closed; a client too slow with its headers or body
+  // gets 408, as Node itself answers. Never let a socket error reach the process.
+  http.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    const status = err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+    if (socket.writable && !socket.writableEnded) socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
     else socket.destroy();
   });
-  return server;
+  const tcp = createNetServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => socket.destroy());
+    http.emit('connection', new ListMethodSocket(socket));
+  });
+  return { tcp, http };
 }
 
 /** Starts serving. Every listener is bound before this resolves; on any failure none is left open. */
@@ -128,17 +161,17 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
 
   const firstPort = options.port ?? 0;
   if (!Number.isInteger(firstPort) || firstPort < 0 || firstPort > 65535) throw new ServeError(`--port must be a port number (0 to 65535), got ${firstPort}`);
-  const servers: Server[] = [];
+  const servers: Listener[] = [];
   const clusters: Record<string, ClusterEndpoint> = {};
   try {
     let i = 0;
     for (const name of session.clusters) {
-      const server = makeServer(limits, clusterHandler(session, name, limits));
+      const server = makeListener(limits, clusterHandler(session, name, limits));
       servers.push(server);
       const port = await listen(server, firstPort === 0 ? 0 : firstPort + i++);
       clusters[name] = { url: `http://${HOST}:${port}`, port };
     }
-    const controlServer = makeServer(limits, controlHandler(session, () => clusters, clock.mode, limits));
+    const controlServer = makeListener(limits, controlHandler(session, () => clusters, clock.mode, limits));
     servers.push(controlServer);
     const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
     const controlPort = await listen(controlServer, wanted);
@@ -147,10 +180,14 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     let stopping: Promise<RunResult> | null = null;
     const stop = () =>
       (stopping ??= (async () => {
-        const closed = servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())));
-        for (const s of servers) s.closeIdleConnections();
-        // In-flight requests finish; a client that keeps its connection open past 5 s is cut.
-        const cut = setTimeout(() => servers.forEach((s) => s.closeAllConnections()), 5_000);
+        // Stop accepting; in-flight requests finish; idle keep-alive connections close now, and a
+        // client that keeps its connection busy past 5 s is cut.
+        const closed = servers.map((s) => new Promise<void>((resolve) => s.tcp.close(() => resolve())));
+        for (const s of servers) {
+          s.http.close(() => undefined);
+          s.http.closeIdleConnections();
+        }
+        const cut = setTimeout(() => servers.forEach((s) => s.http.closeAllConnections()), 5_000);
         await Promise.all(closed);
         clearTimeout(cut);
         await session.drained();
@@ -158,7 +195,10 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       })());
     return { world, session, clusters, control, stop };
   } catch (e) {
-    for (const s of servers) s.close();
+    for (const s of servers) {
+      s.tcp.close();
+      s.http.close(() => undefined);
+    }
     throw e;
   }
 }

@@ -128,6 +128,13 @@ export class Session {
         savedFrom: {},
       };
       this.finish(record);
+      const unrecordable = whyUnrecordable(req);
+      if (unrecordable) {
+        // Refused requests change nothing, so leaving them out keeps the replay exact; one that
+        // changed the world is listed at the top of the recording, which then cannot replay exactly.
+        if (record.events.length > 0) this.recorder.omitted(`${record.title}: ${unrecordable}`);
+        return response;
+      }
       this.recorder.request({ cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, response.status, response.body);
       return response;
     });
@@ -219,4 +226,12 @@ export class Session {
   scenarioYaml(): string {
     return this.recorder.yaml(this.options.expect);
   }
+}
+
+/** Why a request cannot be written as a format-1 request step, or null when it can. */
+function whyUnrecordable(req: ApiRequest): string | null {
+  if (req.body !== undefined && req.body !== null && (typeof req.body !== 'object' || Array.isArray(req.body))) return 'its body is not a JSON object';
+  // Format 1 has no escape for a literal "${": the replay would read it as a variable.
+  if (/\$\{/.test(req.path) || (req.namespace ?? '').includes('${') || JSON.stringify(req.body ?? null).includes('${')) return 'it contains a literal "${", which a scenario file reads as a variable';
+  return null;
 }

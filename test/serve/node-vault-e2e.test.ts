@@ -88,6 +88,8 @@ describe('replsim serve with the node-vault client', () => {
     // A secret on the primary, streamed to the secondary.
     await east.write('secret/data/payments', { data: { api_key: 'k-123' } });
     await control(urls.control, { wait: '5s' });
+    // node-vault lists with the HTTP method LIST.
+    expect((await east.list('secret/metadata/')).data.keys).toEqual(['payments']);
 
     // The primary is lost.
     await control(urls.control, { crash: 'east' });
