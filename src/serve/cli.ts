@@ -87,7 +87,7 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
   program
     .command('ctl')
     .description('drive a running `replsim serve` through its control listener')
-    .argument('<command>', 'status | advance DURATION | partition A B | heal A B|all | crash C | restart C | corrupt C TREE PAGE SUBPAGE | destination-fault C TYPE NAME FAULT | scenario | decode-token ENCODED OTP')
+    .argument('<command>', 'status | advance DURATION | stop | partition A B | heal A B|all | crash C | restart C | corrupt C TREE PAGE SUBPAGE | destination-fault C TYPE NAME FAULT | scenario | decode-token ENCODED OTP')
     .argument('[args...]', 'the command\'s arguments')
     .option('--addr <url>', 'the control listener (default $REPLSIM_CTL_ADDR, else http://127.0.0.1:8202)')
     .action(async (command: string, args: string[], opts: { addr?: string }) => setExit(await ctlCommand(command, args, opts.addr ?? io.env.REPLSIM_CTL_ADDR ?? 'http://127.0.0.1:8202', io)));
@@ -112,12 +112,14 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
     return 2;
   }
   for (const l of banner(handle, opts)) io.out(l);
-  // Stop on SIGINT/SIGTERM: stop accepting, let in-flight requests finish, write the files, exit 0.
-  const signal = await new Promise<string>((resolve) => {
+  // Stop on SIGINT/SIGTERM or `replsim ctl stop`: stop accepting, let in-flight requests finish,
+  // write the files, exit 0.
+  const reason = await new Promise<string>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'));
     process.once('SIGTERM', () => resolve('SIGTERM'));
+    void handle.stopped.then(() => resolve('stop requested on the control listener'));
   });
-  io.out(`replsim serve: ${signal}: stopping`);
+  io.out(`replsim serve: ${reason}: stopping`);
   const result = await handle.stop();
   for (const f of writeSessionFiles(handle, result, { record: opts.record, out: opts.out })) io.out(`replsim serve: wrote ${f}`);
   io.out(`replsim serve: ${result.steps.length} steps, verdict ${result.verdict}${result.reasons.length ? `: ${result.reasons.join('; ')}` : ''}`);
@@ -146,7 +148,7 @@ export function ctlStep(command: string, args: string[]): Record<string, unknown
     case 'destination-fault':
       return need(4, 'destination-fault CLUSTER TYPE NAME unreachable|unauthorized|none') ?? { 'destination-fault': { on: args[0], type: args[1], name: args[2], fault: args[3] } };
     default:
-      return `unknown ctl command "${command}": use status, advance, partition, heal, crash, restart, corrupt, destination-fault, scenario or decode-token`;
+      return `unknown ctl command "${command}": use status, stop, advance, partition, heal, crash, restart, corrupt, destination-fault, scenario or decode-token`;
   }
 }
 
@@ -168,6 +170,10 @@ async function ctlCommand(command: string, args: string[], addr: string, io: Io)
   let url: string;
   let init: RequestInit = {};
   if (command === 'status') url = `${addr}/v1/status`;
+  else if (command === 'stop') {
+    url = `${addr}/v1/stop`;
+    init = { method: 'POST' };
+  }
   else if (command === 'scenario') url = `${addr}/v1/scenario`;
   else {
     const step = ctlStep(command, args);
@@ -188,6 +194,7 @@ async function ctlCommand(command: string, args: string[], addr: string, io: Io)
   const text = await res.text();
   if (res.ok) {
     io.out(command === 'scenario' ? text.replace(/\n$/, '') : JSON.stringify(JSON.parse(text), null, 2));
+    if (command === 'stop') await waitUntilClosed(addr);
     return 0;
   }
   let message = text;
@@ -198,4 +205,16 @@ async function ctlCommand(command: string, args: string[], addr: string, io: Io)
   }
   io.err(`replsim ctl ${command}: refused (${res.status}): ${message}`);
   return 1;
+}
+
+/** After `stop`: wait (up to 15 s) until the control listener no longer answers, so the files are written. */
+async function waitUntilClosed(addr: string): Promise<void> {
+  for (let i = 0; i < 150; i++) {
+    try {
+      await fetch(`${addr}/v1/status`, { signal: AbortSignal.timeout(500) });
+    } catch {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -9,6 +9,7 @@
 //                      {"destination-fault": {"on": "east", "type": "codehost", "name": "gh1", "fault": "unreachable"}}
 //   GET  /v1/status    the clusters (listener URL, roles, running), virtual time, findings
 //   GET  /v1/scenario  the recording so far, as a format-1 scenario (YAML)
+//   POST /v1/stop      stop serving as on SIGTERM (scripts that started `serve` in the background end it so)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { modeOf } from '../../models/replication-role.machine.js';
 import { isUp } from '../world/network.js';
@@ -22,16 +23,24 @@ export interface ClusterEndpoint {
   port: number;
 }
 
-export function controlHandler(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits) {
+export function controlHandler(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits, requestStop: () => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    handleControl(session, endpoints, clockMode, limits, req, res).catch((e: unknown) => {
+    handleControl(session, endpoints, clockMode, limits, requestStop, req, res).catch((e: unknown) => {
       process.stderr.write(`replsim serve: internal error on the control listener: ${(e as Error)?.stack ?? String(e)}\n`);
       sendJson(res, 500, { errors: ['internal error in replsim (please report)'] });
     });
   };
 }
 
-async function handleControl(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handleControl(
+  session: Session,
+  endpoints: () => Record<string, ClusterEndpoint>,
+  clockMode: string,
+  limits: ListenerLimits,
+  requestStop: () => void,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
   const method = req.method ?? '';
   const body = await readBody(req, limits.maxRequestSize);
@@ -65,6 +74,12 @@ async function handleControl(session: Session, endpoints: () => Record<string, C
     res.setHeader('Content-Type', 'application/yaml');
     res.end(session.scenarioYaml());
     return;
+  }
+  if (path === '/v1/stop') {
+    if (method !== 'POST' && method !== 'PUT') return sendJson(res, 405, { errors: [] });
+    // Answer first: stopping closes this listener too.
+    res.on('finish', requestStop);
+    return sendJson(res, 202, { stopping: true }, { close: true });
   }
   if (path === '/v1/step') {
     if (method !== 'POST' && method !== 'PUT') return sendJson(res, 405, { errors: [] });

@@ -51,6 +51,8 @@ export interface ServeHandle {
   control: ClusterEndpoint;
   /** Stops accepting, lets in-flight requests finish, closes every listener; the session's result. */
   stop(): Promise<RunResult>;
+  /** Settles once the server has stopped, whoever stopped it (`stop()`, or `POST /v1/stop` on the control listener). */
+  stopped: Promise<RunResult>;
 }
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -171,13 +173,16 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       const port = await listen(server, firstPort === 0 ? 0 : firstPort + i++);
       clusters[name] = { url: `http://${HOST}:${port}`, port };
     }
-    const controlServer = makeListener(limits, controlHandler(session, () => clusters, clock.mode, limits));
+    let stopNow: () => void = () => undefined;
+    const controlServer = makeListener(limits, controlHandler(session, () => clusters, clock.mode, limits, () => stopNow()));
     servers.push(controlServer);
     const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
     const controlPort = await listen(controlServer, wanted);
     const control = { url: `http://${HOST}:${controlPort}`, port: controlPort };
 
     let stopping: Promise<RunResult> | null = null;
+    let settle: (r: RunResult) => void = () => undefined;
+    const stopped = new Promise<RunResult>((resolve) => (settle = resolve));
     const stop = () =>
       (stopping ??= (async () => {
         // Stop accepting; in-flight requests finish; idle keep-alive connections close now, and a
@@ -191,9 +196,12 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         await Promise.all(closed);
         clearTimeout(cut);
         await session.drained();
-        return session.result();
+        const result = session.result();
+        settle(result);
+        return result;
       })());
-    return { world, session, clusters, control, stop };
+    stopNow = () => void stop();
+    return { world, session, clusters, control, stop, stopped };
   } catch (e) {
     for (const s of servers) {
       s.tcp.close();
