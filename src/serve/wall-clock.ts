@@ -39,8 +39,3 @@ export class ManualClock implements ServeClock {
     return 0;
   }
 }
-
-/** Real milliseconds since an arbitrary origin, for the load benchmark and the CLI's timings only. */
-export function wallMs(): number {
-  return performance.now();
-}
