@@ -207,6 +207,8 @@ export class Recorder {
   /** Notes every long string of a response as a value a later request may send back. */
   private learn(step: RawStep, cluster: string, body: unknown): void {
     const walk = (v: unknown, path: string[]) => {
+      // A request id is never sent back; skipping it keeps the table to values a client might reuse.
+      if (path.length === 1 && path[0] === 'request_id') return;
       if (typeof v === 'string') {
         if (v.length < MIN_SECRET_LENGTH || this.refs.has(v) || this.origins.has(v) || path.length === 0) return;
         const key = path[path.length - 1] ?? 'value';

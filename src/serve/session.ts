@@ -46,12 +46,14 @@ export class Session {
   private chain: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private readonly clusterNames: string[];
+  private readonly initialState: StepRecord['before'];
 
   constructor(private readonly options: SessionOptions) {
     this.world = options.world;
     this.clock = options.clock;
     this.watch = new Watch(this.world);
     this.startNow = this.world.now;
+    this.initialState = this.world.state;
     this.records = [...(options.setup?.steps ?? [])];
     this.findings = [...(options.setup?.findings ?? [])];
     this.clusterNames = Object.keys(this.world.state.clusters);
@@ -94,7 +96,7 @@ export class Session {
   }
 
   /** Sends a client's request to a cluster, as the scenario runner sends a request step. */
-  request(cluster: string, req: ApiRequest & { tokenLabel?: string }): Promise<ApiResponse> {
+  request(cluster: string, req: ApiRequest): Promise<ApiResponse> {
     return this.serial(async () => {
       await this.catchUp();
       const before = this.world.state;
@@ -116,7 +118,7 @@ export class Session {
         index: this.records.length,
         kind: 'request',
         title: `${req.method} ${req.path} on ${cluster}`,
-        request: { cluster, method: req.method, path: req.path, body: req.body, namespace: req.namespace, token: req.tokenLabel ?? (req.token ? shorten(req.token) : 'none') },
+        request: { cluster, method: req.method, path: req.path, body: req.body, namespace: req.namespace, token: this.tokenLabel(cluster, req.token) },
         response: { status: response.status, body: response.body },
         endpoint,
         ok: true,
@@ -174,6 +176,15 @@ export class Session {
     return { step: r.data.steps[0] };
   }
 
+  /** A token as results.json shows it: the scenario's name for it (`root`, `east's root`), else shortened. */
+  private tokenLabel(cluster: string, token: string | undefined): string {
+    if (!token) return 'none';
+    const ops = this.world.state.operators;
+    for (const [name, value] of Object.entries(ops[cluster]?.tokens ?? {})) if (value === token) return name;
+    for (const [other, o] of Object.entries(ops)) for (const [name, value] of Object.entries(o.tokens)) if (value === token) return `${other}'s ${name}`;
+    return shorten(token);
+  }
+
   /** Runs a wait or fault step on the world, as the runner does, and records it. */
   private async applyStep(step: Step, raw: RawStep): Promise<StepRecord> {
     const before = this.world.state;
@@ -198,6 +209,10 @@ export class Session {
 
   private finish(record: StepRecord): void {
     record.findings = this.watch.afterStep();
+    // Nothing narrates a served step, and keeping every step's states would make memory grow with
+    // the square of a long session's writes (each state copies a mount's key table): keep only the
+    // state serving began with in their place.
+    record.before = record.after = this.initialState;
     this.records.push(record);
     this.findings.push(...record.findings);
     for (const f of record.findings) this.options.onFinding?.(f);
