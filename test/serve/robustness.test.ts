@@ -199,6 +199,12 @@ describe('wall-clock mode', () => {
     await new Promise((r) => setTimeout(r, 30));
     await health(h);
     expect(h.world.now).toBeGreaterThan(0);
-    expect(h.session.scenarioYaml()).toMatch(/- wait: /);
+    const result = await h.stop();
+    const yaml = h.session.scenarioYaml();
+    expect(yaml).toMatch(/- wait: /);
+    // The recording replays without any clock: the waits carry the time.
+    const loaded = loadScenario(yaml, 'recording.yaml');
+    if (!loaded.ok) throw new Error(loaded.errors[0].message);
+    expect((await runScenario(loaded.scenario)).stateHash).toBe(result.stateHash);
   });
 });
