@@ -7,7 +7,7 @@ import type { SimEvent } from '../cluster/events.js';
 import { runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
-import { registerServe } from '../serve/cli.js';
+import { registerServe } from './serve.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 

@@ -1,6 +1,6 @@
 // `serve`: a simulated topology behind real HTTP listeners, one per cluster on 127.0.0.1 (on
 // consecutive ports from `port`, or on free ports with port 0), plus a control listener. The
-// programmatic entry (src/index.ts) and `replsim serve` (cli.ts) both start here.
+// programmatic entry (src/entry/index.ts) and `replsim serve` (src/cli/serve.ts) both start here.
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

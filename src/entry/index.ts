@@ -12,18 +12,18 @@
 //
 //   const loaded = loadScenario(yamlText, 'runbook.yaml');
 //   if (loaded.ok) console.log((await runScenario(loaded.scenario)).verdict);
-import type { ClusterSpec, Topology } from './cluster/genesis.js';
-import { World, type WorldOptions } from './simulation.js';
+import type { ClusterSpec, Topology } from '../cluster/genesis.js';
+import { World, type WorldOptions } from '../simulation.js';
 
-export { World, WorldUsageError, type WorldOptions, type RequestResult } from './simulation.js';
-export type { ApiRequest, ApiResponse } from './api/http.js';
-export type { ClusterSpec, Topology } from './cluster/genesis.js';
-export type { Finding } from './check/types.js';
-export { loadScenario, formatScenarioError, type LoadResult, type ScenarioError } from './scenario/loader.js';
-export { runScenario, type RunOptions, type RunResult, type StepRecord } from './scenario/runner.js';
-export type { Scenario } from './scenario/schema.js';
-export { serve, ServeError, type ServeHandle, type ServeOptions } from './serve/serve.js';
-export type { ListenerLimits } from './serve/http-face.js';
+export { World, WorldUsageError, type WorldOptions, type RequestResult } from '../simulation.js';
+export type { ApiRequest, ApiResponse } from '../api/http.js';
+export type { ClusterSpec, Topology } from '../cluster/genesis.js';
+export type { Finding } from '../check/types.js';
+export { loadScenario, formatScenarioError, type LoadResult, type ScenarioError } from '../scenario/loader.js';
+export { runScenario, type RunOptions, type RunResult, type StepRecord } from '../scenario/runner.js';
+export type { Scenario } from '../scenario/schema.js';
+export { serve, ServeError, type ServeHandle, type ServeOptions } from '../serve/serve.js';
+export type { ListenerLimits } from '../serve/http-face.js';
 
 /**
  * A new world: clusters by name (each as a scenario's `{}`: initialised, unsealed, a `secret/`
