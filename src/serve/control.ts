@@ -7,7 +7,8 @@
 //                      {"crash": "east"} | {"restart": "east"} |
 //                      {"corrupt": {"on": "west", "tree": "replicated", "page": 3, "subpage": 17}} |
 //                      {"destination-fault": {"on": "east", "type": "codehost", "name": "gh1", "fault": "unreachable"}}
-//   GET  /v1/status    the clusters (listener URL, roles, running), virtual time, findings
+//   GET  /v1/status    the clusters (listener URL, roles, running), virtual time, findings (JSON)
+//   GET  /             the same as a plain-text page for a browser or `curl`
 //   GET  /v1/scenario  the recording so far, as a format-1 scenario (YAML)
 //   POST /v1/stop      stop serving as on SIGTERM (scripts that started `serve` in the background end it so)
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -47,7 +48,7 @@ async function handleControl(
   if (body === 'aborted') return;
   if (body === 'too-large') return sendJson(res, 413, { errors: ['error parsing JSON'] }, { close: true });
 
-  if (path === '/v1/status' && method === 'GET') {
+  if ((path === '/v1/status' || path === '/') && method === 'GET') {
     const s = await session.status();
     const w = session.world.state;
     const eps = endpoints();
@@ -67,7 +68,12 @@ async function handleControl(
         simulated_api_addr: c.apiAddr,
       };
     }
-    return sendJson(res, 200, { now_ms: s.now, now: rfc3339(s.now), clock: clockMode, steps: s.steps, clusters, findings: s.findings });
+    const status = { now_ms: s.now, now: rfc3339(s.now), clock: clockMode, steps: s.steps, clusters, findings: s.findings };
+    if (path === '/v1/status') return sendJson(res, 200, status);
+    res.setHeader('Content-Type', 'text/plain; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(statusPage(status));
+    return;
   }
   if (path === '/v1/scenario' && method === 'GET') {
     await session.drained();
@@ -94,4 +100,26 @@ async function handleControl(
     return sendJson(res, 200, { step: a.title, now_ms: a.now, now: rfc3339(a.now), findings: a.findings });
   }
   return sendJson(res, 404, { errors: [] });
+}
+
+interface StatusView {
+  now: string;
+  clock: string;
+  steps: number;
+  clusters: Record<string, unknown>;
+  findings: { kind: string; id: string; clusters: string[]; message: string }[];
+}
+
+/** The status as a page a person reads (secrets left out: `replsim ctl status` has them). */
+function statusPage(s: StatusView): string {
+  const lines = [`replsim serve — virtual time ${s.now} (clock: ${s.clock}), ${s.steps} steps so far`, ''];
+  lines.push('cluster      listener                    running  DR         performance');
+  for (const [name, raw] of Object.entries(s.clusters)) {
+    const c = raw as { url: string | null; running: boolean; dr: string; performance: string };
+    lines.push(`${name.padEnd(12)} ${String(c.url).padEnd(27)} ${(c.running ? 'yes' : 'CRASHED').padEnd(8)} ${c.dr.padEnd(10)} ${c.performance}`);
+  }
+  lines.push('');
+  if (s.findings.length === 0) lines.push('no invariant violated, no hazard so far');
+  for (const f of s.findings) lines.push(`${f.kind === 'violation' ? 'VIOLATION' : 'HAZARD'} ${f.id} (${f.clusters.join(', ')}): ${f.message}`);
+  return lines.join('\n') + '\n';
 }

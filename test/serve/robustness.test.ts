@@ -187,6 +187,9 @@ describe('control listener', () => {
     expect(await post({ restart: 'west' })).toBe(200);
     const status = await (await fetch(`${h.control.url}/v1/status`)).json();
     expect(status).toMatchObject({ now_ms: 10_000, clock: 'manual', clusters: { west: { running: true, dr: 'disabled' } } });
+    const page = await (await fetch(`${h.control.url}/`)).text();
+    expect(page).toMatch(/^west +http:\/\/127\.0\.0\.1:\d+ +yes +disabled/m);
+    expect(page).not.toContain(h.world.tokenNamed('east', 'root')!);
     const yaml = await (await fetch(`${h.control.url}/v1/scenario`)).text();
     expect(yaml).toMatch(/- wait: 10s\n {2}- partition:\n/);
     expect(yaml).toContain('- crash: west');
