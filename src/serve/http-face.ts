@@ -67,10 +67,27 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string | 
   });
 }
 
+/**
+ * Replaces, in a body, every string that is a listener's address (`http://127.0.0.1:8200`, with or
+ * without a trailing slash) by that cluster's address inside the simulation
+ * (`https://east.replsim.test:8200`), which is what replication endpoints compare
+ * (`primary_api_addr`, `update_primary_addrs`). Operators paste the address they see.
+ */
+export function simulatedAddresses(body: unknown, addressOf: (listenerUrl: string) => string | undefined): unknown {
+  if (typeof body === 'string') return addressOf(body.trim().replace(/\/+$/, '').toLowerCase()) ?? body;
+  if (Array.isArray(body)) return body.map((v) => simulatedAddresses(v, addressOf));
+  if (body !== null && typeof body === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(body)) Object.defineProperty(out, k, { value: simulatedAddresses(v, addressOf), enumerable: true, writable: true, configurable: true });
+    return out;
+  }
+  return body;
+}
+
 /** The request handler of one cluster's listener. */
-export function clusterHandler(session: Session, cluster: string, limits: ListenerLimits) {
+export function clusterHandler(session: Session, cluster: string, limits: ListenerLimits, addressOf: (listenerUrl: string) => string | undefined = () => undefined) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    handle(session, cluster, limits, req, res).catch((e: unknown) => {
+    handle(session, cluster, limits, addressOf, req, res).catch((e: unknown) => {
       // Never a crash: whatever went wrong becomes a 500 for this client alone.
       process.stderr.write(`replsim serve: internal error answering ${req.method} ${req.url}: ${(e as Error)?.stack ?? String(e)}\n`);
       sendJson(res, 500, { errors: ['internal error in replsim (please report)'] });
@@ -78,7 +95,14 @@ export function clusterHandler(session: Session, cluster: string, limits: Listen
   };
 }
 
-async function handle(session: Session, cluster: string, limits: ListenerLimits, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(
+  session: Session,
+  cluster: string,
+  limits: ListenerLimits,
+  addressOf: (listenerUrl: string) => string | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   const rawUrl = req.url ?? '';
   const q = rawUrl.indexOf('?');
   const pathname = q >= 0 ? rawUrl.slice(0, q) : rawUrl;
@@ -114,7 +138,7 @@ async function handle(session: Session, cluster: string, limits: ListenerLimits,
   // The service parses a body for writes only; a body on a read or list is ignored.
   if ((method === 'POST' || method === 'PUT' || method === 'PATCH') && body.trim() !== '') {
     try {
-      parsed = JSON.parse(body);
+      parsed = simulatedAddresses(JSON.parse(body), addressOf);
     } catch {
       return sendJson(res, 400, { errors: ['error parsing JSON'] });
     }

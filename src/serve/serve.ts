@@ -167,8 +167,13 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const clusters: Record<string, ClusterEndpoint> = {};
   try {
     let i = 0;
+    // A listener's URL (or host:port) in a request body means that cluster's simulated API address.
+    const addressOf = (url: string): string | undefined => {
+      for (const [name, e] of Object.entries(clusters)) if (url === e.url || url === `${HOST}:${e.port}` || url === `localhost:${e.port}` || url === `http://localhost:${e.port}`) return world.state.clusters[name].apiAddr;
+      return undefined;
+    };
     for (const name of session.clusters) {
-      const server = makeListener(limits, clusterHandler(session, name, limits));
+      const server = makeListener(limits, clusterHandler(session, name, limits, addressOf));
       servers.push(server);
       const port = await listen(server, firstPort === 0 ? 0 : firstPort + i++);
       clusters[name] = { url: `http://${HOST}:${port}`, port };

@@ -163,6 +163,22 @@ describe('many concurrent requests are applied one at a time', () => {
   });
 });
 
+describe('listener addresses in bodies', () => {
+  it("a listener's URL in a body is read as that cluster's simulated address (primary_api_addr)", async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const post = (url: string, path: string, body: unknown, token?: string) =>
+      fetch(`${url}/v1/${path}`, { method: 'POST', body: JSON.stringify(body), headers: token ? { 'X-Vault-Token': token } : {} }).then(async (r) => ({ status: r.status, body: await r.json().catch(() => null) }));
+    expect((await post(h.clusters.east.url, 'sys/replication/dr/primary/enable', {}, root)).status).toBe(200);
+    const token = (await post(h.clusters.east.url, 'sys/replication/dr/primary/secondary-token', { id: 'west' }, root)).body.wrap_info.token;
+    const enabled = await post(h.clusters.west.url, 'sys/replication/dr/secondary/enable', { token, primary_api_addr: `${h.clusters.east.url}/` }, h.world.tokenNamed('west', 'root'));
+    expect(enabled.status).toBe(200);
+    expect(h.world.state.clusters.west.replication.dr.primaryApiAddr).toBe('https://east.replsim.test:8200');
+    await h.stop();
+    expect(h.session.scenarioYaml()).toContain('primary_api_addr: ${east.api_addr}');
+  });
+});
+
 describe('control listener', () => {
   it('refuses a step it does not know, a bad cluster, or a request step, naming the cause; changes nothing', async () => {
     const h = await start();
