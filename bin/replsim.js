@@ -2,7 +2,7 @@
 // The `replsim` command. It runs the bundle scripts/build-cli.mjs made (dist/cli/replsim.mjs) when
 // that bundle is newer than every source file, and otherwise the TypeScript sources through tsx, so
 // `npx replsim` works straight after a checkout and never runs stale code after an edit.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -32,5 +32,12 @@ if (bundleIsFresh()) {
   register();
   ({ main } = await import('../src/cli/main.ts'));
 }
-const io = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n'), stdout: process.stdout, env: process.env };
+const io = {
+  out: (l) => process.stdout.write(l + '\n'),
+  err: (l) => process.stderr.write(l + '\n'),
+  stdout: process.stdout,
+  env: process.env,
+  // `replsim run -` reads a scenario from standard input (file descriptor 0), only when asked.
+  stdin: () => readFileSync(0, 'utf8'),
+};
 process.exitCode = await main(process.argv.slice(2), io);

@@ -2,7 +2,12 @@
 // getting it there. The link follows the spec's association table (set links, set again refreshes,
 // remove unlinks and starts an unsync); the status follows the sync jobs the world runs as time
 // passes: queued (PENDING), delivered (SYNCED), removed from the destination (UNSYNCED), or failed
-// with the cause the destination gave (EXTERNAL_SERVICE_ERROR, CLIENT_SIDE_ERROR) and retried.
+// with its cause (EXTERNAL_SERVICE_ERROR, CLIENT_SIDE_ERROR, INTERNAL_VAULT_ERROR, UNKNOWN) and
+// retried. The service documents the four causes (developer.hashicorp.com/vault/docs/sync, "Sync
+// statuses"); replsim gives each the situation it models: the store's service failed (external),
+// it refused the configuration (client), the cluster could not read the secret it should send
+// (internal: its mount is not on this cluster), or the store never answered, so the cluster cannot
+// tell what the store holds (unknown: the network path to the store is cut).
 //
 // The world keeps the value as a plain string in its state and uses this machine as a pure
 // transition function (`stepAssociation`), as it does the replication role machine.
@@ -14,17 +19,24 @@ export type AssociationValue =
   | 'unlinked.pending'
   | 'unlinked.failedExternal'
   | 'unlinked.failedClient'
+  | 'unlinked.failedInternal'
+  | 'unlinked.failedUnknown'
   | 'unlinked.unsynced'
   | 'linked.pending'
   | 'linked.synced'
   | 'linked.failedExternal'
-  | 'linked.failedClient';
+  | 'linked.failedClient'
+  | 'linked.failedInternal'
+  | 'linked.failedUnknown';
 
 /** The service's sync statuses that an association can report (vault-api-facts.md §D). */
-export type SyncStatus = 'PENDING' | 'SYNCED' | 'UNSYNCED' | 'EXTERNAL_SERVICE_ERROR' | 'CLIENT_SIDE_ERROR';
+export type SyncStatus = 'PENDING' | 'SYNCED' | 'UNSYNCED' | 'EXTERNAL_SERVICE_ERROR' | 'CLIENT_SIDE_ERROR' | 'INTERNAL_VAULT_ERROR' | 'UNKNOWN';
 
-/** Why a destination refused an operation: its service failed, or it refused our credentials. */
-export type FailureCause = 'external' | 'client';
+/**
+ * Why an operation failed: the destination's service failed, it refused our credentials, the
+ * cluster itself could not carry it out, or no answer came back.
+ */
+export type FailureCause = 'external' | 'client' | 'internal' | 'unknown';
 
 export type AssociationEvent =
   /** The operator set the association (POST …/associations/set). */
@@ -43,6 +55,8 @@ const unsyncInProgress = {
     'attempt.failed': [
       { guard: 'byExternalService', target: '#syncAssociation.unlinked.failedExternal' },
       { guard: 'byClientSide', target: '#syncAssociation.unlinked.failedClient' },
+      { guard: 'byVault', target: '#syncAssociation.unlinked.failedInternal' },
+      { guard: 'unanswered', target: '#syncAssociation.unlinked.failedUnknown' },
     ],
   },
 } as const;
@@ -65,6 +79,8 @@ export const syncAssociationMachine = setup({
   guards: {
     byExternalService: ({ event }) => event.type === 'attempt.failed' && event.cause === 'external',
     byClientSide: ({ event }) => event.type === 'attempt.failed' && event.cause === 'client',
+    byVault: ({ event }) => event.type === 'attempt.failed' && event.cause === 'internal',
+    unanswered: ({ event }) => event.type === 'attempt.failed' && event.cause === 'unknown',
   },
 }).createMachine({
   id: 'syncAssociation',
@@ -85,6 +101,8 @@ export const syncAssociationMachine = setup({
         pending: unsyncInProgress,
         failedExternal: unsyncInProgress,
         failedClient: unsyncInProgress,
+        failedInternal: unsyncInProgress,
+        failedUnknown: unsyncInProgress,
         /** The secret was deleted from the destination. */
         unsynced: {},
       },
@@ -100,6 +118,8 @@ export const syncAssociationMachine = setup({
         'attempt.failed': [
           { guard: 'byExternalService', target: '.failedExternal' },
           { guard: 'byClientSide', target: '.failedClient' },
+          { guard: 'byVault', target: '.failedInternal' },
+          { guard: 'unanswered', target: '.failedUnknown' },
         ],
       },
       states: {
@@ -109,6 +129,8 @@ export const syncAssociationMachine = setup({
         synced: {},
         failedExternal: {},
         failedClient: {},
+        failedInternal: {},
+        failedUnknown: {},
       },
     },
   },
@@ -162,6 +184,12 @@ export function syncStatusOf(value: AssociationValue): SyncStatus | null {
     case 'unlinked.failedClient':
     case 'linked.failedClient':
       return 'CLIENT_SIDE_ERROR';
+    case 'unlinked.failedInternal':
+    case 'linked.failedInternal':
+      return 'INTERNAL_VAULT_ERROR';
+    case 'unlinked.failedUnknown':
+    case 'linked.failedUnknown':
+      return 'UNKNOWN';
   }
 }
 
@@ -170,7 +198,8 @@ export function isLinked(value: AssociationValue): boolean {
   return value.startsWith('linked.');
 }
 
-const UNSYNC_IN_PROGRESS: AssociationValue[] = ['unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient'];
+const UNSYNC_IN_PROGRESS: AssociationValue[] = ['unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient', 'unlinked.failedInternal', 'unlinked.failedUnknown'];
+const SYNC_IN_PROGRESS: AssociationValue[] = ['linked.pending', 'linked.failedExternal', 'linked.failedClient', 'linked.failedInternal', 'linked.failedUnknown'];
 
 /**
  * The operation the world still owes the destination for this association: a sync (queued or to
@@ -178,7 +207,7 @@ const UNSYNC_IN_PROGRESS: AssociationValue[] = ['unlinked.pending', 'unlinked.fa
  * which the world sees by comparing versions, not from this value.
  */
 export function operationOf(value: AssociationValue): 'sync' | 'unsync' | null {
-  if (value === 'linked.pending' || value === 'linked.failedExternal' || value === 'linked.failedClient') return 'sync';
+  if (SYNC_IN_PROGRESS.includes(value)) return 'sync';
   if (UNSYNC_IN_PROGRESS.includes(value)) return 'unsync';
   return null;
 }

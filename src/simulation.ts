@@ -8,6 +8,8 @@ import { genesisEvent, type Topology } from './cluster/genesis.js';
 import { domainProcesses, domainReducers } from './cluster/domain.js';
 import type { SimState } from './cluster/state.js';
 import { destinationForFault, isDestinationFault } from './cluster/sync.js';
+import { DESTINATION_TYPES } from './sync/destinations.js';
+import { isStoreNode, parseStoreRef, type ExternalStore } from './sync/external-store.js';
 import { render, type ApiRequest, type ApiResponse } from './api/http.js';
 import { kvRoutes } from './api/kv.js';
 import { dispatch, type Dispatch, type RouteTable } from './api/router.js';
@@ -41,7 +43,7 @@ export interface RequestResult {
 }
 
 function emptyState(seed: number, latencyMs: number): SimState {
-  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {} };
+  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {}, stores: {} };
 }
 
 export class World {
@@ -155,16 +157,29 @@ export class World {
     this.store.append({ type: 'time-advanced', at: target });
   }
 
-  /** Cuts links: a pair `[a, b]`, or between every two of a list of groups `[[a], [b, c]]`. */
+  /**
+   * A node of the network: a cluster, or the external store behind a sync destination, named by
+   * the destination's key (`codehost/gh1`, `team-a/codehost/gh1`), which no cluster name can be.
+   */
+  private requireNode(name: string): void {
+    if (!isStoreNode(name)) return this.requireCluster(name);
+    if (name in this.store.state.stores) return;
+    const known = Object.keys(this.store.state.stores).sort();
+    throw new WorldUsageError(
+      `no external store "${name}" (${known.length ? `stores: ${known.join(', ')}` : 'none yet: a store appears when a sync destination is created, POST sys/sync/destinations/<type>/<name>'})`,
+    );
+  }
+
+  /** Cuts links: a pair `[a, b]`, or between every two of a list of groups `[[a], [b, c]]`; a node is a cluster or a store. */
   partition(spec: [string, string] | string[][]): void {
     const groups = spec.every((x) => typeof x === 'string') ? (spec as string[]).map((x) => [x]) : (spec as string[][]);
-    groups.flat().forEach((c) => this.requireCluster(c));
+    groups.flat().forEach((c) => this.requireNode(c));
     this.store.append({ type: 'links-cut', at: this.now, links: linksOfPartition(groups) });
   }
 
   /** Restores one link, or every link. */
   heal(spec: [string, string] | 'all'): void {
-    if (spec !== 'all') spec.forEach((c) => this.requireCluster(c));
+    if (spec !== 'all') spec.forEach((c) => this.requireNode(c));
     this.store.append({ type: 'links-healed', at: this.now, links: spec === 'all' ? 'all' : [spec] });
   }
 
@@ -197,6 +212,17 @@ export class World {
     const found = destinationForFault(this.store.state.clusters[spec.on], spec.type, spec.name);
     if ('problem' in found) throw new WorldUsageError(found.problem);
     this.store.append({ type: 'sync-destination-faulted', at: this.now, cluster: spec.on, destination: found.key, fault: spec.fault });
+  }
+
+  /**
+   * What the external store behind a sync destination holds now (the `inspect` step): `ref` is
+   * `<type>/<name>` or `<namespace>/<type>/<name>`. A copy: changing it changes nothing.
+   */
+  inspectStore(ref: string): { key: string; store: ExternalStore } {
+    const parsed = parseStoreRef(ref, DESTINATION_TYPES);
+    if (!parsed) throw new WorldUsageError(`inspect: "${ref}" does not name a store: write <type>/<name> (or <namespace>/<type>/<name>), the type one of ${DESTINATION_TYPES.join(', ')}`);
+    this.requireNode(parsed.key);
+    return { key: parsed.key, store: structuredClone(this.store.state.stores[parsed.key]) };
   }
 
   /** The built-in scenario variables: `<cluster>.root_token`, `.keys.<i>`, `.api_addr`, `.cluster_addr`. */

@@ -31,6 +31,8 @@ export function isDrSecondary(cluster: ClusterState): boolean {
 /** Checks a request against an endpoint's rule; null when allowed, else the refusal. */
 export function authorize(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, fullPath: string, sentToken: string | undefined): Reply | null {
   const { cluster } = ctx;
+  // A community build never registered the path: as unknown as any unmatched path.
+  if (rule.enterpriseBuildOnly && cluster.license === 'none') return errors.unsupportedPath();
   if (isDrSecondary(cluster) && !rule.openOnDrSecondary) return errors.drSecondaryClosed();
   if (rule.license === 'enterprise' && cluster.license !== 'enterprise') return errors.enterpriseOnly();
   if (rule.license === 'enterprise-or-managed' && cluster.license === 'none') return errors.enterpriseOnly();

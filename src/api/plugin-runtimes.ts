@@ -3,7 +3,13 @@
 // (`plugins/runtimes/catalog/*` and `plugins/catalog/*` are the service's root paths) and is served
 // only in the root namespace. Handlers, texts and statuses follow the service's system backend
 // (vault-api-facts.md §C).
+//
+// The catalog is replicated configuration: a performance secondary answers reads from its copy of
+// its primary's catalog, and a change sent to it is applied on the primary (`configurationLanding`),
+// checked against the primary's catalog.
 import { runtimeRefusal, type RuntimeValue } from '../../models/plugin-runtime.machine.js';
+import { configurationLanding } from '../cluster/forwarding.js';
+import type { ClusterState } from '../cluster/state.js';
 import {
   PLUGIN_TYPES,
   catalogKey,
@@ -23,6 +29,12 @@ import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route 
 /** A CE feature: no licence needed. Root-namespace only, and `sudo` on top of the path's capability. */
 const catalogAuth: AuthRule = { token: 'client', sudo: true, rootNamespace: true };
 
+/** The cluster a change lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
+function landing(ctx: RequestContext): ClusterState | Reply {
+  const l = configurationLanding(ctx.state, ctx.cluster);
+  return 'refuse' in l ? reply.error(l.refuse.status, l.refuse.error) : ctx.state.clusters[l.cluster];
+}
+
 /** The catalog's answer for a runtime that is not registered (newest form), passed on as a plain error. */
 const runtimeNotFound = (name: string) => `failed to retrieve container plugin runtime ${JSON.stringify(name)}: plugin runtime not found`;
 
@@ -41,20 +53,24 @@ function registerRuntime(ctx: RequestContext<typeof runtimeFields>): Outcome {
   const { oci_runtime, cgroup_parent, cpu_nanos, memory_bytes } = ctx.fields;
   if (cpu_nanos < 0) return errors.badRequest('runtime cpu in nanos cannot be negative');
   if (memory_bytes < 0) return errors.badRequest('runtime memory in bytes cannot be negative');
+  const target = landing(ctx);
+  if ('kind' in target) return target;
   // Stored as given: an empty `oci_runtime` means the default, runsc, and reads back empty.
   const runtime: PluginRuntime = { name: ctx.params.name, type: 'container', oci_runtime, cgroup_parent, cpu_nanos, memory_bytes };
-  const event: PluginRuntimeRegistered = { type: 'plugin-runtime-registered', at: ctx.now, cluster: ctx.cluster.name, runtime };
+  const event: PluginRuntimeRegistered = { type: 'plugin-runtime-registered', at: ctx.now, cluster: target.name, runtime };
   return { events: [event], reply: () => reply.empty() };
 }
 
 function deleteRuntime(ctx: RequestContext): Outcome {
   const { name } = ctx.params;
-  const catalog = ctx.cluster.plugins;
+  const target = landing(ctx);
+  if ('kind' in target) return target;
+  const catalog = target.plugins;
   const value: RuntimeValue = catalog.runtimes[catalogKey('container', name)] ? 'registered' : 'absent';
   const refusal = runtimeRefusal(value, { type: 'delete', referencedBy: pluginsWithRuntime(catalog, name) });
   if (refusal?.kind === 'referenced') return errors.badRequest(`unable to delete ${JSON.stringify(name)} runtime. Registered plugins=[${refusal.plugins.join(' ')}] are referencing it.`);
   if (refusal?.kind === 'not-found') return errors.internal('plugin runtime not found');
-  const event: PluginRuntimeDeleted = { type: 'plugin-runtime-deleted', at: ctx.now, cluster: ctx.cluster.name, runtimeType: 'container', name };
+  const event: PluginRuntimeDeleted = { type: 'plugin-runtime-deleted', at: ctx.now, cluster: target.name, runtimeType: 'container', name };
   return { events: [event], reply: () => reply.empty() };
 }
 
@@ -128,11 +144,13 @@ function registerPlugin(type: PluginType, ctx: RequestContext<typeof pluginField
   command = parts[0];
   const bad = hexError(sha256);
   if (bad) return errors.badRequest(`Could not decode SHA256 value from Hex ${sha256}: ${bad}`);
+  const target = landing(ctx);
+  if ('kind' in target) return target;
   // The runtime is looked up only for a container plugin; a missing one fails registration as a plain error.
-  if (oci_image !== '' && runtime !== '' && !ctx.cluster.plugins.runtimes[catalogKey('container', runtime)])
+  if (oci_image !== '' && runtime !== '' && !target.plugins.runtimes[catalogKey('container', runtime)])
     return errors.internal(`failed to get configured runtime for plugin ${JSON.stringify(name)}: ${runtimeNotFound(runtime)}`);
   const plugin: RegisteredPlugin = { name, type, command, args, sha256: sha256.toLowerCase(), oci_image, runtime };
-  const event: PluginRegistered = { type: 'plugin-registered', at: ctx.now, cluster: ctx.cluster.name, plugin };
+  const event: PluginRegistered = { type: 'plugin-registered', at: ctx.now, cluster: target.name, plugin };
   return { events: [event], reply: () => reply.empty() };
 }
 
@@ -161,8 +179,10 @@ function pluginRoutes(type: PluginType): Route {
         summary: `remove ${a} ${type} plugin from the plugin catalog`,
         auth: catalogAuth,
         handle: (ctx) => {
-          if (!ctx.cluster.plugins.plugins[catalogKey(type, ctx.params.name)]) return reply.empty();
-          const event: PluginDeregistered = { type: 'plugin-deregistered', at: ctx.now, cluster: ctx.cluster.name, pluginType: type, name: ctx.params.name };
+          const target = landing(ctx);
+          if ('kind' in target) return target;
+          if (!target.plugins.plugins[catalogKey(type, ctx.params.name)]) return reply.empty();
+          const event: PluginDeregistered = { type: 'plugin-deregistered', at: ctx.now, cluster: target.name, pluginType: type, name: ctx.params.name };
           return { events: [event], reply: () => reply.empty() };
         },
       }),

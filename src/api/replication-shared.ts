@@ -4,6 +4,7 @@
 // role machine whether the role table allows it, draws what it needs (only then), and returns the
 // event with the reply. Error texts are the service's where known (vault-api-facts.md, or confirmed
 // by search as noted), otherwise simulator wording that names the cause and the fix.
+import semver from 'semver';
 import { canRole, modeOf, type RoleEvent } from '../../models/replication-role.machine.js';
 import { generateSecondaryKeyPair } from '../cluster/crypto/sealed-box.js';
 import { isMerkleCorrupted } from '../cluster/merkle.js';
@@ -83,12 +84,14 @@ export function replicationErrors(kind: ReplicationKind) {
   };
 }
 
-/** Semver order of "1.16.0"-like versions (pre-release and build suffixes ignored). */
+/**
+ * Semantic-version order, by the `semver` package npm uses: a pre-release comes before its release
+ * (1.16.0-rc1 < 1.16.0), build metadata such as "+ent" is ignored. A version that is not semver
+ * (scenario files are checked, so only a hand-built world has one) is read as its leading numbers.
+ */
 export function versionAtLeast(version: string, minimum: string): boolean {
-  const parts = (v: string) => v.replace(/^v/, '').split(/[-+]/)[0].split('.').map((x) => Number(x) || 0);
-  const [a, b] = [parts(version), parts(minimum)];
-  for (let i = 0; i < Math.max(a.length, b.length); i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) > (b[i] ?? 0);
-  return true;
+  const read = (v: string) => semver.parse(v, { loose: true }) ?? semver.coerce(v) ?? semver.parse('0.0.0')!;
+  return semver.gte(read(version), read(minimum));
 }
 
 /** Whether a base64 text is a raw 32-byte X25519 public key, as generate-public-key returns. */

@@ -3,7 +3,13 @@
 // statuses follow vault-api-facts.md §D; texts the facts file does not have are the simulator's
 // and say so. Deliveries happen later, as time passes (cluster/sync.ts): a set or remove answers at
 // once with the association PENDING.
+//
+// Under performance replication, destinations and associations are the primary's replicated
+// configuration: a performance secondary answers reads from its copy, and a write sent to it is
+// applied on its primary (`configurationLanding`, as a KV write to a replicated mount), whose state
+// the write is checked against and whose answer is returned.
 import { isLinked, isManaged, syncStatusOf } from '../../models/sync-association.machine.js';
+import { configurationLanding } from '../cluster/forwarding.js';
 import { capabilitiesOf } from '../cluster/policy.js';
 import { liveVersion } from '../cluster/reducers.js';
 import type { ClusterState, MountEntry } from '../cluster/state.js';
@@ -28,11 +34,20 @@ import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestConte
 /**
  * Every sync endpoint: a client token with the path's capability, and a licence that has the
  * feature ("Appropriate Vault Enterprise license or HCP Vault Dedicated cluster required",
- * developer.hashicorp.com/vault/docs/sync). Not restricted to the root namespace: destinations live
- * in the namespace they were created in. A DR secondary refuses them like any client path.
+ * developer.hashicorp.com/vault/docs/sync). A community build (licence `none`) has no sync paths
+ * at all: its stub backend registers none, so they are 404 `unsupported path` (vault-api-facts.md
+ * §0.3), not the `enterprise-only feature` of the replication stubs. Not restricted to the root
+ * namespace: destinations live in the namespace they were created in. A DR secondary refuses them
+ * like any client path.
  */
 function syncAuth(capability?: AuthRule['capability']): AuthRule {
-  return { token: 'client', license: 'enterprise-or-managed', ...(capability ? { capability } : {}) };
+  return { token: 'client', license: 'enterprise-or-managed', enterpriseBuildOnly: true, ...(capability ? { capability } : {}) };
+}
+
+/** The cluster a write lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
+function landing(ctx: RequestContext): ClusterState | Reply {
+  const l = configurationLanding(ctx.state, ctx.cluster);
+  return 'refuse' in l ? reply.error(l.refuse.status, l.refuse.error) : ctx.state.clusters[l.cluster];
 }
 
 /** Texts the facts file lacks (gap 2 and area D's unknown validation messages): simulator wording. */
@@ -60,8 +75,19 @@ function destinationsIn(c: ClusterState, namespace: string): SyncDestination[] {
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
 }
 
-function destinationOf(ctx: RequestContext, type: DestinationType): SyncDestination | undefined {
-  return ctx.cluster.sync.destinations[destinationKey(ctx.namespace, type, ctx.params.name)];
+/** The destination the request's URL names, on `c` (the receiving cluster by default, or where a write lands). */
+function destinationOf(ctx: RequestContext, type: DestinationType, c: ClusterState = ctx.cluster): SyncDestination | undefined {
+  return c.sync.destinations[destinationKey(ctx.namespace, type, ctx.params.name)];
+}
+
+/**
+ * The last failure's message, while the association reports a failure. The service keeps "the
+ * error code of the last sync or unsync operation if it failed" in each association
+ * (developer.hashicorp.com/vault/docs/sync, "Associations") but does not publish the field's name:
+ * `last_error` is replsim's. Left out when the last operation succeeded (or none ran yet).
+ */
+function lastError(a: { error: string }): { last_error?: string } {
+  return a.error === '' ? {} : { last_error: a.error };
 }
 
 /** A destination as GET prints it: sensitive connection values obfuscated. */
@@ -94,16 +120,16 @@ export function associationsView(d: SyncDestination) {
     const a = d.associations[id];
     const status = syncStatusOf(a.value);
     if (status === null) continue;
-    associated_secrets[id] = { accessor: a.accessor, secret_name: a.secretName, sync_status: status, updated_at: rfc3339(a.updatedAt) };
+    associated_secrets[id] = { accessor: a.accessor, secret_name: a.secretName, sync_status: status, updated_at: rfc3339(a.updatedAt), ...lastError(a) };
   }
   return { associated_secrets, store_name: d.name, store_type: d.type };
 }
 
-/** A mount given by path relative to the request's namespace ("secret" or "secret/"). */
-function mountNamed(ctx: RequestContext, given: string): MountEntry | null {
+/** A mount given by path relative to the request's namespace ("secret" or "secret/"), on `c`. */
+function mountNamed(ctx: RequestContext, given: string, c: ClusterState = ctx.cluster): MountEntry | null {
   const rel = given.replace(/^\/+|\/+$/g, '');
   if (rel === '') return null;
-  const m = ctx.cluster.storage.mounts[ctx.namespace + rel + '/'];
+  const m = c.storage.mounts[ctx.namespace + rel + '/'];
   return m && m.namespace === ctx.namespace ? m : null;
 }
 
@@ -115,7 +141,7 @@ function destinationsOfSecret(ctx: RequestContext, mount: MountEntry, secretName
     const a = d.associations[id];
     const status = a && syncStatusOf(a.value);
     if (!status) continue;
-    associated_destinations[`${d.type}/${d.name}`] = { type: d.type, name: d.name, sync_status: status, updated_at: rfc3339(a.updatedAt) };
+    associated_destinations[`${d.type}/${d.name}`] = { type: d.type, name: d.name, sync_status: status, updated_at: rfc3339(a.updatedAt), ...lastError(a) };
   }
   return reply.data({ associated_destinations });
 }
@@ -139,7 +165,9 @@ function configure(type: DestinationType, ctx: RequestContext): Outcome {
   const fields = ctx.fields as unknown as Record<string, unknown>;
   const name = ctx.params.name;
   const key = destinationKey(ctx.namespace, type, name);
-  if (ctx.cluster.sync.destinations[key]?.purge) return syncErrors.purging(type, name);
+  const target = landing(ctx);
+  if ('kind' in target) return target;
+  if (target.sync.destinations[key]?.purge) return syncErrors.purging(type, name);
 
   const connection: Record<string, string | string[]> = {};
   for (const f of info.connection) {
@@ -169,8 +197,8 @@ function configure(type: DestinationType, ctx: RequestContext): Outcome {
   }
 
   const destination: DestinationSettings = { key, namespace: ctx.namespace, type, name, connection, granularity, secretNameTemplate: template, customTags };
-  const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: ctx.cluster.name, destination };
-  return { events: [event], reply: (after) => reply.data(destinationView(after.clusters[ctx.cluster.name].sync.destinations[key])) };
+  const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: target.name, destination };
+  return { events: [event], reply: (after) => reply.data(destinationView(after.clusters[target.name].sync.destinations[key])) };
 }
 
 const BOOL_WORDS: Record<string, boolean> = { true: true, t: true, '1': true, false: false, f: false, '0': false };
@@ -185,14 +213,16 @@ function flag(ctx: RequestContext, name: string): boolean | Reply {
 }
 
 function remove(type: DestinationType, ctx: RequestContext): Outcome {
-  const d = destinationOf(ctx, type);
+  const target = landing(ctx);
+  if ('kind' in target) return target;
+  const d = destinationOf(ctx, type, target);
   if (!d) return reply.empty();
   const purge = flag(ctx, 'purge');
   if (typeof purge !== 'boolean') return purge;
   const force = flag(ctx, 'force_delete');
   if (typeof force !== 'boolean') return force;
   const managed = Object.values(d.associations).filter((a) => isManaged(a.value)).length;
-  const cluster = ctx.cluster.name;
+  const cluster = target.name;
   if (managed === 0) {
     const event: SyncDestinationDeleted = { type: 'sync-destination-deleted', at: ctx.now, cluster, destination: d.key };
     return { events: [event], reply: () => reply.empty() };
@@ -215,15 +245,17 @@ function setAssociation(type: DestinationType, ctx: RequestContext<typeof setFie
   const secretName = ctx.fields.secret_name;
   if (mountGiven === '') return syncErrors.missingField('mount');
   if (secretName === '') return syncErrors.missingField('secret_name');
-  const d = destinationOf(ctx, type);
+  const target = landing(ctx);
+  if ('kind' in target) return target;
+  const d = destinationOf(ctx, type, target);
   if (!d) return syncErrors.noDestination(type, ctx.params.name);
   if (d.purge) return syncErrors.purging(type, d.name);
-  const mount = mountNamed(ctx, mountGiven);
+  const mount = mountNamed(ctx, mountGiven, target);
   if (!mount) return syncErrors.noMount(mountGiven);
   if (mount.type !== 'kv-v2') return syncErrors.notKvV2(mountGiven);
   // Read access to the secret itself, beyond the capability on the sync path.
   if (!ctx.token || !capabilitiesOf(ctx.token, `${mount.path}data/${secretName}`).has('read')) return syncErrors.cannotRead(secretName, mountGiven);
-  if (secretName.endsWith('/') || !liveVersion(ctx.cluster.storage.kv[mount.path]?.[secretName])) return syncErrors.noSecret();
+  if (secretName.endsWith('/') || !liveVersion(target.storage.kv[mount.path]?.[secretName])) return syncErrors.noSecret();
 
   const id = associationId(mount.accessor, secretName);
   const prev = d.associations[id];
@@ -232,11 +264,11 @@ function setAssociation(type: DestinationType, ctx: RequestContext<typeof setFie
   const event: SyncAssociationSet = {
     type: 'sync-association-set',
     at: ctx.now,
-    cluster: ctx.cluster.name,
+    cluster: target.name,
     destination: d.key,
     association: { id, mount: mount.path, accessor: mount.accessor, secretName, ...naming },
   };
-  return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[ctx.cluster.name].sync.destinations[d.key])) };
+  return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
 }
 
 function removeAssociation(type: DestinationType, ctx: RequestContext<typeof removeFields>): Outcome {
@@ -245,14 +277,16 @@ function removeAssociation(type: DestinationType, ctx: RequestContext<typeof rem
   const secretName = ctx.fields.secret_name || ctx.fields.name;
   if (mountGiven === '') return syncErrors.missingField('mount');
   if (secretName === '') return syncErrors.missingField('secret_name');
-  const d = destinationOf(ctx, type);
+  const target = landing(ctx);
+  if ('kind' in target) return target;
+  const d = destinationOf(ctx, type, target);
   if (!d) return syncErrors.noDestination(type, ctx.params.name);
-  const mount = mountNamed(ctx, mountGiven);
+  const mount = mountNamed(ctx, mountGiven, target);
   const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
   // Rule 3: success when the association does not exist (or is already removed): nothing to do.
   if (!mount || !a || !isLinked(a.value)) return reply.data(associationsView(d));
-  const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: ctx.cluster.name, destination: d.key, id: associationId(mount.accessor, secretName) };
-  return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[ctx.cluster.name].sync.destinations[d.key])) };
+  const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName) };
+  return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -59,6 +59,22 @@ export interface ExploreOptions {
   maxStates?: number;
   /** Called after each depth is done. */
   onLevel?: (level: { depth: number; frontier: number; distinct: number; visited: number }) => void;
+  /**
+   * Called after every transition with the running counts, so a caller can print progress as TLC
+   * does (the explorer reads no clock: the caller decides how often to print).
+   */
+  onTick?: (tick: ExploreTick) => void;
+  /** Asked after every transition; true stops the search (a time limit), with stoppedBy 'limit'. */
+  shouldStop?: () => boolean;
+}
+
+/** The running counts of a search: the depth being expanded, states, and states still queued. */
+export interface ExploreTick {
+  depth: number;
+  visited: number;
+  distinct: number;
+  /** States waiting to be expanded: the rest of this level's frontier and the next level found so far. */
+  queue: number;
 }
 
 /** A shortest trace to a finding, with the scenario that replays it. */
@@ -86,6 +102,8 @@ export interface ExploreResult {
   depthReached: number;
   /** Every state within `depth` was explored (no finding, no cap, no early stop). */
   complete: boolean;
+  /** What stopped the search before it was complete, when nothing was found: maxStates, shouldStop, or every role combination reached. */
+  stoppedBy?: 'max-states' | 'limit' | 'roles-covered';
   /**
    * Combinations of DR modes reached, one letter per cluster in the topology's order (`d`isabled,
    * `p`rimary, `s`econdary), renamings of reached ones included; and how many there are (3^clusters).
@@ -144,17 +162,22 @@ export function explore(options: ExploreOptions): ExploreResult {
 
   const finish = (n: Node, cause: Pick<ExploreFinding, 'kind' | 'id' | 'message' | 'finding'>): ExploreResult => {
     result.depthReached = n.depth;
-    result.finding = traceTo(n, cause, { k, seed, caps, forbid: [...forbid] });
+    result.finding = traceTo(n, cause, { k, seed, caps, forbid: [...forbid], depth: options.depth });
     return done();
   };
 
   let frontier: Node[] = [root];
   for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
     const next: Node[] = [];
-    for (const node of frontier) {
+    for (const [at, node] of frontier.entries()) {
       // Commands that resolve to the same act on this state (the same cluster picked) are tried once.
       const tried = new Set<string>();
       for (const command of commands) {
+        if (options.shouldStop?.()) {
+          result.depthReached = depth;
+          result.stoppedBy = 'limit';
+          return done();
+        }
         if (!command.check(node.model)) continue;
         // A refusal changes nothing (the property runs check that it does not): no new state.
         if (command.predict(node.model) === 'refuse') continue;
@@ -172,6 +195,7 @@ export function explore(options: ExploreOptions): ExploreResult {
           return finish(child, { kind: 'mismatch', message: e.message });
         }
         result.visited++;
+        options.onTick?.({ depth, visited: result.visited, distinct: result.distinct, queue: frontier.length - at - 1 + next.length });
         child.observation = op.lastObservation;
         for (const f of observePath(child)) {
           if (f.kind === 'violation' || forbid.has(f.id)) return finish(child, { kind: f.kind, id: f.id, message: f.message, finding: f });
@@ -185,10 +209,12 @@ export function explore(options: ExploreOptions): ExploreResult {
         cover(op.world.state);
         if (options.stopWhenRolesCovered && roleVectors.size === result.roleVectors.total) {
           result.depthReached = depth;
+          result.stoppedBy = 'roles-covered';
           return done();
         }
         if (options.maxStates !== undefined && result.distinct >= options.maxStates) {
           result.depthReached = depth;
+          result.stoppedBy = 'max-states';
           return done();
         }
       }
@@ -220,7 +246,7 @@ function observePath(node: Node): Finding[] {
 function traceTo(
   node: Node,
   cause: Pick<ExploreFinding, 'kind' | 'id' | 'message' | 'finding'>,
-  run: { k: number; seed: number; caps: Capabilities; forbid: string[] },
+  run: { k: number; seed: number; caps: Capabilities; forbid: string[]; depth: number },
 ): ExploreFinding {
   const commands: OperatorCommand[] = [];
   for (let n: Node | null = node; n && n.command; n = n.parent) commands.push(n.command);
@@ -247,9 +273,15 @@ function traceTo(
       seed: run.seed,
       clusters: clusterNames(run.k),
       steps: replayed.steps,
-      header: [`Shortest trace (${commands.length} commands) found by replsim explore --clusters ${run.k} --seed ${run.seed}.`],
+      // The command as typed: --depth is required, and --forbid decides what counts as a finding.
+      header: [`Shortest trace (${commands.length} commands) found by replsim explore ${exploreFlags(run)}.`],
     },
   };
+}
+
+/** The `replsim explore` flags that find the same trace again. */
+function exploreFlags(run: { k: number; seed: number; forbid: string[]; depth: number }): string {
+  return [`--depth ${run.depth}`, `--clusters ${run.k}`, `--seed ${run.seed}`, ...(run.forbid.length ? [`--forbid ${run.forbid.join(' ')}`] : [])].join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -56,6 +56,11 @@ export interface PropertyOptions {
   families?: readonly string[];
   /** Runs after each run's commands; throw to fail the run (quiet-time and replay checks go here). */
   afterRun?: (op: Operator, model: Model) => void;
+  /**
+   * Replay one run: fast-check's counterexample path (`--replay` in `replsim check`, printed after a
+   * failure), with the same seed, clusters and steps, instead of drawing new runs.
+   */
+  replayPath?: string;
   /** Called after every run, then after every shrink attempt. */
   onProgress?: (p: { phase: 'run' | 'shrink'; done: number; runs: number }) => void;
 }
@@ -120,7 +125,13 @@ export function runProperty(options: PropertyOptions): PropertyResult {
   const kArb = options.clusters !== undefined ? fc.constant(options.clusters) : fc.integer({ min: MIN_CLUSTERS, max: MAX_CLUSTERS });
   // fast-check's default size gives sequences too short for failover chains. A generated command
   // whose precondition fails is skipped, so more are drawn than run: a run stops once `steps` ran.
-  const arb = fc.tuple(kArb, fc.commands(commandArbitraries(caps, options.families), { maxCommands: steps * DRAWN_PER_STEP, size: 'max' }));
+  // --replay gives fast-check's run path and the commands' own replay path (which commands ran, for
+  // their shrinking), joined by "@": both are needed to walk back to the shrunk run.
+  const [runPath, commandsPath] = options.replayPath === undefined ? [undefined, undefined] : splitReplay(options.replayPath);
+  const arb = fc.tuple(
+    kArb,
+    fc.commands(commandArbitraries(caps, options.families), { maxCommands: steps * DRAWN_PER_STEP, size: 'max', ...(commandsPath !== undefined ? { replayPath: commandsPath } : {}) }),
+  );
 
   const result: PropertyResult = { seed, runs: 0, commands: 0, requests: 0, refused: 0, hazards: {}, violations: {}, findings: [] };
   let failed = false;
@@ -154,7 +165,7 @@ export function runProperty(options: PropertyOptions): PropertyResult {
     }
   });
 
-  const details = fc.check(property, { numRuns: options.runs, seed, endOnFailure: options.shrink === false });
+  const details = fc.check(property, { numRuns: options.runs, seed, endOnFailure: options.shrink === false || runPath !== undefined, ...(runPath !== undefined ? { path: runPath } : {}) });
   if (!details.failed) return result;
   // A failure without a counterexample is fast-check's own error (never a finding of ours).
   if (!details.counterexample) throw details.errorInstance ?? new Error(`fast-check stopped without a counterexample after ${details.numRuns} runs`);
@@ -174,7 +185,7 @@ export function runProperty(options: PropertyOptions): PropertyResult {
     words,
     run: result.runs,
     shrinks,
-    replay: { seed: details.seed, path: details.counterexamplePath ?? '' },
+    replay: { seed: details.seed, path: replayToken(details.counterexamplePath ?? '', cmds) },
     reproduced: replayed.error !== undefined,
     scenario: {
       name: `counterexample: ${cause.id ? `${cause.kind} ${cause.id}` : cause.kind}`,
@@ -187,10 +198,24 @@ export function runProperty(options: PropertyOptions): PropertyResult {
       seed,
       clusters: names,
       steps: replayed.steps,
-      header: [`Counterexample found by replsim check ${checkFlags(options)}; fast-check seed ${details.seed}, path "${details.counterexamplePath ?? ''}".`],
+      header: [`Counterexample found by replsim check ${checkFlags(options)}; replay the shrunk run alone with: replsim check ${checkFlags(options)} --replay ${replayToken(details.counterexamplePath ?? '', cmds)}`],
     },
   });
   return result;
+}
+
+/** What `--replay` takes: fast-check's run path, then "@" and the commands' replay path when they have one. */
+function replayToken(runPath: string, cmds: unknown): string {
+  const commands = /replayPath="([^"]*)"/.exec(fc.stringify(cmds))?.[1];
+  return commands ? `${runPath}@${commands}` : runPath;
+}
+
+/** A `--replay` token as replayToken writes it: digits and colons, optionally "@" and base-64 letters with a colon. */
+export const REPLAY_TOKEN = /^\d+(:\d+)*(@[A-Za-z0-9+/]*:[A-Za-z0-9+/]*)?$/;
+
+function splitReplay(token: string): [string, string | undefined] {
+  const at = token.indexOf('@');
+  return at < 0 ? [token, undefined] : [token.slice(0, at), token.slice(at + 1)];
 }
 
 /** The `replsim check` flags that reproduce a property run. */

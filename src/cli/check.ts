@@ -7,12 +7,13 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describeCatalogue } from '../check/catalogue.js';
 import { MAX_CLUSTERS, MIN_CLUSTERS } from '../check/commands/index.js';
 import { scenarioYaml, writeScenario, type ScenarioExport } from '../check/export.js';
-import { DEFAULT_STEPS, runProperty, type Counterexample } from '../check/property.js';
-import { styleFor, type Style } from '../report/narrate.js';
+import { DEFAULT_STEPS, REPLAY_TOKEN, runProperty, type Counterexample } from '../check/property.js';
+import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { loadScenario } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
 import { HAZARD_IDS } from '../scenario/schema.js';
-import type { Io } from './run.js';
+import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
+import { colourOptions, type Io } from './run.js';
 
 export interface CheckOptions {
   runs: number;
@@ -22,6 +23,9 @@ export interface CheckOptions {
   forbid?: string[];
   out?: string;
   color?: boolean;
+  json?: boolean;
+  /** fast-check's counterexample path, as printed after a failure: replays that run alone. */
+  replay?: string;
 }
 
 /** A whole number within bounds, for commander. */
@@ -29,7 +33,8 @@ export function wholeNumber(flag: string, min: number, max = Number.MAX_SAFE_INT
   return (v: string) => {
     if (!/^\d+$/.test(v.trim())) throw new InvalidArgumentError(`${flag} takes a whole number, got "${v}"`);
     const n = Number(v);
-    if (n < min || n > max) throw new InvalidArgumentError(`${flag} takes a number from ${min}${max === Number.MAX_SAFE_INTEGER ? ' up' : ` to ${max}`}, got ${n}`);
+    // Show what was typed: 99999999999999999999 as a number would print as 100000000000000000000.
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${flag} takes a whole number from ${min} to ${max}, got ${v.trim()}`);
     return n;
   };
 }
@@ -43,7 +48,7 @@ export function forbiddenHazards(given: string[] | undefined): { ok: true; ids: 
 }
 
 export function registerCheck(program: Command, io: Io, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('check')
     .description('run random sequences of operator commands and watch every invariant and hazard; shrink a failure into a scenario file')
     .option('--runs <n>', 'command sequences to run', wholeNumber('--runs', 1), 100)
@@ -52,40 +57,97 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--steps <m>', 'commands per run, at most', wholeNumber('--steps', 1), DEFAULT_STEPS)
     .option('--forbid <hazard...>', `hazards that count as failures (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--out <dir>', 'write the shrunk counterexample to DIR/counterexample.yaml')
-    .option('--no-color', 'no colour even on a terminal (NO_COLOR is honoured too)')
-    .action(async (opts: CheckOptions) => setExit(await checkCommand(opts, io)));
+    .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
+    .option('--json', 'print one JSON object per progress tick, then one with the verdict');
+  colourOptions(command);
+  command.action(async (opts: CheckOptions) => setExit(await checkCommand(opts, io)));
+}
+
+/** fast-check's counterexample path as `replsim check` prints it (see REPLAY_TOKEN). */
+function replayPath(v: string): string {
+  if (!REPLAY_TOKEN.test(v.trim())) throw new InvalidArgumentError(`--replay takes what replsim check printed after a failure, like 12:0:3@AAB:a; got "${v}"`);
+  return v.trim();
 }
 
 export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> {
-  const st = styleFor(io.stdout, io.env, opts.color === false);
+  const json = opts.json === true;
+  const st = styleFor(io.stdout, io.env, json ? false : opts.color);
   const forbid = forbiddenHazards(opts.forbid);
   if (!forbid.ok) {
     io.err(`replsim check: ${forbid.message}`);
     return 2;
   }
   const topology = opts.clusters === undefined ? `${MIN_CLUSTERS} to ${MAX_CLUSTERS} clusters` : `${opts.clusters} clusters`;
-  io.out(`${st.bold('replsim check')}: ${opts.runs} runs of up to ${opts.steps} commands on ${topology}, seed ${opts.seed}`);
-  if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
+  if (!json) {
+    io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, seed ${opts.seed}`);
+    if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
+  }
 
-  const progress = progressReporter(io, opts.runs, st);
-  const result = runProperty({ runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, onProgress: progress.update });
+  const progress = progressReporter(io, opts.runs, st, json);
+  let result: ReturnType<typeof runProperty>;
+  try {
+    result = runProperty({ runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, replayPath: opts.replay, onProgress: progress.update });
+  } catch (e) {
+    progress.done();
+    // fast-check refuses a path that does not lead to a run drawn with these settings.
+    if (opts.replay === undefined || !/replay/i.test((e as Error).message)) throw e;
+    io.err(`replsim check: --replay ${opts.replay} is not a run of these settings: give the --runs, --seed, --clusters, --steps and --forbid it was printed with`);
+    return 2;
+  }
   progress.done();
+  const found = result.findings[0];
+  const verdict = found ? 'invalid' : 'valid';
+
+  if (json) {
+    let file: string | null = null;
+    if (found && opts.out) file = writeScenario(opts.out, withReplayHeader(found.scenario, join(opts.out, 'counterexample.yaml')));
+    io.out(
+      JSON.stringify({
+        type: 'verdict',
+        verdict,
+        seed: result.seed,
+        runs: result.runs,
+        commands: result.commands,
+        requests: result.requests,
+        refused: result.refused,
+        hazards: result.hazards,
+        violations: result.violations,
+        forbidden: forbid.ids,
+        wallMs: Math.round(progress.elapsedMs()),
+        finding: found
+          ? {
+              kind: found.kind,
+              id: found.id ?? null,
+              message: found.message.trim(),
+              run: found.run,
+              clusters: found.clusters,
+              commands: found.words,
+              shrinks: found.shrinks,
+              reproduced: found.reproduced,
+              replay: replayCommand(opts, found),
+              file,
+              scenario: scenarioYaml(found.scenario),
+            }
+          : null,
+      }),
+    );
+    return found ? 1 : 0;
+  }
 
   const entries = describeCatalogue();
-  const n = (x: number) => x.toLocaleString('en-US');
-  io.out(`ran ${n(result.runs)} run${result.runs === 1 ? '' : 's'}: ${n(result.commands)} commands, ${n(result.requests)} requests (${n(result.refused)} refused)`);
+  const n = count;
+  io.out(`ran ${n(result.runs)} run${result.runs === 1 ? '' : 's'}: ${n(result.commands)} commands, ${n(result.requests)} requests (${n(result.refused)} refused), ${formatWall(progress.elapsedMs())}`);
   io.out('hazards met:');
   const width = Math.max(...entries.map((e) => e.id.length));
   for (const e of entries.filter((x) => x.kind === 'hazard')) {
-    const count = result.hazards[e.id] ?? 0;
-    const line = `  ${e.id.padEnd(width)} ${String(count).padStart(6)}${forbid.ids.includes(e.id) ? '  (forbidden)' : ''}`;
-    io.out(count > 0 ? st.yellow(line) : line);
+    const tally = result.hazards[e.id] ?? 0;
+    const line = `  ${e.id.padEnd(width)} ${String(tally).padStart(6)}${forbid.ids.includes(e.id) ? '  (forbidden)' : ''}`;
+    io.out(tally > 0 ? st.yellow(line) : line);
   }
   const invariants = entries.filter((e) => e.kind === 'invariant');
   const violated = Object.entries(result.violations);
   io.out(`invariants: ${invariants.length} checked, ${violated.length === 0 ? 'none violated' : violated.map(([id, c]) => `${id} violated ${c}x`).join(', ')}`);
 
-  const found = result.findings[0];
   if (!found) {
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} in ${n(result.runs)} runs`));
     return 0;
@@ -94,9 +156,20 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   return 1;
 }
 
+/** The command that replays the shrunk failing run alone (fast-check's path, with the same settings). */
+function replayCommand(opts: CheckOptions, found: Counterexample): string {
+  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : [])];
+  return `npx replsim check ${flags.join(' ')} --replay ${found.replay.path}`;
+}
+
+function forbiddenList(given: string[]): string[] {
+  const f = forbiddenHazards(given);
+  return f.ok ? f.ids : given;
+}
+
 async function reportCounterexample(found: Counterexample, opts: CheckOptions, io: Io, st: Style): Promise<void> {
   const what = found.id ? `${found.kind} ${found.id}` : found.kind === 'mismatch' ? 'the service answered against the model' : 'a check failed';
-  io.out(st.red(`invalid: ${what} in run ${found.run}: ${found.message.trim()}`));
+  io.out(st.red(`invalid: ${what} in run ${found.run}: ${oneLine(found.message)}`));
   io.out(`shrunk to ${found.words.length} command${found.words.length === 1 ? '' : 's'} (${found.shrinks} shrink attempts) on ${found.clusters} clusters:`);
   found.words.forEach((w, i) => io.out(`  ${String(i + 1).padStart(2)}. ${w}`));
   if (!found.reproduced) io.out(st.yellow('warning: running the shrunk sequence alone did not fail again; the scenario may not reproduce it'));
@@ -113,7 +186,7 @@ async function reportCounterexample(found: Counterexample, opts: CheckOptions, i
     io.out('');
     for (const line of scenarioYaml(found.scenario).trimEnd().split('\n')) io.out(line);
   }
-  io.out(st.dim(`fast-check replay: seed ${found.replay.seed}, path "${found.replay.path}"`));
+  io.out(st.dim(`replay the shrunk run in fast-check: ${replayCommand(opts, found)}`));
 }
 
 function withReplayHeader(s: ScenarioExport, file: string): ScenarioExport {
@@ -131,25 +204,36 @@ async function replaysTheSame(file: string, found: Counterexample): Promise<stri
   return same ? `checked: replsim run on it fails with ${found.kind} ${found.id}` : `warning: replsim run on it does not show ${found.kind} ${found.id} (verdict ${run.verdict})`;
 }
 
-/** A progress bar on a terminal, a line every quarter otherwise. */
-export function progressReporter(io: Io, runs: number, st: Style) {
-  const stream = io.stdout as { isTTY?: boolean; write?: (s: string) => unknown; columns?: number };
-  const tty = stream.isTTY === true && typeof stream.write === 'function';
+/**
+ * Progress of the runs: on a terminal a bar with runs/s and the time left, rewritten in place; in a
+ * log a line every quarter; with --json one object a second. Shrinking shows its attempts.
+ */
+export function progressReporter(io: Io, runs: number, st: Style, json = false) {
+  const mode = progressMode(io, json);
+  const line = new StatusLine(io, mode);
+  const ticker = new Ticker(mode === 'tty' ? 100 : 1000);
   let lastQuarter = 0;
   let shrinking = false;
-  let drawn = false;
   return {
+    elapsedMs: () => ticker.elapsedMs(),
     update: (p: { phase: 'run' | 'shrink'; done: number; runs: number }) => {
-      if (tty) {
-        if (p.phase === 'run' && p.done % Math.max(1, Math.floor(runs / 200)) !== 0 && p.done !== runs) return;
+      const elapsed = ticker.elapsedMs();
+      const rate = perSecond(p.done, elapsed);
+      const left = p.done > 0 && p.done < runs ? formatWall(((runs - p.done) * elapsed) / p.done) : '0s';
+      if (mode === 'json') {
+        if (!ticker.due()) return;
+        io.out(JSON.stringify({ type: 'progress', phase: p.phase, done: p.done, runs, perSecond: p.phase === 'run' ? rate : null, elapsedMs: Math.round(elapsed) }));
+        return;
+      }
+      if (mode === 'tty') {
+        if (!ticker.due() && p.done !== runs) return;
+        if (p.phase === 'shrink') {
+          line.show(st.dim(`shrinking the failing run: ${p.done} attempt${p.done === 1 ? '' : 's'}, ${formatWall(elapsed)}`));
+          return;
+        }
         const width = 30;
         const filled = Math.round((Math.min(p.done, runs) / runs) * width);
-        const text =
-          p.phase === 'run'
-            ? `[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${p.done}/${runs} runs`
-            : `shrinking the failing run: ${p.done} attempt${p.done === 1 ? '' : 's'}`;
-        stream.write!(`\r${st.dim(text)}\u001b[K`);
-        drawn = true;
+        line.show(st.dim(`[${'#'.repeat(filled)}${' '.repeat(width - filled)}] ${count(p.done)}/${count(runs)} runs, ${count(rate)} runs/s, ${left} left`));
         return;
       }
       if (p.phase === 'shrink') {
@@ -160,11 +244,9 @@ export function progressReporter(io: Io, runs: number, st: Style) {
       const quarter = Math.floor((p.done / runs) * 4);
       if (quarter > lastQuarter && p.done < runs) {
         lastQuarter = quarter;
-        io.out(`  ${p.done}/${runs} runs`);
+        io.out(`  ${count(p.done)}/${count(runs)} runs, ${count(rate)} runs/s, about ${left} left`);
       }
     },
-    done: () => {
-      if (tty && drawn) stream.write!('\r\u001b[K');
-    },
+    done: () => line.clear(),
   };
 }

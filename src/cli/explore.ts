@@ -1,16 +1,19 @@
 // `replsim explore`: bounded exhaustive exploration. Every sequence of operator commands up to a
 // depth, breadth first, states deduplicated up to renaming of clusters; the shortest trace to an
 // invariant violation or a forbidden hazard is printed (or written with --out) as a scenario file.
-// Exit 0 when none is found within the depth, 1 when one is, 2 misuse.
+// Exit 0 when none is found within the depth, 1 when one is, 2 misuse or when --max-states or
+// --time-limit stopped the search first (verdict unknown, as Maelstrom's exit 2 for an unknown result).
 import { join } from 'node:path';
-import type { Command } from 'commander';
+import { performance } from 'node:perf_hooks';
+import { InvalidArgumentError, type Command } from 'commander';
 import { MAX_CLUSTERS, MIN_CLUSTERS } from '../check/commands/index.js';
-import { explore, type ExploreResult } from '../check/explore.js';
+import { explore, type ExploreResult, type ExploreTick } from '../check/explore.js';
 import { scenarioYaml, writeScenario } from '../check/export.js';
-import { styleFor } from '../report/narrate.js';
-import { HAZARD_IDS } from '../scenario/schema.js';
+import { oneLine, styleFor } from '../report/narrate.js';
+import { HAZARD_IDS, parseDuration } from '../scenario/schema.js';
 import { forbiddenHazards, wholeNumber } from './check.js';
-import type { Io } from './run.js';
+import { count, formatWall, perSecond, Ticker } from './progress.js';
+import { colourOptions, type Io } from './run.js';
 
 export interface ExploreCommandOptions {
   depth: number;
@@ -19,10 +22,29 @@ export interface ExploreCommandOptions {
   seed: number;
   out?: string;
   color?: boolean;
+  json?: boolean;
+  /** Stop after this many distinct states: verdict unknown. */
+  maxStates?: number;
+  /** Stop after this much wall time (ms): verdict unknown. */
+  timeLimit?: number;
+}
+
+/** How often a progress line is printed while exploring (TLC prints one a minute; a person wants more). */
+const PROGRESS_EVERY_MS = 1000;
+
+/** A wall-clock duration with its unit, as scenario files write them (`10s`, `2m`, `1h30m`). */
+function timeLimit(v: string): number {
+  try {
+    const ms = parseDuration(v);
+    if (ms <= 0) throw new RangeError('a time limit must be longer than 0');
+    return ms;
+  } catch (e) {
+    throw new InvalidArgumentError(`--time-limit takes a duration with its unit, like 30s, 5m or 1h: ${(e as Error).message}`);
+  }
 }
 
 export function registerExplore(program: Command, io: Io, setExit: (code: number) => void): void {
-  program
+  const command = program
     .command('explore')
     .description('explore every sequence of operator commands up to a depth, breadth first, and print the shortest trace to a violation or a forbidden hazard')
     .requiredOption('--depth <d>', 'commands per trace, at most', wholeNumber('--depth', 1, 50))
@@ -30,32 +52,96 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .option('--forbid <hazard...>', `hazards that count as findings (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--seed <n>', "the world's seed", wholeNumber('--seed', 0), 1)
     .option('--out <dir>', 'write the shortest trace to DIR/trace.yaml instead of printing it')
-    .option('--no-color', 'no colour even on a terminal (NO_COLOR is honoured too)')
-    .action((opts: ExploreCommandOptions) => setExit(exploreCommand(opts, io)));
+    .option('--max-states <n>', 'stop after this many distinct states (verdict unknown, exit 2)', wholeNumber('--max-states', 1))
+    .option('--time-limit <duration>', 'stop after this much time, like 30s or 5m (verdict unknown, exit 2)', timeLimit)
+    .option('--json', 'print one JSON object per progress tick, then one with the verdict');
+  colourOptions(command);
+  command.action((opts: ExploreCommandOptions) => setExit(exploreCommand(opts, io)));
+}
+
+/** The verdict of a search: a finding is invalid; a search a limit stopped proved nothing (unknown). */
+function verdictOf(result: ExploreResult): 'valid' | 'invalid' | 'unknown' {
+  if (result.finding) return 'invalid';
+  return result.complete ? 'valid' : 'unknown';
 }
 
 export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
-  const st = styleFor(io.stdout, io.env, opts.color === false);
+  const json = opts.json === true;
+  const st = styleFor(io.stdout, io.env, json ? false : opts.color);
   const forbid = forbiddenHazards(opts.forbid);
   if (!forbid.ok) {
     io.err(`replsim explore: ${forbid.message}`);
     return 2;
   }
-  io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}`);
+  const limits = [...(opts.maxStates !== undefined ? [`at most ${count(opts.maxStates)} distinct states`] : []), ...(opts.timeLimit !== undefined ? [`at most ${formatWall(opts.timeLimit)}`] : [])];
+  if (!json) {
+    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}`);
+  }
+  const ticker = new Ticker(PROGRESS_EVERY_MS);
+  let last: ExploreTick = { depth: 0, visited: 0, distinct: 1, queue: 0 };
+  // TLC's progress line: depth, states generated, distinct states, states left on the queue, and the rate.
+  const report = (t: ExploreTick) => {
+    const elapsed = ticker.elapsedMs();
+    const rate = perSecond(t.visited, elapsed);
+    if (json) io.out(JSON.stringify({ type: 'progress', ...t, perSecond: rate, elapsedMs: Math.round(elapsed) }));
+    else io.out(st.dim(`progress ${formatWall(elapsed)}: depth ${t.depth}, ${count(t.visited)} states, ${count(t.distinct)} distinct, ${count(t.queue)} queued, ${count(rate)} states/s`));
+  };
+  // performance.now() counts from the process's start, so the limit covers start-up too: the whole
+  // command, not only the search, stays within it (bar the final lines).
+  const deadline = opts.timeLimit;
   const result: ExploreResult = explore({
     depth: opts.depth,
     clusters: opts.clusters,
     forbid: forbid.ids,
     seed: opts.seed,
-    onLevel: (l) => io.out(st.dim(`  depth ${l.depth}: ${l.distinct.toLocaleString('en-US')} distinct states, ${l.visited.toLocaleString('en-US')} visited, ${l.frontier.toLocaleString('en-US')} new`)),
+    maxStates: opts.maxStates,
+    onTick: (t) => {
+      last = t;
+      if (ticker.due()) report(t);
+    },
+    shouldStop: deadline === undefined ? undefined : () => performance.now() >= deadline,
+    onLevel: json ? undefined : (l) => io.out(st.dim(`  depth ${l.depth} done: ${count(l.distinct)} distinct states, ${count(l.visited)} visited, ${count(l.frontier)} new`)),
   });
-  const n = (x: number) => x.toLocaleString('en-US');
-  io.out(`states visited: ${n(result.visited)}; distinct (up to renaming of clusters): ${n(result.distinct)}; depth reached: ${result.depthReached}`);
+  const verdict = verdictOf(result);
+  const f = result.finding;
+  const stopped = result.stoppedBy === 'limit' ? `the time limit (${formatWall(opts.timeLimit ?? 0)})` : result.stoppedBy === 'max-states' ? `--max-states ${count(opts.maxStates ?? 0)}` : undefined;
+  let file: string | null = null;
+  if (f && opts.out) {
+    file = join(opts.out, 'trace.yaml');
+    writeScenario(opts.out, { ...f.scenario, header: [...(f.scenario.header ?? []), `Replay: npx replsim run ${file}`] }, 'trace.yaml');
+  }
+
+  if (json) {
+    io.out(
+      JSON.stringify({
+        type: 'verdict',
+        verdict,
+        stoppedBy: result.stoppedBy ?? null,
+        depth: opts.depth,
+        depthReached: result.depthReached,
+        clusters: opts.clusters,
+        seed: opts.seed,
+        visited: result.visited,
+        distinct: result.distinct,
+        roleVectors: { covered: result.roleVectors.covered, total: result.roleVectors.total },
+        hazards: result.hazards,
+        wallMs: Math.round(ticker.elapsedMs()),
+        finding: f ? { kind: f.kind, id: f.id ?? null, message: f.message.trim(), trace: f.trace, reproduced: f.reproduced, file, scenario: scenarioYaml(f.scenario) } : null,
+      }),
+    );
+    return verdict === 'valid' ? 0 : verdict === 'invalid' ? 1 : 2;
+  }
+
+  if (stopped) report(last);
+  io.out(`states visited: ${count(result.visited)}; distinct (up to renaming of clusters): ${count(result.distinct)}; depth reached: ${result.depthReached}; ${formatWall(ticker.elapsedMs())}`);
   io.out(`DR role combinations reached: ${result.roleVectors.covered} of ${result.roleVectors.total}`);
   const hazards = Object.entries(result.hazards);
   if (hazards.length) io.out(`hazards met (not forbidden): ${hazards.map(([id, c]) => `${id} ${c}x`).join(', ')}`);
 
-  const f = result.finding;
+  if (verdict === 'unknown') {
+    io.out(st.yellow(`unknown: stopped by ${stopped ?? 'a limit'} at depth ${result.depthReached} of ${opts.depth}; nothing found so far, but traces up to depth ${opts.depth} were not all explored`));
+    return 2;
+  }
   if (!f) {
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} within depth ${opts.depth}`));
     return 0;
@@ -63,11 +149,9 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   const what = f.id ? `${f.kind} ${f.id}` : 'the service answered against the model';
   io.out(st.red(`invalid: shortest trace to ${what} (${f.trace.length} command${f.trace.length === 1 ? '' : 's'}):`));
   f.trace.forEach((w, i) => io.out(`  ${String(i + 1).padStart(2)}. ${w}`));
-  io.out(`then: ${f.message.trim()}`);
+  io.out(`then: ${oneLine(f.message)}`);
   if (!f.reproduced) io.out(st.yellow('warning: running the trace again with the catalogue did not give the same finding'));
-  if (opts.out) {
-    const file = join(opts.out, 'trace.yaml');
-    writeScenario(opts.out, { ...f.scenario, header: [...(f.scenario.header ?? []), `Replay: npx replsim run ${file}`] }, 'trace.yaml');
+  if (file) {
     io.out(`wrote ${file} (${f.scenario.steps.length} steps)`);
     io.out('replay it with:');
     io.out(`  npx replsim run ${file}`);

@@ -4,37 +4,64 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { World } from '../simulation.js';
 import { HistoryFileError, readJsonl } from '../world/persist.js';
 import type { SimEvent } from '../cluster/events.js';
-import { runCommand, type Io } from './run.js';
+import { colourOptions, runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
+import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
-function integer(name: string) {
+/** A seed: a whole number that survives the trip through a JavaScript number unchanged. */
+function seedArg(name: string) {
   return (v: string) => {
-    if (!/^-?\d+$/.test(v)) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
-    return Number(v);
+    if (!/^-?\d+$/.test(v.trim())) throw new InvalidArgumentError(`${name} must be a whole number, got "${v}"`);
+    const n = Number(v);
+    // 99999999999999999999 would silently become 100000000000000000000: refuse it rather than run another seed.
+    if (!Number.isSafeInteger(n)) throw new InvalidArgumentError(`${name} must be a whole number from ${Number.MIN_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}, got ${v}`);
+    return n;
   };
 }
+
+const EXIT_CODES = `
+Exit codes (as in Maelstrom):
+  0  valid: every outcome matches what was expected
+  1  invalid: a scenario's outcome, an invariant or a forbidden hazard did not hold
+  2  misuse or unknown: a bad file or option, nothing run, or a limit stopped explore first`;
+
+const EXAMPLES = `
+Examples:
+  $ replsim run scenarios/01-dr-setup.yaml             narrate one scenario
+  $ replsim run scenarios/ -q --junit out/junit.xml    a whole folder for CI: failures only, JUnit XML
+  $ cat runbook.yaml | replsim run -                   a scenario from standard input
+  $ replsim check --runs 300 --seed 1 --forbid two-primaries
+  $ replsim explore --depth 5 --clusters 3 --time-limit 60s
+`;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
   const program = new Command('replsim')
     .description('Rehearse replication failovers against a simulated secrets-management service')
     .version(pkg.version)
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) });
+    .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) })
+    .addHelpText('after', EXAMPLES + EXIT_CODES)
+    .showSuggestionAfterError(true);
 
-  program
+  const run = program
     .command('run')
     .description('run scenario files (or every scenario in a folder) and report whether each outcome matches its expect')
-    .argument('<paths...>', 'scenario files or folders')
-    .option('--seed <n>', 'override the seed of every file', integer('--seed'))
-    .option('--out <dir>', 'write results.json and history.jsonl here (one sub-folder per file when several)')
-    .option('-q, --quiet', 'print only the verdict of files that fail')
-    .option('--json', 'print one JSON object per step, then one per file')
-    .option('--no-color', 'no colour even on a terminal (NO_COLOR is honoured too)')
+    .argument('<paths...>', 'scenario files, folders (searched recursively) or - for standard input')
+    .option('--seed <n>', 'override the seed of every file', seedArg('--seed'))
+    .option('--out <dir>', 'write results.json and history.jsonl here (several files: one sub-folder each, and summary.json)')
+    .option('--junit <file>', 'write a JUnit XML report (one testcase per file, a failure per failed step with file:line)')
+    .option('-q, --quiet', 'print only the files that fail (and, for several, the counts)')
+    .option('-v, --verbose', 'narrate whole request and response bodies (by default a long body is cut, never the fields a step\'s expect names)')
+    .option('--json', 'print one JSON object per step, then one per file (and a summary for several); with -q only failing files')
+    .addHelpText('after', `
+On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::error file=…,line=…:: annotation.
+` + EXIT_CODES)
     .action(async (paths: string[], opts) => setExit(await runCommand(paths, opts, io)));
+  colourOptions(run);
 
   program
     .command('replay')
@@ -54,6 +81,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 
   registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
+  registerDiagram(program, io, setExit);
   registerServe(program, io, setExit);
 
   return program;
@@ -62,6 +90,11 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
 export async function main(argv: string[], io: Io): Promise<number> {
   let code = 0;
   const program = buildProgram(io, (c) => (code = c));
+  if (argv.length === 0) {
+    // No command is a usage error, as everywhere else: the help goes to stderr and the exit code is 2.
+    program.outputHelp({ error: true });
+    return 2;
+  }
   try {
     await program.parseAsync(argv, { from: 'user' });
   } catch (e) {
@@ -74,7 +107,13 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
-  const io: Io = { out: (l) => process.stdout.write(l + '\n'), err: (l) => process.stderr.write(l + '\n'), stdout: process.stdout, env: process.env };
+  const io: Io = {
+    out: (l) => process.stdout.write(l + '\n'),
+    err: (l) => process.stderr.write(l + '\n'),
+    stdout: process.stdout,
+    env: process.env,
+    stdin: () => readFileSync(0, 'utf8'),
+  };
   main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;
   });

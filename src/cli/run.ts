@@ -1,20 +1,29 @@
-// `replsim run FILE|DIR...`: load each scenario, run it with narration, write results, and end with
+// `replsim run FILE|DIR|-...`: load each scenario, run it with narration, write results, and end with
 // a summary table when there are several. Exit code: 0 valid, 1 invalid, 2 bad file or misuse; the
-// worst of all files.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, extname, join } from 'node:path';
+// worst of all files. One file that cannot be read, loaded or run never stops the others: it is
+// reported, counted as "not run", and the run goes on to the next file and the summary.
+import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { dirname, extname, join, relative, resolve, sep } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { Command } from 'commander';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
-import { runScenario, type RunResult } from '../scenario/runner.js';
-import { narrateHeader, narrateStep, narrateVerdict, styleFor, type Style } from '../report/narrate.js';
+import { runScenario } from '../scenario/runner.js';
+import { narrateHeader, narrateStep, narrateVerdict, oneLine, styleFor, type Style } from '../report/narrate.js';
 import { redact } from '../report/redact.js';
-import { stepJson, writeRunFiles } from '../report/results.js';
+import { roundMs, stepJson, summaryJson, writeRunFiles, writeSummary, type FileOutcome } from '../report/results.js';
+import { githubAnnotations, junitXml } from '../report/ci.js';
+import { formatWall } from './progress.js';
 
 export interface RunCommandOptions {
   seed?: number;
   out?: string;
   quiet?: boolean;
+  /** Whole bodies in the narration. */
+  verbose?: boolean;
   json?: boolean;
+  /** --color (true) / --no-color (false); undefined lets the environment decide. */
   color?: boolean;
+  junit?: string;
 }
 
 export interface Io {
@@ -22,90 +31,225 @@ export interface Io {
   err: (line: string) => void;
   stdout: { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
+  /** Standard input's text, for `run -` (read lazily: only when asked for). */
+  stdin?: () => string;
+}
+
+/** The colour options every command takes: --color forces it, --no-color turns it off. */
+export function colourOptions<C extends Command>(command: C): C {
+  return command
+    .option('--color', 'colour even when the output is not a terminal (as FORCE_COLOR=1 does)')
+    .option('--no-color', 'no colour even on a terminal (as NO_COLOR=1 does)') as C;
 }
 
 const SCENARIO_EXT = new Set(['.yaml', '.yml', '.json']);
+/** The name `-` (standard input) is shown as, in messages and reports. */
+export const STDIN_NAME = '<stdin>';
 
-/** The scenario files named: files as given, folders expanded to their scenario files in name order. */
-export function expandPaths(paths: string[]): { files: string[]; missing: string[] } {
-  const files: string[] = [];
-  const missing: string[] = [];
+/** One thing to run: a file on disk, standard input, or a path that cannot be run (and why). */
+type Source = { file: string; stdin?: true; problem?: string };
+
+/**
+ * The scenario files named: `-` is standard input, files as given, folders expanded to their
+ * scenario files (recursively, in path order; hidden folders, node_modules and schema.json left out).
+ */
+export function expandPaths(paths: string[]): Source[] {
+  const sources: Source[] = [];
   for (const p of paths) {
-    if (!existsSync(p)) {
-      missing.push(p);
+    if (p === '-') {
+      sources.push({ file: STDIN_NAME, stdin: true });
       continue;
     }
-    if (statSync(p).isDirectory()) {
-      for (const f of readdirSync(p).sort()) if (SCENARIO_EXT.has(extname(f)) && f !== 'schema.json') files.push(join(p, f));
-    } else files.push(p);
+    let isDir: boolean;
+    try {
+      isDir = statSync(p).isDirectory();
+    } catch {
+      sources.push({ file: p, problem: 'no such file or folder' });
+      continue;
+    }
+    if (!isDir) {
+      // A file named on purpose but not a scenario (README.md) gets one line, not a page of YAML errors.
+      sources.push(SCENARIO_EXT.has(extname(p).toLowerCase()) ? { file: p } : { file: p, problem: 'not a scenario file: scenario files end in .yaml, .yml or .json' });
+      continue;
+    }
+    const found = scenarioFilesUnder(p);
+    if (found.length === 0) sources.push({ file: p, problem: 'no scenario files (.yaml, .yml, .json) in this folder or below' });
+    for (const f of found) sources.push({ file: f });
   }
-  return { files, missing };
+  return sources;
 }
 
-interface FileOutcome {
-  file: string;
-  code: 0 | 1 | 2;
-  result?: RunResult;
-  error?: string;
+function scenarioFilesUnder(dir: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) {
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') files.push(...scenarioFilesUnder(path));
+    } else if (entry.isFile() && SCENARIO_EXT.has(extname(entry.name).toLowerCase()) && entry.name !== 'schema.json') {
+      files.push(path);
+    }
+  }
+  return files;
+}
+
+/**
+ * The --out sub-folder of each file when several run: its path below the folder all of them share,
+ * without the extension (`scenarios/01-dr-setup.yaml` → `01-dr-setup`, `a/x.yaml` and `b/x.yaml` →
+ * `a/x` and `b/x`). Files that would still share a folder keep their extension (`x.yaml`, `x.json`),
+ * and standard input is `stdin`. Deterministic: the same command line gives the same folders.
+ */
+export function outFolders(files: string[]): string[] {
+  const real = files.filter((f) => f !== STDIN_NAME).map((f) => resolve(f));
+  const root = real.length === 0 ? '' : real.map((f) => dirname(f)).reduce(commonDir);
+  const withExt = files.map((f) => (f === STDIN_NAME ? 'stdin' : relative(root, resolve(f)).split(sep).join('/')));
+  const bare = withExt.map((f) => (f === 'stdin' ? f : f.slice(0, f.length - extname(f).length)));
+  const taken = new Map<string, number>();
+  for (const b of bare) taken.set(b, (taken.get(b) ?? 0) + 1);
+  const names = bare.map((b, i) => ((taken.get(b) ?? 0) > 1 ? withExt[i] : b));
+  // The same file named twice runs twice: number the repeats.
+  const seen = new Map<string, number>();
+  return names.map((n) => {
+    const k = (seen.get(n) ?? 0) + 1;
+    seen.set(n, k);
+    return k === 1 ? n : `${n}~${k}`;
+  });
+}
+
+function commonDir(a: string, b: string): string {
+  const pa = a.split(sep);
+  const pb = b.split(sep);
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i] === pb[i]) i++;
+  return pa.slice(0, i).join(sep) || sep;
 }
 
 export async function runCommand(paths: string[], opts: RunCommandOptions, io: Io): Promise<number> {
-  const st: Style = styleFor(io.stdout, io.env, opts.color === false || opts.json === true);
-  const { files, missing } = expandPaths(paths);
-  for (const m of missing) io.err(`replsim: ${m}: no such file or folder`);
-  if (files.length === 0) {
-    if (missing.length === 0) io.err(`replsim: no scenario files (.yaml, .yml, .json) in ${paths.join(', ')}`);
+  const st: Style = styleFor(io.stdout, io.env, opts.json ? false : opts.color);
+  const sources = expandPaths(paths);
+  if (sources.filter((s) => s.stdin).length > 1) {
+    io.err('replsim run: "-" (standard input) can be named only once');
     return 2;
   }
-  const outcomes: FileOutcome[] = missing.map((file) => ({ file, code: 2 as const, error: 'no such file or folder' }));
-  for (const file of files) outcomes.push(await runFile(file, files.length > 1, opts, io, st));
-  if (outcomes.length > 1 && !opts.json) printSummary(outcomes, io, st);
-  return Math.max(...outcomes.map((o) => o.code));
+  const several = sources.length > 1;
+  const folders = outFolders(sources.map((s) => s.file));
+  const outcomes: FileOutcome[] = [];
+  for (const [i, source] of sources.entries()) {
+    const outDir = opts.out === undefined ? undefined : several ? folders[i] : '.';
+    outcomes.push(await runSource(source, outDir, opts, io, st));
+  }
+  const code = Math.max(...outcomes.map((o) => o.code));
+
+  if (opts.json) {
+    if (several) io.out(JSON.stringify({ summary: summaryJson(outcomes) }));
+  } else if (several) printSummary(outcomes, io, st, opts.quiet === true);
+  if (opts.out !== undefined && several) {
+    const path = writeSummary(opts.out, outcomes);
+    if (!opts.quiet && !opts.json) io.out(st.dim(`wrote ${path}`));
+  }
+  if (opts.junit !== undefined) {
+    try {
+      mkdirSync(dirname(resolve(opts.junit)), { recursive: true });
+      writeFileSync(opts.junit, junitXml(outcomes));
+      if (!opts.quiet && !opts.json) io.out(st.dim(`wrote ${opts.junit} (JUnit XML)`));
+    } catch (e) {
+      io.err(`replsim run: cannot write --junit ${opts.junit}: ${(e as Error).message}`);
+      return 2;
+    }
+  }
+  // GitHub Actions turns these lines into annotations on the file and line (its runners set
+  // GITHUB_ACTIONS=true). The runner reads workflow commands from stdout and stderr alike: with --json
+  // they go to stderr, so stdout stays one JSON object a line.
+  if (io.env.GITHUB_ACTIONS === 'true') for (const line of githubAnnotations(outcomes)) (opts.json ? io.err : io.out)(line);
+  return code;
 }
 
-async function runFile(file: string, several: boolean, opts: RunCommandOptions, io: Io, st: Style): Promise<FileOutcome> {
+async function runSource(source: Source, outDir: string | undefined, opts: RunCommandOptions, io: Io, st: Style): Promise<FileOutcome> {
+  const started = performance.now();
+  const file = source.file;
+  const notRun = (errors: string[]): FileOutcome => {
+    if (opts.json) io.out(JSON.stringify({ file, verdict: 'not-run', valid: false, errors }));
+    return { file, code: 2, errors, wallMs: performance.now() - started };
+  };
+  if (source.problem) {
+    io.err(`replsim: ${file}: ${source.problem}`);
+    return notRun([`${file}: ${source.problem}`]);
+  }
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    if (source.stdin) {
+      if (!io.stdin) throw new Error('standard input cannot be read here');
+      text = io.stdin();
+    } else text = readFileSync(file, 'utf8');
   } catch (e) {
-    io.err(`${file}: cannot read: ${(e as Error).message}`);
-    return { file, code: 2, error: 'cannot read' };
+    io.err(`replsim: ${file}: cannot read: ${(e as Error).message}`);
+    return notRun([`${file}: cannot read: ${(e as Error).message}`]);
   }
   const loaded = loadScenario(text, file);
   if (!loaded.ok) {
-    for (const e of loaded.errors) io.err(formatScenarioError(e));
+    const lines = loaded.errors.map(formatScenarioError);
+    for (const l of lines) io.err(l);
     io.err(`${file}: not run: ${loaded.errors.length} error${loaded.errors.length === 1 ? '' : 's'} in the file`);
-    return { file, code: 2, error: loaded.errors.map(formatScenarioError)[0] };
+    return notRun(lines);
   }
   const scenario = loaded.scenario;
   const seed = opts.seed ?? scenario.seed;
+  const replay = `npx replsim run ${source.stdin ? '-' : file} --seed ${seed}`;
   if (!opts.quiet && !opts.json) for (const l of narrateHeader(file, scenario.name, scenario.description, seed, st)) io.out(l);
-  const result = await runScenario(scenario, {
-    seed,
-    onStep: (r) => {
-      // --json is narration for machines: secrets are shortened there too (results.json keeps them).
-      if (opts.json) io.out(JSON.stringify(redact({ file, ...stepJson(r) })));
-      else if (!opts.quiet) for (const l of narrateStep(r, st)) io.out(l);
-    },
-  });
-  if (opts.out) writeRunFiles(several ? join(opts.out, basename(file, extname(file))) : opts.out, file, result);
-  if (opts.json) io.out(JSON.stringify({ file, verdict: result.verdict, valid: result.verdict === 'valid', reasons: result.reasons, seed: result.seed, stateHash: result.stateHash, findings: result.findings }));
-  else {
-    if (!opts.quiet || result.verdict !== 'valid') for (const l of narrateVerdict(result, st)) io.out(l);
-    if (result.verdict !== 'valid') io.out(st.dim(`replay this run: npx replsim run ${file} --seed ${seed}`));
+  let result;
+  try {
+    result = await runScenario(scenario, {
+      seed,
+      locate: loaded.locate,
+      wallClock: () => performance.now(),
+      onStep: (r) => {
+        // --json is narration for machines: secrets are shortened there too (results.json keeps them).
+        if (opts.json) {
+          if (!opts.quiet) io.out(JSON.stringify(redact({ file, ...stepJson(r) })));
+        } else if (!opts.quiet) for (const l of narrateStep(r, st, { verbose: opts.verbose })) io.out(l);
+      },
+    });
+  } catch (e) {
+    // The simulator itself failed on this file: a replsim bug, reported on one line; the other files still run.
+    const message = `${file}: not run to the end: replsim failed (please report, with this file): ${oneLine(e instanceof Error ? e.message : String(e))}`;
+    io.err(message);
+    return notRun([message]);
   }
-  return { file, code: result.verdict === 'valid' ? 0 : 1, result };
+  const expectLine = loaded.locate(['expect']).line || 1;
+  const outcome: FileOutcome = { file, code: result.verdict === 'valid' ? 0 : 1, result, wallMs: performance.now() - started, expectLine };
+  if (outDir !== undefined && opts.out !== undefined) {
+    const dir = join(opts.out, outDir);
+    try {
+      writeRunFiles(dir, file, result, scenario.description);
+      outcome.outDir = outDir;
+    } catch (e) {
+      io.err(`replsim: ${file}: cannot write results to ${dir}: ${(e as Error).message}`);
+      return { ...outcome, code: 2, errors: [`cannot write results to ${dir}`] };
+    }
+  }
+  if (opts.json) {
+    if (!opts.quiet || result.verdict !== 'valid') {
+      io.out(JSON.stringify({ file, verdict: result.verdict, valid: result.verdict === 'valid', reasons: result.reasons, seed: result.seed, stateHash: result.stateHash, findings: result.findings, virtualMs: result.virtualMs, wallMs: roundMs(outcome.wallMs) }));
+    }
+  } else {
+    if (!opts.quiet || result.verdict !== 'valid') for (const l of narrateVerdict(result, st)) io.out(l);
+    if (result.verdict !== 'valid') io.out(st.dim(`replay this run: ${replay}`));
+  }
+  return outcome;
 }
 
-function printSummary(outcomes: FileOutcome[], io: Io, st: Style): void {
-  const width = Math.max(4, ...outcomes.map((o) => o.file.length));
-  io.out('');
-  io.out(st.bold(`${'file'.padEnd(width)}  verdict   steps  hazards  exit`));
-  for (const o of outcomes) {
-    const verdict = o.code === 0 ? st.green('valid  ') : o.code === 1 ? st.red('invalid') : st.red('error  ');
-    const steps = o.result ? String(o.result.steps.length).padStart(5) : '    -';
-    const hazards = o.result ? String(o.result.findings.filter((f) => f.kind === 'hazard').length).padStart(7) : '      -';
-    io.out(`${o.file.padEnd(width)}  ${verdict}  ${steps}  ${hazards}  ${String(o.code).padStart(4)}`);
+/** The table after a multi-file run; with --quiet only the files that did not pass, and the counts. */
+function printSummary(outcomes: FileOutcome[], io: Io, st: Style, quiet: boolean): void {
+  const rows = quiet ? outcomes.filter((o) => o.code !== 0) : outcomes;
+  if (rows.length > 0) {
+    const width = Math.max(4, ...rows.map((o) => o.file.length));
+    io.out('');
+    io.out(st.bold(`${'file'.padEnd(width)}  verdict   steps  hazards  exit    time`));
+    for (const o of rows) {
+      const verdict = o.code === 0 ? st.green('valid  ') : o.code === 1 ? st.red('invalid') : st.red('not run');
+      const steps = o.result ? String(o.result.steps.length).padStart(5) : '    -';
+      const hazards = o.result ? String(o.result.findings.filter((f) => f.kind === 'hazard').length).padStart(7) : '      -';
+      io.out(`${o.file.padEnd(width)}  ${verdict}  ${steps}  ${hazards}  ${String(o.code).padStart(4)}  ${formatWall(o.wallMs).padStart(6)}`);
+    }
   }
   const counts = [0, 1, 2].map((c) => outcomes.filter((o) => o.code === c).length);
   io.out(`${outcomes.length} files: ${counts[0]} valid, ${counts[1]} invalid, ${counts[2]} not run`);

@@ -2,7 +2,12 @@
 // catalog, as far as they matter here: a plugin run as a container image may name a runtime, and a
 // runtime cannot be removed while a registered plugin names it. The runtime machine
 // (models/plugin-runtime.machine.ts) decides what a request may do to a catalog entry.
+//
+// Under replication (src/sync/README.md): the catalog is replicated configuration. Every change
+// advances the cluster's WAL, so DR secondaries mirror it (and take it up when promoted);
+// performance secondaries read a copy of their primary's and forward changes to it.
 import type { BaseEvent } from '../world/engine.js';
+import { advancingWal } from './replicated-config.js';
 import type { SimState } from './state.js';
 
 /** Plugin runtime types; only `container` exists (the internal `unsupported` type is never listed). */
@@ -97,7 +102,7 @@ export interface PluginDeregistered extends BaseEvent {
 
 export type PluginEvent = PluginRuntimeRegistered | PluginRuntimeDeleted | PluginRegistered | PluginDeregistered;
 
-export const pluginReducers = {
+export const pluginReducers = advancingWal({
   'plugin-runtime-registered': (d: SimState, e: PluginRuntimeRegistered) => {
     d.clusters[e.cluster].plugins.runtimes[catalogKey(e.runtime.type, e.runtime.name)] = e.runtime;
   },
@@ -110,4 +115,4 @@ export const pluginReducers = {
   'plugin-deregistered': (d: SimState, e: PluginDeregistered) => {
     delete d.clusters[e.cluster].plugins.plugins[catalogKey(e.pluginType, e.name)];
   },
-};
+});

@@ -192,6 +192,11 @@ export interface SimState {
   clusters: Record<string, ClusterState>;
   /** What each cluster's operators were handed at initialisation: root token and key shares (base64). */
   operators: Record<string, { rootToken: string; keys: string[]; tokens: Record<string, string> }>;
+  /**
+   * The external secret stores behind sync destinations, by destination key (`<namespace><type>/<name>`):
+   * outside every cluster, so whichever cluster syncs to a destination writes the same store (src/sync/README.md).
+   */
+  stores: Record<string, import('../sync/external-store.js').ExternalStore>;
 }
 
 export function emptyReplication(): ReplicationState {

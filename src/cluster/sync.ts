@@ -4,15 +4,22 @@
 // deliveries with a deterministic exponential backoff, re-syncs a secret whose value changed (one
 // way, last write wins) and deletes it from the store on an unsync. The association machine
 // (models/sync-association.machine.ts) is the authority on every association's link and status.
+//
+// Under replication (src/sync/README.md): destinations and associations are replicated
+// configuration, so every event that changes them advances the cluster's WAL and DR secondaries
+// mirror them; a performance secondary reads a copy of its primary's and forwards writes to it;
+// only a cluster that is neither kind of secondary runs sync jobs. The external stores are the
+// world's, one per destination, reached over the simulated network.
 import { modeOf } from '../../models/replication-role.machine.js';
-import { isManaged, operationOf, stepAssociation, type AssociationEvent, type AssociationValue } from '../../models/sync-association.machine.js';
+import { isManaged, operationOf, stepAssociation, type AssociationEvent, type AssociationValue, type FailureCause } from '../../models/sync-association.machine.js';
 import { DESTINATION_FAULTS, applyToStore, newExternalStore, storeAnswer, type DestinationFault, type ExternalStore } from '../sync/external-store.js';
 import type { DestinationType, Granularity } from '../sync/destinations.js';
 import { externalEntries, type NameFields } from '../sync/naming.js';
 import type { BaseEvent } from '../world/engine.js';
-import { isUp } from '../world/network.js';
+import { isUp, reachable } from '../world/network.js';
 import { liveVersion } from './reducers.js';
-import type { ClusterState, KvRecord, MountEntry, SimState } from './state.js';
+import { advancingWal } from './replicated-config.js';
+import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from './state.js';
 import type { TimedProcess } from './timed.js';
 
 // Timing of sync jobs, in simulated time. The service says only that it "propagates modifications
@@ -51,7 +58,7 @@ export interface SyncAssociation {
   source: string;
   /** The external names the store holds for this secret. */
   delivered: string[];
-  /** The last failure's message ("" when the last job succeeded). */
+  /** The last failure's message ("" when the last job succeeded); shown as `last_error` (replsim's field name). */
   error: string;
 }
 
@@ -72,17 +79,27 @@ export interface SyncDestination {
   associations: Record<string, SyncAssociation>;
 }
 
+/**
+ * What a cluster stores of secret sync: its destinations with their associations. The external
+ * stores are not here: they are the world's (`SimState.stores`), outside every cluster.
+ */
 export interface SyncState {
   destinations: Record<string, SyncDestination>;
-  /**
-   * The simulated external store behind each destination, by destination key. A store outlives
-   * the destination that pointed at it, as an external system would.
-   */
-  stores: Record<string, ExternalStore>;
 }
 
 export function emptySyncState(): SyncState {
-  return { destinations: {}, stores: {} };
+  return { destinations: {} };
+}
+
+/**
+ * What a performance secondary holds of its primary's sync configuration: the destinations of the
+ * namespaces it receives (the root namespace, and those its paths filter lets through). It reads
+ * them; writes go to the primary, and only the primary runs their jobs.
+ */
+export function syncStateForPerformanceSecondary(primary: SyncState, secondaryStorage: Storage): SyncState {
+  const destinations: Record<string, SyncDestination> = {};
+  for (const [key, d] of Object.entries(primary.destinations)) if (d.namespace === '' || d.namespace in secondaryStorage.namespaces) destinations[key] = d;
+  return { destinations };
 }
 
 export function destinationKey(namespace: string, type: string, name: string): string {
@@ -150,15 +167,19 @@ export interface SyncAttempted extends BaseEvent {
   id: string;
   operation: 'sync' | 'unsync';
   outcome: 'succeeded' | 'failed';
-  /** On failure: which side failed, and the store's message. */
-  cause?: 'external' | 'client';
+  /** On failure: which side failed, and the message. */
+  cause?: FailureCause;
   message?: string;
 }
 
-/** The `destination-fault` fault: the external store behind a destination fails, or is healed (`none`). */
+/**
+ * The `destination-fault` fault: the external store behind a destination fails, or is healed
+ * (`none`). The store is the world's; `cluster` is the one the step named it from.
+ */
 export interface SyncDestinationFaulted extends BaseEvent {
   type: 'sync-destination-faulted';
   cluster: string;
+  /** The store's key: the destination's. */
   destination: string;
   fault: DestinationFault;
 }
@@ -243,12 +264,18 @@ function finishPurge(c: ClusterState, key: string): void {
   if (d?.purge && !Object.values(d.associations).some((a) => isManaged(a.value))) delete c.sync.destinations[key];
 }
 
-export const syncReducers = {
+/** The world's store behind a destination key, made when first needed (an immer draft). */
+function storeFor(d: SimState, key: string): ExternalStore {
+  return (d.stores[key] ??= newExternalStore());
+}
+
+// Every event that lands on a cluster changes its replicated configuration: advancingWal.
+const clusterReducers = advancingWal({
   'sync-destination-configured': (d: SimState, e: SyncDestinationConfigured) => {
     const c = d.clusters[e.cluster];
     const prev = c.sync.destinations[e.destination.key];
     c.sync.destinations[e.destination.key] = { ...e.destination, purge: prev?.purge ?? null, associations: prev?.associations ?? {} };
-    c.sync.stores[e.destination.key] ??= newExternalStore();
+    storeFor(d, e.destination.key);
   },
   'sync-destination-deleted': (d: SimState, e: SyncDestinationDeleted) => {
     delete d.clusters[e.cluster].sync.destinations[e.destination];
@@ -299,15 +326,15 @@ export const syncReducers = {
       return;
     }
     move(a, { type: 'attempt.succeeded' }, where);
-    const store = (c.sync.stores[e.destination] ??= newExternalStore());
+    const store = storeFor(d, e.destination);
     if (e.operation === 'sync') {
       const source = sourceOf(c, a);
       const wanted = externalEntries(dest.type, a.granularity, a.template, nameFieldsOf(c, dest, a), source?.data ?? null);
-      applyToStore(store, a.delivered, wanted);
+      applyToStore(store, a.delivered, wanted, e.cluster);
       a.delivered = Object.keys(wanted);
       a.source = source?.version ?? 'none';
     } else {
-      applyToStore(store, a.delivered, {});
+      applyToStore(store, a.delivered, {}, e.cluster);
       a.delivered = [];
       a.source = '';
     }
@@ -316,9 +343,13 @@ export const syncReducers = {
     a.error = '';
     finishPurge(c, e.destination);
   },
+});
+
+export const syncReducers = {
+  ...clusterReducers,
+  // A fault of the store, outside every cluster: no cluster's WAL moves.
   'sync-destination-faulted': (d: SimState, e: SyncDestinationFaulted) => {
-    const c = d.clusters[e.cluster];
-    (c.sync.stores[e.destination] ??= newExternalStore()).fault = e.fault;
+    storeFor(d, e.destination).fault = e.fault;
   },
 };
 
@@ -328,9 +359,7 @@ export const syncReducers = {
 /** When this association's next job falls due, and which, or null when nothing is owed. */
 export function nextJob(c: ClusterState, a: SyncAssociation): { at: number; operation: 'sync' | 'unsync' } | null {
   const op = operationOf(a.value);
-  if (op === 'unsync' && a.dueAt !== null) return { at: a.dueAt, operation: 'unsync' };
-  // A secret whose mount is gone (a wiped secondary) cannot be read: its sync waits for the mount.
-  if (op === 'sync' && a.dueAt !== null) return mountOfAssociation(c, a) ? { at: a.dueAt, operation: 'sync' } : null;
+  if (op !== null && a.dueAt !== null) return { at: a.dueAt, operation: op };
   if (a.value !== 'linked.synced') return null;
   const source = sourceOf(c, a);
   if (!source || source.version === a.source) return null;
@@ -340,24 +369,47 @@ export function nextJob(c: ClusterState, a: SyncAssociation): { at: number; oper
   return { at: Math.max(changedAt, a.updatedAt) + SYNC_DELAY_MS, operation: 'sync' };
 }
 
+/** Whether a cluster runs sync jobs: a running cluster that is no kind of secondary (the active primary, or a standalone one). */
+export function runsSyncJobs(state: SimState, c: ClusterState): boolean {
+  return isUp(state.network, c.name) && modeOf(c.replication.dr.role) !== 'secondary' && modeOf(c.replication.performance.role) !== 'secondary';
+}
+
 /**
- * Runs sync jobs as time passes: for every running cluster that serves clients (a DR secondary
- * does not), the earliest job owed by any association. The store's fault decides the outcome.
+ * How a job of this cluster for this association ends: failed with a cause and a message, or null
+ * when the store accepts it. In the order the work goes: read the secret (a sync), reach the store
+ * over the network, then the store's own answer. Messages are the simulator's wording: the
+ * service's error codes are not public.
+ */
+export function jobFailure(state: SimState, c: ClusterState, key: string, a: SyncAssociation, operation: 'sync' | 'unsync'): { cause: FailureCause; message: string } | null {
+  // The secret to send is read from its mount; a mount this cluster does not hold (a promoted
+  // performance secondary whose paths filter kept it out) fails inside the cluster.
+  if (operation === 'sync' && !mountOfAssociation(c, a))
+    return { cause: 'internal', message: `cannot read secret ${a.secretName}: mount ${a.mount} (accessor ${a.accessor}) is not mounted on this cluster` };
+  // No answer over a cut path: the cluster cannot tell whether the store applied the operation.
+  if (!reachable(state.network, c.name, key)) return { cause: 'unknown', message: `no answer from the external service of destination ${key}: the network path from ${c.name} is cut` };
+  const answer = storeAnswer(state.stores[key], key);
+  return answer.ok ? null : { cause: answer.cause, message: answer.message };
+}
+
+/**
+ * Runs sync jobs as time passes: for every cluster that runs them (`runsSyncJobs`), the earliest
+ * job owed by any association. The network and the store decide the outcome.
  */
 export const syncProcess: TimedProcess = (state: SimState) => {
   let next: { at: number; events: SyncAttempted[] } | null = null;
   for (const name of Object.keys(state.clusters).sort()) {
     const c = state.clusters[name];
-    if (!isUp(state.network, name) || modeOf(c.replication.dr.role) === 'secondary') continue;
+    if (!runsSyncJobs(state, c)) continue;
     for (const key of Object.keys(c.sync.destinations).sort()) {
       const dest = c.sync.destinations[key];
       for (const id of Object.keys(dest.associations).sort()) {
-        const job = nextJob(c, dest.associations[id]);
+        const a = dest.associations[id];
+        const job = nextJob(c, a);
         if (!job || (next && job.at >= next.at)) continue;
-        const answer = storeAnswer(c.sync.stores[key], key);
-        const event: SyncAttempted = answer.ok
-          ? { type: 'sync-attempted', at: job.at, cluster: name, destination: key, id, operation: job.operation, outcome: 'succeeded' }
-          : { type: 'sync-attempted', at: job.at, cluster: name, destination: key, id, operation: job.operation, outcome: 'failed', cause: answer.cause, message: answer.message };
+        const failure = jobFailure(state, c, key, a, job.operation);
+        const event: SyncAttempted = failure
+          ? { type: 'sync-attempted', at: job.at, cluster: name, destination: key, id, operation: job.operation, outcome: 'failed', ...failure }
+          : { type: 'sync-attempted', at: job.at, cluster: name, destination: key, id, operation: job.operation, outcome: 'succeeded' };
         next = { at: job.at, events: [event] };
       }
     }

@@ -106,7 +106,7 @@ function unknownVariableMessage(
   if (name === '') return 'empty variable "${}": write a name between the braces';
   const saver = firstSaver.get(name);
   if (saver === step) return `variable "${name}" is saved by this step, after its response: use it from the next step on`;
-  if (saver !== undefined) return `variable "${name}" is saved only later, by steps.${saver}: move that step before this one`;
+  if (saver !== undefined) return `variable "${name}" is saved only later, by step ${saver + 1}: move that step before this one`;
   const keyShare = /^(.+)\.keys\.(\d+)$/.exec(name);
   const cluster = keyShare ? scenario.clusters[keyShare[1]] : undefined;
   if (keyShare && cluster) {

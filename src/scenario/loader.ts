@@ -37,7 +37,18 @@ export function loadScenario(text: string, file: string): LoadResult {
 
 /** One line for a terminal or an editor's problem matcher: `file:line:column: key: message`. */
 export function formatScenarioError(e: ScenarioError): string {
-  return `${e.file}:${e.line}:${e.column}: ${e.key === '' ? '' : `${e.key}: `}${e.message}`;
+  return `${e.file}:${e.line}:${e.column}: ${e.key === '' ? '' : `${readableKey(e.key)}: `}${e.message}`;
+}
+
+/**
+ * A key path as people read it: steps count from 1, as the narration numbers them (`steps.2.tokn`
+ * is "step 3: tokn"). ScenarioError.key itself stays the machine path, from 0, as zod and JSON
+ * pointers count.
+ */
+export function readableKey(key: string): string {
+  const step = /^steps\.(\d+)(?:\.(.+))?$/.exec(key);
+  if (!step) return key;
+  return `step ${Number(step[1]) + 1}${step[2] === undefined ? '' : `: ${step[2]}`}`;
 }
 
 function load(text: string, file: string): LoadResult {
@@ -48,6 +59,12 @@ function load(text: string, file: string): LoadResult {
     return { line, column: col };
   };
   if (doc.errors.length > 0) {
+    // Prose or another format fed by mistake (`run README.md` via stdin) gives dozens of YAML errors;
+    // one line saying what the file is not serves better, with the first error for the doubtful.
+    if (!startsLikeAMap(text)) {
+      const first = yamlError(doc.errors[0], doc, file, position);
+      return { ok: false, errors: [{ ...first, key: '', message: `not a scenario file: it is not YAML with name, clusters and steps (first YAML error: ${first.message.replace(/^YAML syntax: /, '')})` }] };
+    }
     return { ok: false, errors: doc.errors.map((e) => yamlError(e, doc, file, position)) };
   }
   let data: unknown;
@@ -60,6 +77,8 @@ function load(text: string, file: string): LoadResult {
     return { ok: false, errors: [{ file, line: 1, column: 1, key: '', message: 'the file is empty: a scenario needs at least name, clusters and steps' }] };
   }
   const locate: Locate = (path) => position(offsetOf(doc, path, false));
+  const foreign = notAScenario(data);
+  if (foreign) return { ok: false, errors: [{ file, line: 1, column: 1, key: '', message: foreign }] };
   const parsed = parseScenario(data);
   if (!parsed.success) {
     const errors = parsed.error.issues.flatMap((issue) => issueErrors(issue, doc, file, position));
@@ -71,6 +90,23 @@ function load(text: string, file: string): LoadResult {
 }
 
 type Position = (offset: number) => { line: number; column: number };
+
+// A scenario is a map: its first line that is not blank, a comment or a directive opens one, as a YAML
+// key (`name: …`) or a JSON object (`{`). Markdown, prose or a list start otherwise.
+function startsLikeAMap(text: string): boolean {
+  const first = text.split(/\r?\n/).find((l) => l.trim() !== '' && !/^\s*#/.test(l) && !/^(---|%)/.test(l));
+  return first === undefined || /^\s*(\{|["']?[\w.-]+["']?\s*:)/.test(first);
+}
+const SCENARIO_KEYS = ['name', 'description', 'seed', 'expect', 'clusters', 'steps', 'format'];
+
+/** Why a map is some other file than a scenario (a results.json, a CI workflow), or null. */
+function notAScenario(data: unknown): string | null {
+  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
+  const keys = Object.keys(data);
+  if (keys.length === 0 || keys.some((k) => SCENARIO_KEYS.includes(k))) return null;
+  const shown = keys.slice(0, 5).join(', ') + (keys.length > 5 ? ', …' : '');
+  return `not a scenario file: a scenario is a map with name, clusters and steps at the top; this one has ${shown}`;
+}
 
 function yamlError(e: YAMLError, doc: Document, file: string, position: Position): ScenarioError {
   const offset = e.pos[0];

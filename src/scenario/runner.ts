@@ -7,6 +7,7 @@ import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';
 import { decodeToken } from '../cluster/crypto/otp.js';
 import type { Topology } from '../cluster/genesis.js';
+import type { ExternalStore } from '../sync/external-store.js';
 import { World, WorldUsageError } from '../simulation.js';
 import { getPath } from './dotted.js';
 import { interpolate, interpolateString } from './interpolate.js';
@@ -15,13 +16,26 @@ import type { RequestStep, Scenario, Step } from './schema.js';
 
 /** What happened at one step, for narration, `--json` and `results.json`. */
 export interface StepRecord {
+  /** Position in the file's steps, from 0; people read it as step index + 1. */
   index: number;
+  /** The line of the file the step starts on (from 1), when the runner was given the file's lines. */
+  line?: number;
+  /** The virtual clock when the step started, and how far the step moved it (ms). */
+  virtualAt: number;
+  virtualMs: number;
+  /** Wall-clock milliseconds the step took, when the caller gave a clock (the CLI, for display). */
+  wallMs?: number;
   name?: string;
   kind: Step['kind'];
   /** The step in an operator's words: "POST sys/replication/dr/primary/enable on east". */
   title: string;
   request?: { cluster: string; method: string; path: string; body?: unknown; namespace?: string; token: string };
   response?: { status: number; body: unknown };
+  /**
+   * The part of the response body the step's `expect` names (`data:` folded into `body.data`), for
+   * narration: the fields a step is about are never cut from its line.
+   */
+  expected?: Record<string, unknown>;
   /** The endpoint's summary in the spec's words, when the path matched one. */
   endpoint?: string;
   ok: boolean;
@@ -34,6 +48,8 @@ export interface StepRecord {
   after: SimState;
   /** Events the step appended. */
   events: SimEvent[];
+  /** An `inspect` step: the store it read, by key, and what the store held. */
+  inspected?: { store: string; contents: ExternalStore };
   /** Variables this step saved. */
   saved: Record<string, unknown>;
   /** The response field each saved variable came from (its last path segment), so narration knows a secret. */
@@ -49,6 +65,8 @@ export interface RunResult {
   verdict: Verdict;
   /** Why the outcome does not match `expect`, when invalid. */
   reasons: string[];
+  /** The same reasons with their kind and step. */
+  problems: Problem[];
   steps: StepRecord[];
   /** Steps that were not run because an earlier one failed. */
   skipped: number;
@@ -56,6 +74,9 @@ export interface RunResult {
   invariantsChecked: string[];
   hazardsWatched: string[];
   stateHash: string;
+  /** The virtual time the run covered, and the wall time it took when a wall clock was given (ms). */
+  virtualMs: number;
+  wallMs?: number;
   world: World;
 }
 
@@ -64,6 +85,13 @@ export interface RunOptions {
   seed?: number;
   /** Called after each step, as it happens (narration streams). */
   onStep?: (record: StepRecord) => void;
+  /** The line of a key path in the file (the loader's locate), so steps and failures name their line. */
+  locate?: (path: readonly (string | number)[]) => { line: number };
+  /**
+   * A wall clock in milliseconds, for the durations results.json reports. The runner itself never
+   * reads one (the world's time is virtual); the CLI passes performance.now.
+   */
+  wallClock?: () => number;
 }
 
 /** The scenario's clusters as the world's topology. */
@@ -98,12 +126,16 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
   const steps: StepRecord[] = [];
   let failed = false;
+  const wallStart = options.wallClock?.();
 
   for (let index = 0; index < scenario.steps.length && !failed; index++) {
     const step = scenario.steps[index];
     const before = world.state;
     const logAt = world.log.length;
-    const record: StepRecord = { index, name: step.name, kind: step.kind, title: '', ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
+    const virtualAt = world.now;
+    const wallAt = options.wallClock?.();
+    const line = options.locate?.(['steps', index]).line;
+    const record: StepRecord = { index, ...(line ? { line } : {}), name: step.name, kind: step.kind, title: '', virtualAt, virtualMs: 0, ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
     try {
       await runStep(world, step, vars, record);
     } catch (e) {
@@ -115,46 +147,65 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     record.events = world.log.slice(logAt) as SimEvent[];
     if (record.request && record.response) watch.observeResponse(record.request.cluster, record.request, record.response, before);
     record.findings = watch.afterStep();
+    record.virtualMs = world.now - virtualAt;
+    if (wallAt !== undefined && options.wallClock) record.wallMs = options.wallClock() - wallAt;
     steps.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;
   }
 
-  const reasons = judge(scenario.expect, steps, watch.findings);
+  const found = problems(scenario.expect, steps, watch.findings);
+  const reasons = found.map((p) => p.text);
   return {
     name: scenario.name,
     seed,
     expect: scenario.expect,
     verdict: reasons.length === 0 ? 'valid' : 'invalid',
     reasons,
+    problems: found,
     steps,
     skipped: scenario.steps.length - steps.length,
     findings: watch.findings,
     invariantsChecked: watch.invariantIds,
     hazardsWatched: watch.hazardIds,
     stateHash: world.stateHash(),
+    virtualMs: world.now,
+    ...(wallStart !== undefined && options.wallClock ? { wallMs: options.wallClock() - wallStart } : {}),
     world,
   };
 }
 
+/** One reason the outcome does not match `expect`, with the step it belongs to when there is one. */
+export interface Problem {
+  kind: 'step' | 'violation' | 'hazard' | 'expect';
+  text: string;
+  /** The step that failed, or after which the finding arose (index from 0). */
+  step?: StepRecord;
+}
+
 /** Why the run does not match the file's `expect` (empty when it does). */
 export function judge(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): string[] {
-  const reasons: string[] = [];
+  return problems(expect, steps, findings).map((p) => p.text);
+}
+
+/** judge's reasons, each with its kind and step (for JUnit failures and code-host annotations). */
+export function problems(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): Problem[] {
+  const out: Problem[] = [];
   const failedStep = steps.find((s) => !s.ok);
-  if (failedStep) reasons.push(`step ${failedStep.index + 1} (${failedStep.title}) failed: ${failedStep.failure}`);
+  if (failedStep) out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
   const violations = findings.filter((f) => f.kind === 'violation');
   const hazards = findings.filter((f) => f.kind === 'hazard');
-  const describe = (f: Finding) => `${f.kind} ${f.id}: ${f.message}`;
+  const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: steps.find((s) => s.findings.includes(f)), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
   if (expect === 'pass') {
-    for (const f of [...violations, ...hazards]) reasons.push(`unexpected ${describe(f)}`);
+    for (const f of [...violations, ...hazards]) out.push(unexpected(f));
   } else if ('hazard' in expect) {
-    if (!hazards.some((h) => h.id === expect.hazard)) reasons.push(`expected hazard ${expect.hazard} did not arise`);
-    for (const f of [...violations, ...hazards.filter((h) => h.id !== expect.hazard)]) reasons.push(`unexpected ${describe(f)}`);
+    if (!hazards.some((h) => h.id === expect.hazard)) out.push({ kind: 'expect', text: `expected hazard ${expect.hazard} did not arise` });
+    for (const f of [...violations, ...hazards.filter((h) => h.id !== expect.hazard)]) out.push(unexpected(f));
   } else {
-    if (!violations.some((v) => v.id === expect.violation)) reasons.push(`expected violation of ${expect.violation} did not happen`);
-    for (const f of [...violations.filter((v) => v.id !== expect.violation), ...hazards]) reasons.push(`unexpected ${describe(f)}`);
+    if (!violations.some((v) => v.id === expect.violation)) out.push({ kind: 'expect', text: `expected violation of ${expect.violation} did not happen` });
+    for (const f of [...violations.filter((v) => v.id !== expect.violation), ...hazards]) out.push(unexpected(f));
   }
-  return reasons;
+  return out;
 }
 
 function fill<T>(value: T, vars: Map<string, unknown>, what: string): T {
@@ -227,6 +278,16 @@ export async function runStep(world: World, step: Step, vars: Map<string, unknow
           : `make sync destination ${step.destinationType}/${step.destination} on ${step.on} ${step.fault}`;
       world.destinationFault({ on: step.on, type: step.destinationType, name: step.destination, fault: step.fault });
       return;
+    case 'inspect': {
+      record.title = `inspect external store ${step.store}`;
+      const { key, store } = world.inspectStore(step.store);
+      record.inspected = { store: key, contents: store };
+      if (step.expect) {
+        const m = matchPartial(fill(step.expect, vars, 'expect'), store);
+        if (!m.ok) throw new StepError(`store ${key}: ${describeMismatch(m)}`);
+      }
+      return;
+    }
   }
 }
 
@@ -245,6 +306,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
     token = tokenByName(world, step.on, step.token);
   }
   record.request = { cluster: step.on, method: step.method, path, body, namespace, token: tokenLabel };
+  record.expected = expectedBody(step);
   const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
   record.response = { status: result.response.status, body: result.response.body };
   record.endpoint = result.summary;
@@ -313,4 +375,11 @@ export function formatMs(ms: number): string {
   if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
   if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`;
   return `${ms}ms`;
+}
+
+/** The body a request step's `expect` describes: `body`, with `data` as `body.data`. */
+function expectedBody(step: RequestStep): Record<string, unknown> | undefined {
+  const e = step.expect;
+  if (!e || (e.body === undefined && e.data === undefined)) return undefined;
+  return { ...(e.body ?? {}), ...(e.data !== undefined ? { data: e.data } : {}) };
 }

@@ -1,8 +1,10 @@
 // The scenario file, format 1 (shared/design/scenario-format.md), as one zod schema. The same schema
 // validates files, gives the runner its types and writes the JSON Schema that editors use, so the three
 // cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
+import damerauLevenshtein from 'damerau-levenshtein';
 import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
+import { parseStoreRef } from '../sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -33,6 +35,7 @@ export const STEP_ACTIONS = [
   'restart',
   'corrupt',
   'destination-fault',
+  'inspect',
 ] as const;
 /** Methods a request line may start with (LIST is the service's own verb). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'] as const;
@@ -169,6 +172,16 @@ export interface DestinationFaultStep {
   fault: DestinationFault;
 }
 
+/** `inspect`: read what the external store behind a sync destination holds (and check it). */
+export interface InspectStep {
+  kind: 'inspect';
+  name?: string;
+  /** The store: `<type>/<name>`, or `<namespace>/<type>/<name>` for a destination made in a namespace. */
+  store: string;
+  /** Partial deep match on the store: `{ secrets, fault, operations, writers }`. */
+  expect?: Record<string, unknown>;
+}
+
 /** One parsed step, discriminated by `kind`. */
 export type Step =
   | RequestStep
@@ -179,7 +192,8 @@ export type Step =
   | CrashStep
   | RestartStep
   | CorruptStep
-  | DestinationFaultStep;
+  | DestinationFaultStep
+  | InspectStep;
 
 // ---------------------------------------------------------------------------------------------------
 // Messages
@@ -194,7 +208,9 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
-    const distance = editDistance(input.toLowerCase(), candidate.toLowerCase());
+    // Optimal string alignment (damerau-levenshtein): a swapped pair of letters ("PSOT", "lisence")
+    // costs one edit, as typists make them.
+    const distance = damerauLevenshtein(input.toLowerCase(), candidate.toLowerCase()).steps;
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -205,22 +221,6 @@ export function didYouMean(input: string, candidates: readonly string[]): string
 
 function fold(word: string): string {
   return word.toLowerCase().replace(/[-_\s]/g, '');
-}
-
-// Optimal string alignment: a swapped pair of letters ("lisence") costs one edit, as typists make them.
-function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-      }
-    }
-  }
-  return d[a.length][b.length];
 }
 
 function hint(input: string, candidates: readonly string[]): string {
@@ -341,7 +341,7 @@ const TOKEN_NAME = /^(?!(?:root|none)$)[A-Za-z_][\w-]*$/;
 const DOTTED_PATH = /^[^.\s]+(\.[^.\s]+)*$/;
 const SEMVER = /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?(\+[0-9A-Za-z.-]+)?$/;
 const REQUEST_LINE = /^(GET|POST|PUT|PATCH|DELETE|LIST) +(\S+)$/;
-const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$|^\d+$/;
+const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const DURATION_PART = /(\d+)(?:\.(\d+))?(ms|s|m|h)/g;
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 const DURATION_HELP = 'a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m';
@@ -351,14 +351,19 @@ function stripTrailingSlash(path: string): string {
 }
 
 // Whole milliseconds, computed without floating point so "1.1s" is exactly 1100 and "0.5ms" is refused.
+// A bare number is refused (0 aside, the same in every unit): the format lists durations with their
+// unit only (`wait: 10s`; ms, s, m, h), and guessing one made `wait: 10` mean 10 ms to replsim while
+// an operator reading the runbook took it for 10 s. Saying so costs the writer two letters.
 function tryParseDuration(input: string | number): { ok: true; ms: number } | { ok: false; message: string } {
-  if (typeof input === 'number') {
-    if (Number.isSafeInteger(input) && input >= 0) return { ok: true, ms: input };
-    return { ok: false, message: `${input} is not a duration: a bare number is a whole, non-negative number of milliseconds` };
+  const text = typeof input === 'number' ? String(input) : input.trim();
+  if (typeof input === 'number' && !(Number.isSafeInteger(input) && input >= 0)) {
+    return { ok: false, message: `${input} is not a duration: ${DURATION_HELP}` };
   }
-  const text = input.trim();
+  if (/^\d+$/.test(text)) {
+    if (Number(text) === 0) return { ok: true, ms: 0 };
+    return { ok: false, message: `${show(input)} has no unit: write ${text}ms, ${text}s, ${text}m or ${text}h (the format gives every duration its unit)` };
+  }
   if (!DURATION.test(text)) return { ok: false, message: `${show(input)} is not a duration: ${DURATION_HELP}` };
-  if (/^\d+$/.test(text)) return tryParseDuration(Number(text));
   let ms = 0;
   for (const [, whole, fraction = '', unit] of text.matchAll(DURATION_PART)) {
     const scale = 10 ** fraction.length;
@@ -372,7 +377,7 @@ function tryParseDuration(input: string | number): { ok: true; ms: number } | { 
   return { ok: true, ms };
 }
 
-/** Milliseconds in a duration (`500ms`, `10s`, `31m`, `2h`, `1h30m`, or a bare number of ms); throws a RangeError naming the problem. */
+/** Milliseconds in a duration (`500ms`, `10s`, `31m`, `2h`, `1h30m`; a bare 0); throws a RangeError naming the problem. */
 export function parseDuration(input: string | number): number {
   const parsed = tryParseDuration(input);
   if (!parsed.ok) throw new RangeError(parsed.message);
@@ -563,8 +568,9 @@ const DecodeTokenStepSchema = strictObject('a decode-token step', {
 }).transform(({ 'decode-token': token, ...rest }): DecodeTokenStep => ({ kind: 'decode-token', token, ...rest }));
 
 const DurationSchema = z
-  .union([z.number().int().min(0), z.string().regex(DURATION, { message: DURATION_HELP })], {
-    errorMap: unionErrorMap('a duration like 500ms, 10s, 31m or 2h, or a number of milliseconds'),
+  // A number is let through to the transform only so that `wait: 10` is told which units to add.
+  .union([z.number(), z.string()], {
+    errorMap: unionErrorMap('a duration like 500ms, 10s, 31m or 2h'),
   })
   .transform((written, ctx) => {
     const parsed = tryParseDuration(written);
@@ -574,7 +580,7 @@ const DurationSchema = z
   });
 
 const WaitStepSchema = strictObject('a wait step', {
-  wait: DurationSchema.describe('Advance the virtual clock: 500ms, 10s, 31m, 2h, or a number of ms.'),
+  wait: DurationSchema.describe('Advance the virtual clock by a duration with its unit: 500ms, 10s, 31m, 2h, 1h30m.'),
   name: StepName.optional(),
 }).transform(({ wait, ...rest }): WaitStep => ({ kind: 'wait', ms: wait, ...rest }));
 
@@ -640,6 +646,24 @@ const DestinationFaultStepSchema = strictObject('a destination-fault step', {
   ...rest,
 }));
 
+/** A store named in a step: `<type>/<name>` or `<namespace>/<type>/<name>` (src/sync/external-store.ts). */
+function isStoreRef(ref: string): boolean {
+  return parseStoreRef(ref, DESTINATION_TYPES) !== null;
+}
+const STORE_REF_HELP = `a store is named <type>/<name> (or <namespace>/<type>/<name>), the type one of ${DESTINATION_TYPES.join(', ')}, like codehost/gh1`;
+
+const InspectStepSchema = strictObject('an inspect step', {
+  inspect: strictObject('inspect', {
+    store: z.string().refine(isStoreRef, { message: STORE_REF_HELP }).describe('The external store: <type>/<name>, like codehost/gh1.'),
+  }).describe('Read what the external store behind a sync destination holds; results.json lists every store.'),
+  name: StepName.optional(),
+  expect: z
+    .record(z.string(), z.unknown())
+    .superRefine((expectation, ctx) => checkRegexes(expectation, ctx))
+    .optional()
+    .describe('Partial deep match on the store: { secrets: { <external name>: <value> }, fault, operations, writers }.'),
+}).transform(({ inspect, ...rest }): InspectStep => ({ kind: 'inspect', store: inspect.store, ...rest }));
+
 const STEP_SCHEMAS = {
   request: RequestStepSchema,
   'decode-token': DecodeTokenStepSchema,
@@ -650,6 +674,7 @@ const STEP_SCHEMAS = {
   restart: RestartStepSchema,
   corrupt: CorruptStepSchema,
   'destination-fault': DestinationFaultStepSchema,
+  inspect: InspectStepSchema,
 } satisfies Record<StepAction, z.ZodTypeAny>;
 
 // Every key any step may carry: a key outside this set, on a step without an action, is likely a
@@ -707,6 +732,7 @@ const StepSchema = z.preprocess(
     RestartStepSchema,
     CorruptStepSchema,
     DestinationFaultStepSchema,
+    InspectStepSchema,
   ]),
 );
 
@@ -766,11 +792,20 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
       message: `unknown cluster "${name}": the clusters are ${quoteList(clusters)}${hint(name, clusters)}`,
     });
   };
+  // A partition or heal may also name an external store (`codehost/gh1`): the network path between
+  // a cluster and a store can be cut. Whether the store exists is known only when the step runs.
+  const checkNode = (name: unknown, path: (string | number)[]) => {
+    if (typeof name === 'string' && name.includes('/')) {
+      if (!isStoreRef(name)) ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `"${name}" is neither a cluster nor a store: ${STORE_REF_HELP}` });
+      return;
+    }
+    checkClusterName(name, path);
+  };
   const checkGroups = (groups: unknown, path: (string | number)[]) => {
     if (!Array.isArray(groups)) return;
     groups.forEach((group, i) => {
-      if (Array.isArray(group)) group.forEach((name, j) => checkClusterName(name, [...path, i, j]));
-      else checkClusterName(group, [...path, i]);
+      if (Array.isArray(group)) group.forEach((name, j) => checkNode(name, [...path, i, j]));
+      else checkNode(group, [...path, i]);
     });
   };
   raw.steps.forEach((step, i) => {
@@ -811,6 +846,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
       }
       case 'wait':
       case 'decode-token':
+      case 'inspect':
         break;
     }
   });

@@ -9,7 +9,7 @@ import { errors, render } from '../api/http.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../check/types.js';
 import type { SimEvent } from '../cluster/events.js';
-import { judge, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
+import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
 import { WorldUsageError, type World } from '../simulation.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
@@ -46,14 +46,12 @@ export class Session {
   private chain: Promise<unknown> = Promise.resolve();
   private pending = 0;
   private readonly clusterNames: string[];
-  private readonly initialState: StepRecord['before'];
 
   constructor(private readonly options: SessionOptions) {
     this.world = options.world;
     this.clock = options.clock;
     this.watch = new Watch(this.world);
     this.startNow = this.world.now;
-    this.initialState = this.world.state;
     this.records = [...(options.setup?.steps ?? [])];
     this.findings = [...(options.setup?.findings ?? [])];
     this.clusterNames = Object.keys(this.world.state.clusters);
@@ -118,6 +116,8 @@ export class Session {
         index: this.records.length,
         kind: 'request',
         title: `${req.method} ${req.path} on ${cluster}`,
+        virtualAt: before.now,
+        virtualMs: 0,
         request: { cluster, method: req.method, path: req.path, body: req.body, namespace: req.namespace, token: this.tokenLabel(cluster, req.token) },
         response: { status: response.status, body: response.body },
         endpoint,
@@ -189,7 +189,7 @@ export class Session {
   private async applyStep(step: Step, raw: RawStep): Promise<StepRecord> {
     const before = this.world.state;
     const logAt = this.world.log.length;
-    const record: StepRecord = { index: this.records.length, kind: step.kind, title: '', ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
+    const record: StepRecord = { index: this.records.length, kind: step.kind, title: '', virtualAt: before.now, virtualMs: 0, ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
     try {
       await runStep(this.world, step, new Map(), record);
     } catch (e) {
@@ -200,6 +200,7 @@ export class Session {
       return record;
     }
     record.after = this.world.state;
+    record.virtualMs = this.world.now - record.virtualAt;
     record.events = this.world.log.slice(logAt) as SimEvent[];
     this.finish(record);
     if (step.kind === 'wait') this.recorder.wait(step.ms);
@@ -209,10 +210,6 @@ export class Session {
 
   private finish(record: StepRecord): void {
     record.findings = this.watch.afterStep();
-    // Nothing narrates a served step, and keeping every step's states would make memory grow with
-    // the square of a long session's writes (each state copies a mount's key table): keep only the
-    // state serving began with in their place.
-    record.before = record.after = this.initialState;
     this.records.push(record);
     this.findings.push(...record.findings);
     for (const f of record.findings) this.options.onFinding?.(f);
@@ -220,19 +217,22 @@ export class Session {
 
   /** The session as a run result, for results.json and history.jsonl (as `replsim run --out` writes them). */
   result(): RunResult {
-    const reasons = judge(this.options.expect, this.records, this.findings);
+    const found = problems(this.options.expect, this.records, this.findings);
+    const reasons = found.map((p) => p.text);
     return {
       name: this.options.base.name,
       seed: this.options.base.seed,
       expect: this.options.expect,
       verdict: reasons.length === 0 ? 'valid' : 'invalid',
       reasons,
+      problems: found,
       steps: this.records,
       skipped: 0,
       findings: this.findings,
       invariantsChecked: this.watch.invariantIds,
       hazardsWatched: this.watch.hazardIds,
       stateHash: this.world.stateHash(),
+      virtualMs: this.world.now,
       world: this.world,
     };
   }

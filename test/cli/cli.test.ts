@@ -92,7 +92,7 @@ steps:
     );
     const r = replsim('run', f, '--out', join(dir, 'typo-out'));
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(new RegExp(`${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:7:5: steps\\.0\\.tokn: .*token`));
+    expect(r.err).toMatch(new RegExp(`${f.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:7:5: step 1: tokn: .*token`));
     expect(r.out).toBe('');
   });
 
@@ -118,7 +118,7 @@ steps:
     const r = replsim('run', f);
     expect(r.code).toBe(2);
     expect(r.err).toMatch(/westToken/);
-    expect(r.err).toMatch(/steps\.0/);
+    expect(r.err).toMatch(/step 1: body\.token/);
   });
 
   it('runs several files and exits with the worst code, after a summary table', () => {

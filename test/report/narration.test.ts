@@ -50,3 +50,39 @@ describe('narration', () => {
     expect(text).toMatch(/streaming .* → stream-wals, ready/);
   });
 });
+
+describe('narration shows what the lesson is about', () => {
+  it('never cuts away the fields a step\'s expect names (14, step 9: the secondary\'s connection_status)', async () => {
+    const r = await run('14-dr-forced-promotion.yaml');
+    const line = narrateStep(r.steps[8], plain).find((l) => l.includes('→ 200')) ?? '';
+    expect(line).toContain('"secondaries":[{"node_id":"west","connection_status":"disconnected"}]');
+    expect(line).toContain('more left out, --verbose shows all');
+  });
+
+  it('--verbose prints the whole body, envelope included', async () => {
+    const r = await run('14-dr-forced-promotion.yaml');
+    const line = narrateStep(r.steps[8], plain, { verbose: true }).find((l) => l.includes('→ 200')) ?? '';
+    const body = JSON.parse(line.slice(line.indexOf('{')));
+    expect(body.request_id).toBeDefined();
+    expect(body.data.last_wal).toBe(r.steps[8].saved.eastWal);
+    expect(body.data.secondaries[0]).toMatchObject({ node_id: 'west', connection_status: 'disconnected' });
+  });
+
+  it('a long body whose step expects nothing is still cut to one short line', async () => {
+    const r = await run('14-dr-forced-promotion.yaml');
+    const step = r.steps.find((s) => s.response && s.expected === undefined && JSON.stringify(s.response.body).length > 400);
+    expect(step).toBeDefined();
+    const line = narrateStep(step!, plain).find((l) => l.includes('→ ')) ?? '';
+    expect(line.endsWith('…')).toBe(true);
+  });
+});
+
+describe('replsim run --verbose', () => {
+  it('narrates whole bodies', async () => {
+    const out: string[] = [];
+    const io = { out: (l: string) => out.push(l), err: (l: string) => out.push(l), stdout: {}, env: {} };
+    await runCommand([join(GALLERY, '14-dr-forced-promotion.yaml')], { verbose: true, color: false }, io);
+    expect(out.filter((l) => l.includes('"request_id"')).length).toBeGreaterThanOrEqual(10);
+    expect(out.some((l) => l.trimStart().startsWith('→') && l.endsWith('…'))).toBe(false);
+  });
+});

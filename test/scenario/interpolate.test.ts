@@ -156,7 +156,7 @@ describe('checkVariables', () => {
       { request: 'GET y', on: 'east', save: { later: 'data.y' } },
     ]);
     expect(checkVariables(scenario).map((e) => `${e.key}: ${e.message}`)).toEqual([
-      'steps.0.body.t: variable "later" is saved only later, by steps.2: move that step before this one',
+      'steps.0.body.t: variable "later" is saved only later, by step 3: move that step before this one',
       'steps.1.expect.data.x: variable "mine" is saved by this step, after its response: use it from the next step on',
     ]);
   });

@@ -125,13 +125,13 @@ describe('errors name the file, line, column and key', () => {
         line: 14,
         column: 11,
         key: 'steps.2.wait',
-        message: 'a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m',
+        message: '"10 sec" is not a duration: a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m',
       },
     ]);
   });
 
   it('prints one line per error', () => {
-    expect(formatScenarioError({ file: 's.yaml', line: 3, column: 5, key: 'steps.3.tokn', message: 'unknown key' })).toBe('s.yaml:3:5: steps.3.tokn: unknown key');
+    expect(formatScenarioError({ file: 's.yaml', line: 3, column: 5, key: 'steps.3.tokn', message: 'unknown key' })).toBe('s.yaml:3:5: step 4: tokn: unknown key');
     expect(formatScenarioError({ file: 's.yaml', line: 1, column: 1, key: '', message: 'empty' })).toBe('s.yaml:1:1: empty');
   });
 
@@ -143,14 +143,14 @@ describe('errors name the file, line, column and key', () => {
   });
 
   it('points at the parent of a missing key', () => {
-    expect(printed('name: t\nclusters:\n  east: {}\nsteps:\n  - wait: 1s\n  - request: GET x\n')).toEqual(['test.yaml:6:5: steps.1.on: required']);
+    expect(printed('name: t\nclusters:\n  east: {}\nsteps:\n  - wait: 1s\n  - request: GET x\n')).toEqual(['test.yaml:6:5: step 2: on: required']);
     expect(printed('clusters:\n  east: {}\nsteps: []\n')).toEqual(['test.yaml:1:1: name: required']);
   });
 
   it('reports unknown variables at their line', () => {
     const text = 'name: t\nclusters:\n  east: {}\nsteps:\n  - request: GET x\n    on: east\n    body:\n      token: "${westTokn}"\n';
     expect(printed(text)).toEqual([
-      'test.yaml:8:14: steps.0.body.token: unknown variable "westTokn": variables are <cluster>.root_token, <cluster>.keys.<i>, <cluster>.api_addr, <cluster>.cluster_addr, or saved by an earlier step',
+      'test.yaml:8:14: step 1: body.token: unknown variable "westTokn": variables are <cluster>.root_token, <cluster>.keys.<i>, <cluster>.api_addr, <cluster>.cluster_addr, or saved by an earlier step',
     ]);
   });
 

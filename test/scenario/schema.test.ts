@@ -229,7 +229,7 @@ describe('steps', () => {
 
   it('wants exactly one action', () => {
     expect(errors(withSteps({ on: 'east' }))).toEqual([
-      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault',
+      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault, inspect',
     ]);
     expect(errors(withSteps({ crash: 'east', restart: 'east' }))).toEqual([
       'steps.0.restart: a step has exactly one action, this one has crash and restart: make them separate steps',
@@ -251,7 +251,7 @@ describe('steps', () => {
       'steps.0.on: unknown cluster "esat": the clusters are east, west, south: did you mean "east"?',
       'steps.0.token: unknown token "opz": use root, none, "${var}" or a token declared under a cluster\'s tokens (none are declared)',
       'steps.2.crash: unknown cluster "north": the clusters are east, west, south',
-      'steps.1.wait: a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m',
+      'steps.1.wait: "soon" is not a duration: a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m',
       'steps.3.partition: expected two cluster names [a, b] or a list of groups [[a], [b, c]], got ["east",["west"]]',
     ]);
   });
@@ -298,7 +298,7 @@ describe('steps', () => {
     expect(errors(withSteps({ 'decode-token': 'x' }))).toEqual(['steps.0.otp: required']);
   });
 
-  it('reads waits in ms, s, m and h, or a bare number of ms', () => {
+  it('reads waits in ms, s, m and h, and refuses a bare number (the format gives durations a unit)', () => {
     const ms = (wait: unknown) => (step({ wait }) as { ms: number }).ms;
     expect(ms('500ms')).toBe(500);
     expect(ms('10s')).toBe(10_000);
@@ -306,12 +306,12 @@ describe('steps', () => {
     expect(ms('2h')).toBe(7_200_000);
     expect(ms('1h30m')).toBe(5_400_000);
     expect(ms('1.1s')).toBe(1100);
-    expect(ms(250)).toBe(250);
-    expect(ms('250')).toBe(250);
     expect(ms(0)).toBe(0);
-    expect(errors(withSteps({ wait: -1 }))).toEqual(['steps.0.wait: must be at least 0, got -1']);
+    expect(errors(withSteps({ wait: 10 }))).toEqual(['steps.0.wait: 10 has no unit: write 10ms, 10s, 10m or 10h (the format gives every duration its unit)']);
+    expect(errors(withSteps({ wait: '250' }))).toEqual(['steps.0.wait: "250" has no unit: write 250ms, 250s, 250m or 250h (the format gives every duration its unit)']);
+    expect(errors(withSteps({ wait: -1 }))).toEqual(['steps.0.wait: -1 is not a duration: a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m']);
     expect(errors(withSteps({ wait: '0.5ms' }))).toEqual(['steps.0.wait: "0.5ms" is not a whole number of milliseconds']);
-    expect(errors(withSteps({ wait: true }))).toEqual(['steps.0.wait: expected a duration like 500ms, 10s, 31m or 2h, or a number of milliseconds, got true']);
+    expect(errors(withSteps({ wait: true }))).toEqual(['steps.0.wait: expected a duration like 500ms, 10s, 31m or 2h, got true']);
   });
 
   it('normalises partitions and heals to groups', () => {
@@ -368,13 +368,14 @@ describe('parseDuration', () => {
     expect(parseDuration('500ms')).toBe(500);
     expect(parseDuration('2h')).toBe(7_200_000);
     expect(parseDuration('1m30s')).toBe(90_000);
-    expect(parseDuration(42)).toBe(42);
+    expect(parseDuration(0)).toBe(0);
   });
 
   it('throws a RangeError that shows the way', () => {
     expect(() => parseDuration('10 seconds')).toThrow(new RangeError('"10 seconds" is not a duration: a duration is a number and a unit (ms, s, m or h), like 500ms, 10s, 31m, 2h or 1h30m'));
     expect(() => parseDuration('1d')).toThrow(RangeError);
-    expect(() => parseDuration(1.5)).toThrow(/whole, non-negative number of milliseconds/);
+    expect(() => parseDuration(1.5)).toThrow(/1.5 is not a duration/);
+    expect(() => parseDuration(42)).toThrow(/42 has no unit: write 42ms, 42s/);
   });
 });
 
@@ -409,7 +410,7 @@ describe('JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(['name', 'clusters', 'steps']);
     const steps = schema.properties.steps.items.anyOf;
-    expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault']);
+    expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'inspect']);
     expect(steps.every((s) => s.additionalProperties === false)).toBe(true);
   });
 });

@@ -117,6 +117,7 @@ describe('replsim serve with the node-vault client', () => {
     const results = JSON.parse(readFileSync(join(outDir, 'results.json'), 'utf8'));
     expect(results.valid).toBe(true);
     expect(existsSync(join(outDir, 'history.jsonl'))).toBe(true);
+    expect(existsSync(join(outDir, 'report.html'))).toBe(true);
 
     // The recording names secrets by variable, never by value.
     const recording = readFileSync(recordFile, 'utf8');

@@ -62,7 +62,7 @@ describe('serve SCENARIO: the scenario runs first, then its world is served', ()
   it('a scenario whose steps fail is not served, and says which step', async () => {
     const bad = join(dir, 'bad.yaml');
     writeFileSync(bad, 'name: x\nclusters: { east: {} }\nsteps:\n  - request: GET secret/data/nothing\n    on: east\n');
-    await expect(serve({ scenario: bad })).rejects.toThrow(/step 1 .*expected a 2xx answer, got 404/);
+    await expect(serve({ scenario: bad })).rejects.toThrow(/step 1\b.*expected a 2xx answer, got 404/);
   });
 });
 
@@ -70,7 +70,7 @@ describe('starting mistakes are errors naming the cause', () => {
   it('an invalid scenario file names file, line and key', async () => {
     const bad = join(dir, 'invalid.yaml');
     writeFileSync(bad, 'name: x\nclusters: { east: {} }\nsteps:\n  - crsh: east\n');
-    await expect(serve({ scenario: bad })).rejects.toThrow(/invalid\.yaml:4:\d+: steps\.0\.crsh/);
+    await expect(serve({ scenario: bad })).rejects.toThrow(/invalid\.yaml:4:\d+: .*"crsh"/);
   });
 
   it('both a scenario and --clusters, a bad cluster name, a name twice', async () => {

@@ -181,12 +181,22 @@ describe('sync destinations: who may call', () => {
     expectRefused(call(w, 'POST', `${DEST}/codehost/gh1`, CONNECTIONS.codehost, 'viewer'), 403, 'permission denied');
   });
 
-  it('needs a licence with the feature: enterprise or a managed cluster; none is an enterprise-only 404', () => {
+  it('needs a licence with the feature: enterprise or a managed cluster; a community build (none) has no sync paths at all: 404 unsupported path', () => {
     const w = World.create({ ent: {}, man: { license: 'managed' }, ce: { license: 'none' } });
     const post = (c: string) => w.request(c, { method: 'POST', path: `${DEST}/codehost/gh1`, body: CONNECTIONS.codehost, token: w.tokenNamed(c, 'root') });
     expect(post('ent').status).toBe(200);
     expect(post('man').status).toBe(200);
-    expect(post('ce')).toEqual({ status: 404, body: { errors: ['enterprise-only feature'] } });
+    const unsupported = { status: 404, body: { errors: ['1 error occurred:\n\t* unsupported path\n\n'] } };
+    expect(post('ce')).toEqual(unsupported);
+    // Every sync path, reads and lists included, with or without a token: none exists there.
+    const ce = (method: string, path: string, token?: string) => w.request('ce', { method, path, token });
+    const root = w.tokenNamed('ce', 'root');
+    expect(ce('LIST', DEST, root)).toEqual(unsupported);
+    expect(ce('LIST', `${DEST}/codehost`, root)).toEqual(unsupported);
+    expect(ce('GET', `${DEST}/codehost/gh1/associations`, root)).toEqual(unsupported);
+    expect(ce('LIST', 'sys/sync/associations', root)).toEqual(unsupported);
+    expect(ce('GET', 'sys/sync/associations/secret/app', undefined)).toEqual(unsupported);
+    expect(w.log.filter((e) => 'cluster' in e && (e as { cluster: string }).cluster === 'ce')).toEqual([]);
   });
 
   it('PATCH is not a method of the spec: 405', () => {

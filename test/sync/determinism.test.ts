@@ -74,7 +74,7 @@ describe('the destination-fault fault', () => {
     const w = syncWorld();
     w.request('east', { method: 'POST', path: 'sys/sync/destinations/codehost/gh1', namespace: 'team-a', body: { access_token: 't', repository_owner: 'o', repository_name: 'r' }, token: w.tokenNamed('east', 'teamA') });
     w.destinationFault({ on: 'east', type: 'codehost', name: 'team-a/gh1', fault: 'unreachable' });
-    expect(w.state.clusters.east.sync.stores['team-a/codehost/gh1'].fault).toBe('unreachable');
+    expect(w.state.stores['team-a/codehost/gh1'].fault).toBe('unreachable');
   });
 
   it('a scenario with destination-fault steps runs: it is no longer refused before running', async () => {

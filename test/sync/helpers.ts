@@ -92,7 +92,7 @@ export function statusOf(w: World, type: string, name: string, mount: string, se
   return dataOf(r)?.associated_destinations?.[`${type}/${name}`]?.sync_status;
 }
 
-/** What the simulated external store behind a destination holds. */
-export function storeOf(w: World, type: string, name: string, cluster = 'east', namespace = ''): Record<string, string> {
-  return w.state.clusters[cluster].sync.stores[`${namespace}${type}/${name}`]?.secrets ?? {};
+/** What the simulated external store behind a destination holds (the world's: one store per destination). */
+export function storeOf(w: World, type: string, name: string, namespace = ''): Record<string, string> {
+  return w.state.stores[`${namespace}${type}/${name}`]?.secrets ?? {};
 }

@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { isLinked, isManaged, operationOf, stepAssociation, syncStatusOf, type AssociationValue } from '../../models/sync-association.machine.js';
 
-const LINKED: AssociationValue[] = ['linked.pending', 'linked.synced', 'linked.failedExternal', 'linked.failedClient'];
-const UNLINKED: AssociationValue[] = ['unlinked.none', 'unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient', 'unlinked.unsynced'];
+const LINKED: AssociationValue[] = ['linked.pending', 'linked.synced', 'linked.failedExternal', 'linked.failedClient', 'linked.failedInternal', 'linked.failedUnknown'];
+const UNLINKED: AssociationValue[] = [
+  'unlinked.none',
+  'unlinked.pending',
+  'unlinked.failedExternal',
+  'unlinked.failedClient',
+  'unlinked.failedInternal',
+  'unlinked.failedUnknown',
+  'unlinked.unsynced',
+];
 
 describe('sync association machine: the spec association table', () => {
   it('unlinked → linked on set (a sync is triggered: PENDING)', () => {
@@ -32,7 +40,13 @@ describe('sync association machine: sync statuses', () => {
       expect(stepAssociation(v, { type: 'attempt.succeeded' })).toBe('linked.synced');
       expect(stepAssociation(v, { type: 'attempt.failed', cause: 'external' })).toBe('linked.failedExternal');
       expect(stepAssociation(v, { type: 'attempt.failed', cause: 'client' })).toBe('linked.failedClient');
+      expect(stepAssociation(v, { type: 'attempt.failed', cause: 'internal' })).toBe('linked.failedInternal');
+      expect(stepAssociation(v, { type: 'attempt.failed', cause: 'unknown' })).toBe('linked.failedUnknown');
     }
+    expect(syncStatusOf('linked.failedInternal')).toBe('INTERNAL_VAULT_ERROR');
+    expect(syncStatusOf('linked.failedUnknown')).toBe('UNKNOWN');
+    expect(operationOf('linked.failedInternal')).toBe('sync');
+    expect(operationOf('linked.failedUnknown')).toBe('sync');
     expect(syncStatusOf('linked.synced')).toBe('SYNCED');
     expect(syncStatusOf('linked.failedExternal')).toBe('EXTERNAL_SERVICE_ERROR');
     expect(syncStatusOf('linked.failedClient')).toBe('CLIENT_SIDE_ERROR');
@@ -41,7 +55,9 @@ describe('sync association machine: sync statuses', () => {
   });
 
   it('an unsync that succeeds is UNSYNCED; one that fails carries the cause and is retried', () => {
-    for (const v of ['unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient'] as AssociationValue[]) {
+    for (const v of ['unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient', 'unlinked.failedInternal', 'unlinked.failedUnknown'] as AssociationValue[]) {
+      expect(stepAssociation(v, { type: 'attempt.failed', cause: 'internal' })).toBe('unlinked.failedInternal');
+      expect(stepAssociation(v, { type: 'attempt.failed', cause: 'unknown' })).toBe('unlinked.failedUnknown');
       expect(stepAssociation(v, { type: 'attempt.succeeded' })).toBe('unlinked.unsynced');
       expect(stepAssociation(v, { type: 'attempt.failed', cause: 'external' })).toBe('unlinked.failedExternal');
       expect(stepAssociation(v, { type: 'attempt.failed', cause: 'client' })).toBe('unlinked.failedClient');

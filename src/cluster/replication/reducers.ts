@@ -24,7 +24,7 @@ import type {
 import { dynamicFilterOf, enforceFilter } from './filters.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
-import { emptySyncState } from '../sync.js';
+import { emptySyncState, syncStateForPerformanceSecondary } from '../sync.js';
 import { emptyPluginCatalog } from '../plugins.js';
 
 /** Applies a role change the handler checked; an event the role table refuses is a corrupt log. */
@@ -82,7 +82,14 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
     s.sync = primary.sync;
     s.plugins = primary.plugins;
   }
-  else r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
+  else {
+    r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
+    // #13: sync configuration and the plugin catalog are replicated configuration: a performance
+    // secondary reads its primary's (the namespaces it receives), forwards writes to it, and runs
+    // no sync jobs (cluster/sync.ts `runsSyncJobs`).
+    s.sync = syncStateForPerformanceSecondary(primary.sync, s.storage);
+    s.plugins = primary.plugins;
+  }
   r.lastRemoteWal = wal;
   r.lastHeartbeat = at;
 }
