@@ -24,6 +24,7 @@ const SECTIONS: { name: string; issue: number; title: string; timeoutMs: number;
   { name: 'explore', issue: 4, title: 'Explorer', timeoutMs: 90_000 },
   { name: 'memory', issue: 5, title: 'Scale and memory', timeoutMs: 120_000 },
   { name: 'startup', issue: 6, title: 'CLI start-up', timeoutMs: 90_000 },
+  { name: 'serve', issue: 7, title: 'replsim serve over HTTP', timeoutMs: 120_000 },
 ];
 
 const args = process.argv.slice(2);

@@ -32,7 +32,8 @@ export interface WrapInfo {
 /** What a handler answers; the router adds `request_id` and the envelope. */
 export type Reply =
   | { kind: 'data'; data: unknown; wrapInfo?: WrapInfo; warnings?: string[]; mountType?: string }
-  | { kind: 'bare'; body: unknown }
+  /** A body outside the envelope; `status` for the few reads that answer another 2xx-or-not code (sys/health). */
+  | { kind: 'bare'; body: unknown; status?: number }
   | { kind: 'empty'; warnings?: string[] }
   | { kind: 'error'; status: number; errors: string[] };
 
@@ -88,7 +89,7 @@ export function render(r: Reply, requestId: () => string, mountType = 'system'):
     case 'error':
       return { status: r.status, body: { errors: r.errors } };
     case 'bare':
-      return { status: 200, body: r.body };
+      return { status: r.status ?? 200, body: r.body };
     case 'empty':
       if (!r.warnings?.length) return { status: 204, body: null };
       return render({ kind: 'data', data: null, warnings: r.warnings }, requestId, mountType);

@@ -149,7 +149,8 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
 
   let found: { route: Route; params: Record<string, string> } | null = null;
   let fullPath = full;
-  if (rel === 'sys' || rel.startsWith('sys/')) {
+  // `auth/token/` is the token store's fixed paths (lookup-self), served from the same table as `sys/`.
+  if (rel === 'sys' || rel.startsWith('sys/') || rel.startsWith('auth/token/')) {
     found = match(routes.sys, rel.replace(/\/+$/, ''));
   } else {
     let mount = null as ClusterState['storage']['mounts'][string] | null;

@@ -1,4 +1,5 @@
 // The `sys/` path table the world serves, gathered from one handler module per area of the spec.
+import { clientRoutes } from './client-endpoints.js';
 import { merkleRoutes } from './merkle.js';
 import { notBuilt } from './not-built.js';
 import { operationTokenRoutes } from './operation-token.js';
@@ -20,4 +21,4 @@ const notSimulated: Route[] = [
   notBuilt('sys/replication/recover', ['POST'], 'replication recover'),
 ];
 
-export const sysRoutes: Route[] = [...drRoutes, ...operationTokenRoutes, ...merkleRoutes, ...performanceRoutes, ...pluginRuntimeRoutes, ...syncRoutes, ...notSimulated];
+export const sysRoutes: Route[] = [...drRoutes, ...operationTokenRoutes, ...merkleRoutes, ...performanceRoutes, ...pluginRuntimeRoutes, ...syncRoutes, ...clientRoutes, ...notSimulated];

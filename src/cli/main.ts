@@ -8,6 +8,7 @@ import { colourOptions, runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
 import { registerDiagram } from './diagram.js';
+import { registerServe } from './serve.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -82,6 +83,7 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   registerCheck(program, io, setExit);
   registerExplore(program, io, setExit);
   registerDiagram(program, io, setExit);
+  registerServe(program, io, setExit);
 
   return program;
 }

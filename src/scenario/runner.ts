@@ -220,7 +220,7 @@ function fillString(value: string, vars: Map<string, unknown>, what: string): st
   return r.value;
 }
 
-async function runStep(world: World, step: Step, vars: Map<string, unknown>, record: StepRecord): Promise<void> {
+export async function runStep(world: World, step: Step, vars: Map<string, unknown>, record: StepRecord): Promise<void> {
   switch (step.kind) {
     case 'request':
       return runRequest(world, step, vars, record);

@@ -1,0 +1,258 @@
+// Turns a serving session into a format-1 scenario (`replsim serve --record FILE.yaml`): every
+// request a client sent, with the status it got as the step's `expect`; the time that passed as
+// `wait` steps; the faults the control listener injected. Replayed with `replsim run`, the file
+// drives a fresh world with the same seed through the same steps, so it reaches the same verdict.
+//
+// Secrets are not copied: a value a response gave (an activation token, a nonce, an OTP, an
+// encoded token) that a later request sends back is saved with `save:` on the step that produced
+// it and referred to as `${name}`; a root token or key share the world started with is written as
+// the built-in variable (`${east.root_token}`, `${east.keys.0}`); a DR operation token (or root
+// token) the client decoded itself becomes a `decode-token` step.
+import { stringify } from 'yaml';
+import { decodeToken } from '../cluster/crypto/otp.js';
+import { formatMs } from '../scenario/runner.js';
+
+/** A step as it is written in the file (raw YAML data, not the parsed form). */
+export type RawStep = Record<string, unknown>;
+
+/** What the recording starts from: the scenario given to `serve`, or the clusters of `--clusters`. */
+export interface RecordingBase {
+  name: string;
+  description?: string;
+  seed: number;
+  clusters: Record<string, unknown>;
+  /** The steps of the scenario given to `serve` (run before serving), as written in its file. */
+  steps: RawStep[];
+}
+
+export interface RecordedRequest {
+  cluster: string;
+  method: string;
+  path: string;
+  body?: unknown;
+  token?: string;
+  namespace?: string;
+}
+
+/** Where a value first appeared in a response: the step and the dotted path to it. */
+interface Origin {
+  step: RawStep;
+  path: string;
+  cluster: string;
+  key: string;
+}
+
+/** A token the client could decode from an encoded token and the OTP it was given. */
+interface Decodable {
+  after: RawStep;
+  /** The variable's name: what the token is for. */
+  name: string;
+  encoded: string;
+  otp: string;
+}
+
+/** Strings shorter than this are not treated as secrets (ids, modes, small numbers). */
+const MIN_SECRET_LENGTH = 8;
+
+export class Recorder {
+  private readonly steps: RawStep[] = [];
+  /** Values already nameable in the file: built-ins and saved variables, as `${name}`. */
+  private readonly refs = new Map<string, string>();
+  private readonly origins = new Map<string, Origin>();
+  private readonly decodable = new Map<string, Decodable>();
+  /** OTPs seen in responses, by cluster, to try against encoded tokens. */
+  private readonly otps = new Map<string, string[]>();
+  private readonly taken = new Set<string>();
+  /** Requests that changed the world but could not be written as steps. */
+  private readonly omissions: string[] = [];
+
+  /**
+   * @param builtins the world's built-in variables (`east.root_token` → value)
+   * @param namedTokens per cluster, the scenario's token names and their values (`root`, `ops`)
+   */
+  constructor(
+    private readonly base: RecordingBase,
+    builtins: Record<string, string>,
+    private readonly namedTokens: Record<string, Record<string, string>>,
+  ) {
+    for (const [name, value] of Object.entries(builtins)) if (!this.refs.has(value)) this.refs.set(value, `\${${name}}`);
+    for (const s of base.steps) for (const name of Object.keys(savesOf(s))) this.taken.add(name);
+  }
+
+  /** Records a request the world answered. */
+  request(r: RecordedRequest, status: number, responseBody: unknown): void {
+    const step: RawStep = { request: `${r.method} ${r.path}`, on: r.cluster };
+    if (r.body !== undefined && r.body !== null) step.body = this.referenced(r.body);
+    const token = this.tokenRef(r.cluster, r.token);
+    if (token !== 'root') step.token = token;
+    if (r.namespace) step.namespace = this.referenced(r.namespace);
+    step.expect = { status };
+    this.steps.push(step);
+    this.learn(step, r.cluster, responseBody);
+  }
+
+  /** Records elapsed virtual time; consecutive waits merge into one. */
+  wait(ms: number): void {
+    if (ms <= 0) return;
+    const last = this.steps[this.steps.length - 1] as (RawStep & { wait?: unknown; __ms?: number }) | undefined;
+    if (last && last.__ms !== undefined) {
+      last.__ms += ms;
+      last.wait = formatMs(last.__ms);
+      return;
+    }
+    const step: RawStep = { wait: formatMs(ms) };
+    Object.defineProperty(step, '__ms', { value: ms, writable: true, enumerable: false });
+    this.steps.push(step);
+  }
+
+  /** Records a fault step (partition, heal, crash, restart, corrupt, destination-fault) as given. */
+  fault(step: RawStep): void {
+    this.steps.push({ ...step });
+  }
+
+  /** Notes a request that changed the world but cannot be written in format 1. */
+  omitted(what: string): void {
+    this.omissions.push(what);
+  }
+
+  /** How many steps the session added. */
+  get length(): number {
+    return this.steps.length;
+  }
+
+  /** The recording as a format-1 scenario document. */
+  document(expect: unknown): Record<string, unknown> {
+    const doc: Record<string, unknown> = { name: this.base.name };
+    doc.description = this.base.description ?? 'Recorded by replsim serve: the requests real clients sent, the time that passed and the faults injected.';
+    doc.seed = this.base.seed;
+    doc.expect = expect;
+    doc.clusters = this.base.clusters;
+    doc.steps = [...this.base.steps, ...this.steps];
+    return doc;
+  }
+
+  /** The recording as YAML text. */
+  yaml(expect: unknown): string {
+    const head = ['# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.'];
+    if (this.omissions.length > 0) {
+      head.push(`# WARNING: ${this.omissions.length} request(s) changed the world but could not be written as steps, so this file`);
+      head.push('# does not replay the session exactly:');
+      for (const o of this.omissions) head.push(`#   ${o.replace(/\n/g, ' ')}`);
+    }
+    return head.join('\n') + '\n' + stringify(this.document(expect), { lineWidth: 0 });
+  }
+
+  /** The token of a request as a step writes it: a name of the receiving cluster, a variable, or `none`. */
+  private tokenRef(cluster: string, token: string | undefined): string {
+    if (token === undefined || token === '') return 'none';
+    for (const [name, value] of Object.entries(this.namedTokens[cluster] ?? {})) if (value === token) return name;
+    const ref = this.refFor(token);
+    // A token that never existed in the world is, to the simulated service, the same as none: both
+    // find no token entry and get the same refusal. Writing it as `none` keeps it out of the file.
+    return ref ?? 'none';
+  }
+
+  /** A value with every string that is a known secret replaced by its `${name}`. */
+  private referenced(value: unknown): unknown {
+    if (typeof value === 'string') return this.refFor(value) ?? value;
+    if (Array.isArray(value)) return value.map((v) => this.referenced(v));
+    if (value !== null && typeof value === 'object') {
+      const out: Record<string, unknown> = {};
+      // defineProperty: a client's `__proto__` key stays a plain key of the copy.
+      for (const [k, v] of Object.entries(value)) Object.defineProperty(out, k, { value: this.referenced(v), enumerable: true, writable: true, configurable: true });
+      return out;
+    }
+    return value;
+  }
+
+  /** `${name}` for a value the file can name, saving or decoding it on the way; null when unknown. */
+  private refFor(value: string): string | null {
+    const known = this.refs.get(value);
+    if (known) return known;
+    const origin = this.origins.get(value);
+    if (origin) {
+      const name = this.freshName(origin.cluster, origin.key);
+      const save = (origin.step.save ??= {}) as Record<string, string>;
+      save[name] = origin.path;
+      return this.remember(value, name);
+    }
+    const d = this.decodable.get(value);
+    if (d) {
+      const token = this.refFor(d.encoded);
+      const otp = this.refFor(d.otp);
+      if (!token || !otp) return null;
+      const name = this.freshName(d.name, '');
+      const at = this.steps.indexOf(d.after);
+      this.steps.splice(at + 1, 0, { 'decode-token': token, otp, save: name });
+      return this.remember(value, name);
+    }
+    return null;
+  }
+
+  private remember(value: string, name: string): string {
+    const ref = `\${${name}}`;
+    this.refs.set(value, ref);
+    return ref;
+  }
+
+  private freshName(cluster: string, key: string): string {
+    const words = `${cluster} ${key}`.split(/[^A-Za-z0-9]+/).filter(Boolean);
+    const base = words.map((w, i) => (i === 0 ? w.toLowerCase() : w[0].toUpperCase() + w.slice(1))).join('') || 'value';
+    let name = base;
+    for (let n = 2; this.taken.has(name); n++) name = `${base}${n}`;
+    this.taken.add(name);
+    return name;
+  }
+
+  /** Notes every long string of a response as a value a later request may send back. */
+  private learn(step: RawStep, cluster: string, body: unknown): void {
+    const walk = (v: unknown, path: string[]) => {
+      // A request id is never sent back; skipping it keeps the table to values a client might reuse.
+      if (path.length === 1 && path[0] === 'request_id') return;
+      if (typeof v === 'string') {
+        if (v.length < MIN_SECRET_LENGTH || this.refs.has(v) || this.origins.has(v) || path.length === 0) return;
+        const key = path[path.length - 1] ?? 'value';
+        this.origins.set(v, { step, path: path.join('.'), cluster, key: key === 'token' && path.length > 1 ? path[path.length - 2].replace(/_info$/, '') + '_token' : key });
+        if (key === 'otp') this.otps.set(cluster, [...(this.otps.get(cluster) ?? []), v]);
+        return;
+      }
+      if (Array.isArray(v)) v.forEach((x, i) => walk(x, [...path, String(i)]));
+      else if (v !== null && typeof v === 'object') for (const [k, x] of Object.entries(v)) if (k !== '' && !/[.\s]/.test(k)) walk(x, [...path, k]); // save paths cannot hold dots or spaces
+    };
+    walk(body, []);
+    // The last update of a generation attempt hands out an encoded token: what the client decodes
+    // with the OTP from the attempt's start is a token it may send later.
+    const encoded = findString(body, 'encoded_token') ?? findString(body, 'encoded_root_token');
+    if (encoded) {
+      for (const otp of this.otps.get(cluster) ?? []) {
+        try {
+          const decoded = decodeToken(encoded, otp);
+          const name = String(step.request).includes('generate-operation-token') ? 'dr operation token' : 'root token';
+          if (!this.decodable.has(decoded)) this.decodable.set(decoded, { after: step, name, encoded, otp });
+        } catch {
+          // Not this OTP's token (lengths differ): try the next.
+        }
+      }
+    }
+  }
+}
+
+function savesOf(step: RawStep): Record<string, unknown> {
+  const s = step.save;
+  if (typeof s === 'string') return { [s]: true };
+  return s !== null && typeof s === 'object' ? (s as Record<string, unknown>) : {};
+}
+
+/** A non-empty string field at the top level or under `data`. */
+function findString(body: unknown, key: string): string | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  const b = body as Record<string, unknown>;
+  const direct = Object.hasOwn(b, key) ? b[key] : undefined;
+  if (typeof direct === 'string' && direct !== '') return direct;
+  const data = b.data;
+  if (data !== null && typeof data === 'object' && Object.hasOwn(data, key)) {
+    const v = (data as Record<string, unknown>)[key];
+    if (typeof v === 'string' && v !== '') return v;
+  }
+  return undefined;
+}

@@ -1,0 +1,252 @@
+// A serving session: one world, driven by whoever reaches the listeners. Requests and control
+// commands are applied one at a time, in the order they arrive complete, so the world's log stays
+// a total order and replays. Before each one the world catches up with its clock (wall-clock.ts),
+// and after each one the invariant and hazard monitors run, as the scenario runner does after a
+// step. Everything applied is also recorded as scenario steps (recorder.ts) and as step records for
+// results.json.
+import type { ApiRequest, ApiResponse } from '../api/http.js';
+import { errors, render } from '../api/http.js';
+import { Watch } from '../check/catalogue.js';
+import type { Finding } from '../check/types.js';
+import type { SimEvent } from '../cluster/events.js';
+import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
+import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
+import { WorldUsageError, type World } from '../simulation.js';
+import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
+import type { ServeClock } from './wall-clock.js';
+
+/** What a control command answered: the step as applied, or why it was refused. */
+export type ControlAnswer = { ok: true; title: string; now: number; findings: Finding[] } | { ok: false; status: number; error: string };
+
+/** Fault and time steps the control listener accepts, in scenario syntax. */
+export const CONTROL_ACTIONS = ['wait', 'partition', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault'] as const;
+
+export interface SessionOptions {
+  world: World;
+  clock: ServeClock;
+  base: RecordingBase;
+  /** The expectation the session is judged against (the served scenario's, or pass). */
+  expect: Scenario['expect'];
+  /** Steps already run by the scenario given to serve, and what its monitors found. */
+  setup?: { steps: StepRecord[]; findings: Finding[] };
+  /** Told of every invariant violation or hazard as it is seen. */
+  onFinding?: (f: Finding) => void;
+}
+
+export class Session {
+  readonly world: World;
+  readonly recorder: Recorder;
+  private readonly watch: Watch;
+  private readonly clock: ServeClock;
+  private readonly records: StepRecord[];
+  private readonly findings: Finding[];
+  /** Virtual time when serving began, and how far `wait` commands moved the world beyond the clock. */
+  private readonly startNow: number;
+  private pushedAhead = 0;
+  private chain: Promise<unknown> = Promise.resolve();
+  private pending = 0;
+  private readonly clusterNames: string[];
+
+  constructor(private readonly options: SessionOptions) {
+    this.world = options.world;
+    this.clock = options.clock;
+    this.watch = new Watch(this.world);
+    this.startNow = this.world.now;
+    this.records = [...(options.setup?.steps ?? [])];
+    this.findings = [...(options.setup?.findings ?? [])];
+    this.clusterNames = Object.keys(this.world.state.clusters);
+    const named: Record<string, Record<string, string>> = {};
+    for (const [c, ops] of Object.entries(this.world.state.operators)) named[c] = { ...ops.tokens };
+    this.recorder = new Recorder(options.base, this.world.variables(), named);
+  }
+
+  /** Requests and commands queued or running. */
+  get inFlight(): number {
+    return this.pending;
+  }
+
+  get clusters(): readonly string[] {
+    return this.clusterNames;
+  }
+
+  /** Runs `work` after everything queued before it: one at a time, in arrival order. */
+  private serial<T>(work: () => Promise<T> | T): Promise<T> {
+    this.pending++;
+    const run = this.chain.then(work);
+    this.chain = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run.finally(() => this.pending--);
+  }
+
+  /** Resolves once everything queued so far has been applied. */
+  drained(): Promise<void> {
+    return this.chain.then(() => undefined);
+  }
+
+  /** Advances the world to where its clock says it should be, recording the wait. */
+  private async catchUp(): Promise<void> {
+    const target = this.startNow + this.clock.due() + this.pushedAhead;
+    const ms = target - this.world.now;
+    if (ms <= 0) return;
+    await this.applyStep({ kind: 'wait', ms }, { wait: ms });
+  }
+
+  /** Sends a client's request to a cluster, as the scenario runner sends a request step. */
+  request(cluster: string, req: ApiRequest): Promise<ApiResponse> {
+    return this.serial(async () => {
+      await this.catchUp();
+      const before = this.world.state;
+      const logAt = this.world.log.length;
+      let response: ApiResponse;
+      let endpoint: string | undefined;
+      try {
+        const result = await this.watch.sendAsync(cluster, { method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace });
+        response = result.response;
+        endpoint = result.summary;
+      } catch (e) {
+        // A request the world could not handle is replsim's bug: the client gets a 500, the server lives on.
+        if (!(e instanceof Error)) throw e;
+        const msg = e instanceof WorldUsageError ? e.message : `internal error in replsim (please report): ${e.message}`;
+        // Handlers append nothing before they succeed, so the world is as it was.
+        return render(errors.internal(msg), () => '');
+      }
+      const record: StepRecord = {
+        index: this.records.length,
+        kind: 'request',
+        title: `${req.method} ${req.path} on ${cluster}`,
+        virtualAt: before.now,
+        virtualMs: 0,
+        request: { cluster, method: req.method, path: req.path, body: req.body, namespace: req.namespace, token: this.tokenLabel(cluster, req.token) },
+        response: { status: response.status, body: response.body },
+        endpoint,
+        ok: true,
+        findings: [],
+        before,
+        after: this.world.state,
+        events: this.world.log.slice(logAt) as SimEvent[],
+        saved: {},
+        savedFrom: {},
+      };
+      this.finish(record);
+      const unrecordable = whyUnrecordable(req);
+      if (unrecordable) {
+        // Refused requests change nothing, so leaving them out keeps the replay exact; one that
+        // changed the world is listed at the top of the recording, which then cannot replay exactly.
+        if (record.events.length > 0) this.recorder.omitted(`${record.title}: ${unrecordable}`);
+        return response;
+      }
+      this.recorder.request({ cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, response.status, response.body);
+      return response;
+    });
+  }
+
+  /**
+   * Applies a control command written as a scenario step (`{ crash: east }`, `{ wait: 10s }`,
+   * `{ partition: [east, west] }` …), validated by the scenario schema itself.
+   */
+  control(raw: unknown): Promise<ControlAnswer> {
+    return this.serial(async () => {
+      const parsed = this.parseControlStep(raw);
+      if ('error' in parsed) return { ok: false as const, status: 400, error: parsed.error };
+      await this.catchUp();
+      if (parsed.step.kind === 'wait') this.pushedAhead += parsed.step.ms;
+      const record = await this.applyStep(parsed.step, raw as RawStep);
+      if (!record.ok) return { ok: false as const, status: 400, error: record.failure ?? 'the command failed' };
+      return { ok: true as const, title: record.title, now: this.world.now, findings: record.findings };
+    });
+  }
+
+  /** The world's state for the status page, after catching up with the clock. */
+  status(): Promise<{ now: number; steps: number; findings: Finding[] }> {
+    return this.serial(async () => {
+      await this.catchUp();
+      return { now: this.world.now, steps: this.records.length, findings: [...this.findings] };
+    });
+  }
+
+  private parseControlStep(raw: unknown): { step: Step } | { error: string } {
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { error: 'a control command is a JSON object holding one scenario step, like {"crash": "east"}' };
+    const action = Object.keys(raw).find((k) => (CONTROL_ACTIONS as readonly string[]).includes(k));
+    if (!action) return { error: `a control command needs one of ${CONTROL_ACTIONS.join(', ')} (requests go to the cluster listeners)` };
+    const clusters = Object.fromEntries(this.clusterNames.map((c) => [c, {}]));
+    const r = parseScenario({ name: 'control', clusters, steps: [raw] });
+    if (!r.success) return { error: r.error.issues.map((i) => `${i.path.filter((p) => p !== 'steps' && p !== 0).join('.') || action}: ${i.message}`).join('; ') };
+    return { step: r.data.steps[0] };
+  }
+
+  /** A token as results.json shows it: the scenario's name for it (`root`, `east's root`), else shortened. */
+  private tokenLabel(cluster: string, token: string | undefined): string {
+    if (!token) return 'none';
+    const ops = this.world.state.operators;
+    for (const [name, value] of Object.entries(ops[cluster]?.tokens ?? {})) if (value === token) return name;
+    for (const [other, o] of Object.entries(ops)) for (const [name, value] of Object.entries(o.tokens)) if (value === token) return `${other}'s ${name}`;
+    return shorten(token);
+  }
+
+  /** Runs a wait or fault step on the world, as the runner does, and records it. */
+  private async applyStep(step: Step, raw: RawStep): Promise<StepRecord> {
+    const before = this.world.state;
+    const logAt = this.world.log.length;
+    const record: StepRecord = { index: this.records.length, kind: step.kind, title: '', virtualAt: before.now, virtualMs: 0, ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
+    try {
+      await runStep(this.world, step, new Map(), record);
+    } catch (e) {
+      // A fault the world refuses (an unknown sync destination, say) changes nothing and is not recorded.
+      if (!(e instanceof WorldUsageError)) throw e;
+      record.ok = false;
+      record.failure = e.message;
+      return record;
+    }
+    record.after = this.world.state;
+    record.virtualMs = this.world.now - record.virtualAt;
+    record.events = this.world.log.slice(logAt) as SimEvent[];
+    this.finish(record);
+    if (step.kind === 'wait') this.recorder.wait(step.ms);
+    else this.recorder.fault(raw);
+    return record;
+  }
+
+  private finish(record: StepRecord): void {
+    record.findings = this.watch.afterStep();
+    this.records.push(record);
+    this.findings.push(...record.findings);
+    for (const f of record.findings) this.options.onFinding?.(f);
+  }
+
+  /** The session as a run result, for results.json and history.jsonl (as `replsim run --out` writes them). */
+  result(): RunResult {
+    const found = problems(this.options.expect, this.records, this.findings);
+    const reasons = found.map((p) => p.text);
+    return {
+      name: this.options.base.name,
+      seed: this.options.base.seed,
+      expect: this.options.expect,
+      verdict: reasons.length === 0 ? 'valid' : 'invalid',
+      reasons,
+      problems: found,
+      steps: this.records,
+      skipped: 0,
+      findings: this.findings,
+      invariantsChecked: this.watch.invariantIds,
+      hazardsWatched: this.watch.hazardIds,
+      stateHash: this.world.stateHash(),
+      virtualMs: this.world.now,
+      world: this.world,
+    };
+  }
+
+  /** The recording as a format-1 scenario, with the session's expectation. */
+  scenarioYaml(): string {
+    return this.recorder.yaml(this.options.expect);
+  }
+}
+
+/** Why a request cannot be written as a format-1 request step, or null when it can. */
+function whyUnrecordable(req: ApiRequest): string | null {
+  if (req.body !== undefined && req.body !== null && (typeof req.body !== 'object' || Array.isArray(req.body))) return 'its body is not a JSON object';
+  // Format 1 has no escape for a literal "${": the replay would read it as a variable.
+  if (/\$\{/.test(req.path) || (req.namespace ?? '').includes('${') || JSON.stringify(req.body ?? null).includes('${')) return 'it contains a literal "${", which a scenario file reads as a variable';
+  return null;
+}
