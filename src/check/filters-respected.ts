@@ -17,7 +17,8 @@ export function heldExcluded(state: SimState): Map<string, { secondary: string; 
     const r = s.replication.performance;
     if (r.role !== 'secondary.following' || r.primary === null) continue;
     const p = state.clusters[r.primary];
-    if (!p) continue;
+    // Only a primary of its set filters for it: a secondary that follows anything else receives nothing.
+    if (!p || p.replication.performance.role !== 'primary' || p.replication.performance.clusterId !== r.clusterId) continue;
     for (const ns of Object.keys(s.storage.namespaces))
       if (namespaceExcluded(state, p.name, r.secondaryId, ns)) out.set(`${s.name}|${ns}`, { secondary: s.name, primary: p.name, what: `namespace ${ns}, which its paths filter excludes` });
     const paths = new Set([...Object.keys(s.storage.mounts), ...Object.keys(s.storage.kv).filter((m) => Object.keys(s.storage.kv[m]).length > 0)]);

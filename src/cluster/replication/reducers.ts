@@ -75,6 +75,10 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
   // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
   else advanceWal(s, at);
+  // known_secondaries is replicated configuration: a secondary holds its primary's list of issued
+  // tokens (revocations and performance paths filters included) and takes it up as its own when
+  // promoted, so the others can follow it by address with the credentials, and the filters, they had.
+  r.issued = primary.replication[kind].issued;
   if (kind === 'dr') {
     mirrorPerformance(r, primary);
     // DR mirrors everything the primary stores: its sync destinations and associations, and its
@@ -140,8 +144,10 @@ export const replicationReducers = {
     if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
     // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
     r.mirroredPerformance = null;
-    // The DR operation token lived in the wiped storage.
+    // The DR operation token lived in the wiped storage, and so did the (disabled) performance
+    // configuration: tokens it issued as a performance primary can no longer be redeemed.
     c.drOperationToken = null;
+    if (e.kind === 'dr') c.replication.performance.issued = {};
     assign(r, e, e.at);
     r.issued = {};
     r.lastRemoteWal = 0;
@@ -155,13 +161,12 @@ export const replicationReducers = {
   },
   'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    const former = r.primary === null ? undefined : d.clusters[r.primary]?.replication[e.kind];
     moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
     clearSecondarySide(r);
-    // Revocations belong to the replication set, not to one primary: the new primary keeps barring
-    // the secondaries its predecessor revoked, until they are given a new token.
-    if (former && former.clusterId === r.clusterId)
-      for (const [id, rec] of Object.entries(former.issued)) if (rec.revoked && !(id in r.issued)) r.issued[id] = rec;
+    // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
+    // revocations included; a demoted former primary its own; a performance secondary knows none,
+    // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
+    // either way (link.ts, credentialsRevoked).
     r.primaryClusterAddr = e.primaryClusterAddr;
     r.since = e.at;
     // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
@@ -171,6 +176,9 @@ export const replicationReducers = {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, e.kind, { type: 'secondary.disable', operationTokenValid: true }, e.cluster);
     clearSecondarySide(r);
+    // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
+    // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
+    r.issued = {};
     // A disabled DR secondary is no longer anyone's copy: the performance role it mirrored is dropped.
     r.mirroredPerformance = null;
     r.primaryClusterAddr = '';
