@@ -34,10 +34,9 @@ export function advertisedClusterAddr(primary: ClusterState, kind: ReplicationKi
 export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: string): boolean {
   if (jti === '') return false;
   for (const c of Object.values(state.clusters)) {
-    const lists = [c.replication[kind].issued];
+    if (c.replication[kind].revokedCredentials?.includes(jti)) return true;
     const held = c.replication.dr.mirroredPerformance;
-    if (kind === 'performance' && held) lists.push(held.issued);
-    for (const issued of lists) for (const i of Object.values(issued)) if (i.jti === jti && i.revoked) return true;
+    if (kind === 'performance' && held?.revokedCredentials?.includes(jti)) return true;
   }
   return false;
 }

@@ -79,6 +79,7 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
   // tokens (revocations and performance paths filters included) and takes it up as its own when
   // promoted, so the others can follow it by address with the credentials, and the filters, they had.
   r.issued = primary.replication[kind].issued;
+  r.revokedCredentials = primary.replication[kind].revokedCredentials;
   if (kind === 'dr') {
     mirrorPerformance(r, primary);
     // DR mirrors everything the primary stores: its sync destinations and associations, and its
@@ -127,7 +128,10 @@ export const replicationReducers = {
     r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
   },
   'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
-    d.clusters[e.cluster].replication[e.kind].issued[e.id].revoked = true;
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.issued[e.id].revoked = true;
+    // The credentials stay barred in the set even after the id is issued a new token.
+    r.revokedCredentials = [...(r.revokedCredentials ?? []), r.issued[e.id].jti];
   },
   'replication-secondary-key-generated': (d: SimState, e: SecondaryKeyGenerated) => {
     d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
@@ -147,9 +151,13 @@ export const replicationReducers = {
     // The DR operation token lived in the wiped storage, and so did the (disabled) performance
     // configuration: tokens it issued as a performance primary can no longer be redeemed.
     c.drOperationToken = null;
-    if (e.kind === 'dr') c.replication.performance.issued = {};
+    if (e.kind === 'dr') {
+      c.replication.performance.issued = {};
+      c.replication.performance.revokedCredentials = [];
+    }
     assign(r, e, e.at);
     r.issued = {};
+    r.revokedCredentials = [];
     r.lastRemoteWal = 0;
     r.synced = false;
     r.syncState = 'merkle-sync';
