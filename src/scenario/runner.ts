@@ -147,9 +147,10 @@ export function judge(expect: Scenario['expect'], steps: StepRecord[], findings:
   const describe = (f: Finding) => `${f.kind} ${f.id}: ${f.message}`;
   if (expect === 'pass') {
     for (const f of [...violations, ...hazards]) reasons.push(`unexpected ${describe(f)}`);
-  } else if ('hazard' in expect) {
-    if (!hazards.some((h) => h.id === expect.hazard)) reasons.push(`expected hazard ${expect.hazard} did not arise`);
-    for (const f of [...violations, ...hazards.filter((h) => h.id !== expect.hazard)]) reasons.push(`unexpected ${describe(f)}`);
+  } else if ('hazard' in expect || 'hazards' in expect) {
+    const wanted: string[] = 'hazard' in expect ? [expect.hazard] : expect.hazards;
+    for (const id of wanted) if (!hazards.some((h) => h.id === id)) reasons.push(`expected hazard ${id} did not arise`);
+    for (const f of [...violations, ...hazards.filter((h) => !wanted.includes(h.id))]) reasons.push(`unexpected ${describe(f)}`);
   } else {
     if (!violations.some((v) => v.id === expect.violation)) reasons.push(`expected violation of ${expect.violation} did not happen`);
     for (const f of [...violations.filter((v) => v.id !== expect.violation), ...hazards]) reasons.push(`unexpected ${describe(f)}`);

@@ -169,6 +169,8 @@ export const replicationReducers = {
   },
   'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
+    // Its own record in the list it took up goes: a primary is not its own secondary.
+    if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
     moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
     clearSecondarySide(r);
     // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
