@@ -120,9 +120,9 @@ export interface ReplicationState {
   /** Primary side: every token issued, by secondary id (what `known_secondaries` lists). */
   issued: Record<string, IssuedSecondary>;
   /**
-   * Primary side: the `jti` of every activation token revoked in its replication set that this cluster
-   * knows of, replicated with `issued`. Those credentials stay barred even once the id is issued a new
-   * token (which replaces the record in `issued`).
+   * The `jti` of every activation token revoked that this cluster knows of: revoked here, or received
+   * from its primary with `issued`. Never forgotten (a wipe keeps it: each jti is unique), so those
+   * credentials stay barred even once the id is issued a new token, which replaces the record in `issued`.
    */
   revokedCredentials: string[];
   /** Secondary side: the cluster it follows, or null. */

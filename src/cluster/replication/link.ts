@@ -28,8 +28,9 @@ export function advertisedClusterAddr(primary: ClusterState, kind: ReplicationKi
  * credentials (the token's `jti`, unique per token) in its whole replication set, not at one primary.
  * The spec says a revoked secondary "stays barred until given a new activation token" and is silent on
  * failover; the service keeps its known secondaries in replicated storage, so a DR copy of the
- * revoking primary carries the revocation. replsim applies it set-wide at once (simulator choice), so
- * a sibling promoted later, even one that had stopped syncing, never lets the revoked credentials in.
+ * revoking primary carries the revocation. replsim applies it everywhere at once and for good
+ * (simulator choice: a jti is unique, so only those credentials are barred), so a sibling promoted
+ * later, even one that had stopped syncing or a second primary in a split brain, never lets them in.
  */
 export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: string): boolean {
   if (jti === '') return false;

@@ -61,6 +61,12 @@ function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
 
+/** Both lists, the first's order kept; the first list itself when the second adds nothing. */
+function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[] {
+  const extra = b.filter((x) => !a.includes(x));
+  return extra.length ? [...a, ...extra] : (a as string[]);
+}
+
 /** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
 function before(d: SimState, name: string): ClusterState {
   return (original(d) as SimState).clusters[name];
@@ -79,7 +85,8 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
   // tokens (revocations and performance paths filters included) and takes it up as its own when
   // promoted, so the others can follow it by address with the credentials, and the filters, they had.
   r.issued = primary.replication[kind].issued;
-  r.revokedCredentials = primary.replication[kind].revokedCredentials;
+  // Revocations are never forgotten (each token's jti is unique): the secondary adds its primary's to its own.
+  r.revokedCredentials = unionOf(r.revokedCredentials, primary.replication[kind].revokedCredentials);
   if (kind === 'dr') {
     mirrorPerformance(r, primary);
     // DR mirrors everything the primary stores: its sync destinations and associations, and its
@@ -151,13 +158,9 @@ export const replicationReducers = {
     // The DR operation token lived in the wiped storage, and so did the (disabled) performance
     // configuration: tokens it issued as a performance primary can no longer be redeemed.
     c.drOperationToken = null;
-    if (e.kind === 'dr') {
-      c.replication.performance.issued = {};
-      c.replication.performance.revokedCredentials = [];
-    }
+    if (e.kind === 'dr') c.replication.performance.issued = {};
     assign(r, e, e.at);
     r.issued = {};
-    r.revokedCredentials = [];
     r.lastRemoteWal = 0;
     r.synced = false;
     r.syncState = 'merkle-sync';
