@@ -55,13 +55,14 @@ export function lostWrites(): Monitor {
         if (!lost.length) return;
         const shown = lost.length > 10 ? `${lost.slice(0, 10).join(', ')} and ${lost.length - 10} more` : lost.join(', ');
         const how = [e.force ? 'with force' : 'without force', before.network.down[p.name] ? `after ${p.name} crashed` : ''].filter(Boolean).join(' ');
-        const applied = e.kind === 'dr' ? `its WAL at ${s.wal.last}` : `last_remote_wal ${s.replication[e.kind].lastRemoteWal}`;
+        // DR mirrors the primary's WAL numbering; a performance secondary counts the primary's WAL it applied.
+        const applied = e.kind === 'dr' ? `had applied up to WAL ${s.wal.last}` : `last_remote_wal ${s.replication[e.kind].lastRemoteWal}`;
         findings.push({
           kind: 'hazard',
           id: 'lost-writes',
           at: e.at,
           clusters: [e.cluster, p.name],
-          message: `${e.cluster} was promoted to ${KIND_WORD[e.kind]} primary ${how} while it lacked ${lost.length} write${lost.length === 1 ? '' : 's'} ${p.name} had acknowledged (${p.name}'s WAL at ${p.wal.last}, ${e.cluster} ${applied}): ${shown} ${lost.length === 1 ? 'is' : 'are'} lost`,
+          message: `${e.cluster} was promoted to ${KIND_WORD[e.kind]} primary ${how} while it lacked ${lost.length} write${lost.length === 1 ? '' : 's'} ${p.name} had acknowledged (${p.name}'s last_wal ${p.wal.last}, ${e.cluster} ${applied}): ${shown} ${lost.length === 1 ? 'is' : 'are'} lost`,
           lostKeys: lost,
         });
       });
