@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
-import { PROPERTY_CLUSTER } from './commands/index.js';
+import { propertyCluster } from './commands/index.js';
 import type { ModelExpectation } from './commands/model.js';
 import type { ScriptStep } from './commands/operator.js';
 
@@ -51,7 +51,7 @@ export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
     description: s.description,
     seed: s.seed,
     expect: 'pass',
-    clusters: Object.fromEntries(s.clusters.map((c) => [c, PROPERTY_CLUSTER])),
+    clusters: Object.fromEntries(s.clusters.map((c) => [c, propertyCluster(c)])),
     steps: s.steps,
   };
 }

@@ -66,7 +66,7 @@ export class Promote extends OperatorCommand {
 
 export const promote: CommandFamily = {
   family: 'promote',
-  weight: 2,
+  weight: 3,
   arbitrary: (caps) =>
     fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom(false, false, true)).map(([i, kind, force]) => new Promote(i, kind, force)),
   enumerate: (k, caps) => caps.kinds.flatMap((kind) => indices(k).flatMap((i) => [false, true].map((force) => new Promote(i, kind, force)))),

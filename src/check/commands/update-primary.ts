@@ -116,9 +116,11 @@ export class UpdatePrimary extends OperatorCommand {
 
 export const updatePrimary: CommandFamily = {
   family: 'update-primary',
-  weight: 2,
+  // Re-pointing (by token, by address, forgetting) is where failover runbooks go wrong: drawn often,
+  // addresses as often as tokens (issue #12 found its bugs in demote, forget, promote, re-point chains).
+  weight: 4,
   arbitrary: (caps) =>
-    fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom<UpdateVia>('token', 'token', 'addresses', 'forget')).map(
+    fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom<UpdateVia>('token', 'addresses', 'addresses', 'forget')).map(
       ([i, kind, via]) => new UpdatePrimary(i, kind, via),
     ),
   enumerate: (k, caps) => caps.kinds.flatMap((kind) => indices(k).flatMap((i) => VIAS.map((via) => new UpdatePrimary(i, kind, via)))),
