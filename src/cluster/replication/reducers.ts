@@ -21,7 +21,7 @@ import type {
   SecondaryTokenIssued,
   WalDelivered,
 } from './events.js';
-import { dynamicFilterOf, enforceFilter } from './filters.js';
+import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { emptySyncState } from '../sync.js';
@@ -184,6 +184,8 @@ export const replicationReducers = {
     r.since = e.at;
     // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
     if (e.kind === 'dr' && takeUpPerformance(d.clusters[e.cluster], e.at)) enforceFilter(d, e.cluster, e.at);
+    // A performance primary again: whoever follows it is filtered by the list it holds now.
+    if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
   },
   'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
