@@ -291,6 +291,11 @@ function clusterRecords(state: SimState, m: Readonly<Model>, roots: ReadonlyMap<
         refs.push(i.to);
         local.push(i.status);
       }
+      // The credentials it presents (the token it activated with) and whether they are revoked.
+      const cred = m.credentials[kind][name];
+      const credToken = typeof cred === 'number' ? m.tokens[cred] : undefined;
+      refs.push(credToken ? index(credToken.issuer) : -1);
+      local.push(credToken ? `c${String(credToken.revoked)}${credToken.superseded ? 's' : ''}` : cred === 'unknown' ? 'c?' : 'c-', r.revokedCredentials?.length ?? 0);
       // The newest token the operator holds for this cluster, and whether it would still work.
       const held = heldTokenFor(m, kind, name);
       refs.push(held ? index(held.issuer) : -1);
