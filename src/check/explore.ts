@@ -29,7 +29,7 @@ import {
   type Model,
 } from './commands/index.js';
 import { FindingError, keyOwnersOf, Operator, type Ref } from './commands/operator.js';
-import type { ScenarioExport } from './export.js';
+import { withModelExpectation, type ScenarioExport } from './export.js';
 import { recordRun } from './property.js';
 import type { Finding, Observation } from './types.js';
 
@@ -242,11 +242,14 @@ function traceTo(
         `Found by replsim explore on ${clusterNames(run.k).join(', ')} (seed ${run.seed}): a shortest sequence of operator commands to ${what}:`,
         ...trace.map((w, i) => `  ${i + 1}. ${w}`),
         `Then: ${cause.message}`,
-        'It expects to pass, so it fails until the cause is fixed.',
+        cause.kind === 'mismatch'
+          ? 'Where the service answered against the model, the step expects what the model predicted, so it fails until the cause is fixed.'
+          : 'It expects to pass, so it fails until the cause is fixed.',
       ].join('\n'),
       seed: run.seed,
       clusters: clusterNames(run.k),
-      steps: replayed.steps,
+      // A model mismatch's step expects what the model predicted, so the file fails until they agree.
+      steps: withModelExpectation(replayed.steps, again instanceof ModelMismatch ? again.expected : undefined),
       header: [`Shortest trace (${commands.length} commands) found by replsim explore --clusters ${run.k} --seed ${run.seed}.`],
     },
   };
