@@ -25,6 +25,7 @@ const monitored = new Set<string>(catalogue.map((factory) => factory().id));
 /** The id a file expects to see arise, or null for `pass`. */
 function expectedFinding(expectation: Scenario['expect']): string | null {
   if (expectation === 'pass') return null;
+  if ('hazards' in expectation) return expectation.hazards.find((id) => !monitored.has(id)) ?? expectation.hazards[0];
   return 'hazard' in expectation ? expectation.hazard : expectation.violation;
 }
 

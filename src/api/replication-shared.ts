@@ -9,6 +9,7 @@ import { canRole, modeOf, type RoleEvent } from '../../models/replication-role.m
 import { generateSecondaryKeyPair } from '../cluster/crypto/sealed-box.js';
 import { isMerkleCorrupted } from '../cluster/merkle.js';
 import {
+  acceptsCredentials,
   advertisedClusterAddr,
   clusterAt,
   redeemActivationToken,
@@ -417,14 +418,18 @@ export function secondaryDisableRoute(kind: ReplicationKind): Route {
   };
 }
 
-/** The first address (in the order given) answering as the primary of this secondary's set (area A rule 2). */
+/**
+ * The first address (in the order given) answering as the primary of this secondary's set (area A
+ * rule 2). The ping is made with the secondary's credentials, so only a primary that takes them
+ * answers successfully: one that knows its id and token, not revoked (link.ts, acceptsCredentials).
+ */
 function firstAnsweringPrimary(ctx: { state: SimState; cluster: ClusterState }, kind: ReplicationKind, addrs: string[]): ClusterState | null {
   const own = ctx.cluster.replication[kind];
   for (const addr of addrs) {
     const target = clusterAt(ctx.state, addr);
     if (!target || target.name === ctx.cluster.name || !reachable(ctx.state.network, ctx.cluster.name, target.name)) continue;
     const r = target.replication[kind];
-    if (r.role === 'primary' && r.clusterId === own.clusterId) return target;
+    if (r.role === 'primary' && r.clusterId === own.clusterId && acceptsCredentials(ctx.state, kind, target, own.secondaryId, own.jti)) return target;
   }
   return null;
 }

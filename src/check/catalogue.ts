@@ -9,6 +9,7 @@ import { convergence } from './convergence.js';
 import { drSecondaryClosed } from './dr-secondary-closed.js';
 import { filtersRespected } from './filters-respected.js';
 import { forcedPromotion } from './forced-promotion.js';
+import { lostWrites } from './lost-writes.js';
 import { newerPrimary } from './newer-primary.js';
 import { oneGenerationAttempt } from './one-generation-attempt.js';
 import { operationTokenGate } from './operation-token-gate.js';
@@ -32,6 +33,7 @@ export const catalogue: MonitorFactory[] = [
   twoPrimaries,
   newerPrimary,
   forcedPromotion,
+  lostWrites,
 ];
 
 /** One entry of the catalogue, for the README and reference docs. */

@@ -29,7 +29,7 @@ import {
   type Model,
 } from './commands/index.js';
 import { FindingError, keyOwnersOf, Operator, type Ref } from './commands/operator.js';
-import type { ScenarioExport } from './export.js';
+import { withModelExpectation, type ScenarioExport } from './export.js';
 import { recordRun } from './property.js';
 import type { Finding, Observation } from './types.js';
 
@@ -268,11 +268,14 @@ function traceTo(
         `Found by replsim explore on ${clusterNames(run.k).join(', ')} (seed ${run.seed}): a shortest sequence of operator commands to ${what}:`,
         ...trace.map((w, i) => `  ${i + 1}. ${w}`),
         `Then: ${cause.message}`,
-        'It expects to pass, so it fails until the cause is fixed.',
+        cause.kind === 'mismatch'
+          ? 'Where the service answered against the model, the step expects what the model predicted, so it fails until the cause is fixed.'
+          : 'It expects to pass, so it fails until the cause is fixed.',
       ].join('\n'),
       seed: run.seed,
       clusters: clusterNames(run.k),
-      steps: replayed.steps,
+      // A model mismatch's step expects what the model predicted, so the file fails until they agree.
+      steps: withModelExpectation(replayed.steps, again instanceof ModelMismatch ? again.expected : undefined),
       // The command as typed: --depth is required, and --forbid decides what counts as a finding.
       header: [`Shortest trace (${commands.length} commands) found by replsim explore ${exploreFlags(run)}.`],
     },
@@ -323,6 +326,11 @@ function clusterRecords(state: SimState, m: Readonly<Model>, roots: ReadonlyMap<
         refs.push(i.to);
         local.push(i.status);
       }
+      // The credentials it presents (the token it activated with) and whether they are revoked.
+      const cred = m.credentials[kind][name];
+      const credToken = typeof cred === 'number' ? m.tokens[cred] : undefined;
+      refs.push(credToken ? index(credToken.issuer) : -1);
+      local.push(credToken ? `c${String(credToken.revoked)}${credToken.superseded ? 's' : ''}` : cred === 'unknown' ? 'c?' : 'c-', r.revokedCredentials?.length ?? 0);
       // The newest token the operator holds for this cluster, and whether it would still work.
       const held = heldTokenFor(m, kind, name);
       refs.push(held ? index(held.issuer) : -1);

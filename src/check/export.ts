@@ -5,7 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
-import { PROPERTY_CLUSTER } from './commands/index.js';
+import { propertyCluster } from './commands/index.js';
+import type { ModelExpectation } from './commands/model.js';
 import type { ScriptStep } from './commands/operator.js';
 
 export interface ScenarioExport {
@@ -19,6 +20,30 @@ export interface ScenarioExport {
   header?: string[];
 }
 
+/**
+ * The steps of a run that ended in a model mismatch, with the model's prediction written as an
+ * expectation, so that `replsim run` fails on the file until the simulator agrees with the model:
+ * the request the service answered against the model expects the model's answer (a 2xx, or any
+ * error), and a disagreement about roles or replication sets becomes a last step reading the
+ * status record. Without a prediction a step can state, the steps are returned unchanged.
+ */
+export function withModelExpectation(steps: readonly ScriptStep[], expected: ModelExpectation | undefined): ScriptStep[] {
+  const out = steps.map((s) => ({ ...s }));
+  if (!expected) return out;
+  if ('answer' in expected) {
+    const last = out.at(-1);
+    if (!last || typeof last.request !== 'string') return out;
+    if (expected.answer === 'accept') delete last.expect;
+    // Any refusal will do: the model predicts that one is refused, not with which error.
+    else last.expect = { error: '/./' };
+    last.name = `${String(last.name ?? last.request)} (the model expects ${expected.answer === 'accept' ? 'it to be accepted' : 'a refusal'})`;
+    return out;
+  }
+  const { on, kind, data, words } = expected.status;
+  out.push({ name: `the model expects ${words}`, request: `GET sys/replication/${kind}/status`, on, token: 'none', expect: { data } });
+  return out;
+}
+
 /** The scenario as the plain object a format-1 file holds. */
 export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
   return {
@@ -26,7 +51,7 @@ export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
     description: s.description,
     seed: s.seed,
     expect: 'pass',
-    clusters: Object.fromEntries(s.clusters.map((c) => [c, PROPERTY_CLUSTER])),
+    clusters: Object.fromEntries(s.clusters.map((c) => [c, propertyCluster(c)])),
     steps: s.steps,
   };
 }

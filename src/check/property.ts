@@ -18,7 +18,7 @@ import {
   type Model,
 } from './commands/index.js';
 import { FindingError, type Operator, type ScriptStep } from './commands/operator.js';
-import type { ScenarioExport } from './export.js';
+import { withModelExpectation, type ScenarioExport } from './export.js';
 import type { Finding } from './types.js';
 
 export const DEFAULT_STEPS = 50;
@@ -193,11 +193,13 @@ export function runProperty(options: PropertyOptions): PropertyResult {
         `Found by replsim check ${checkFlags(options)}, shrunk to ${words.length} command${words.length === 1 ? '' : 's'} on ${names.join(', ')}:`,
         ...words.map((w, i) => `  ${i + 1}. ${w}`),
         `Then: ${cause.id ? `${cause.kind} ${cause.id}: ` : ''}${cause.message}`,
-        'It expects to pass, so it fails until the cause is fixed.',
+        cause.kind === 'mismatch'
+          ? 'Where the service answered against the model, the step expects what the model predicted, so it fails until the cause is fixed.'
+          : 'It expects to pass, so it fails until the cause is fixed.',
       ].join('\n'),
       seed,
       clusters: names,
-      steps: replayed.steps,
+      steps: withModelExpectation(replayed.steps, replayed.error instanceof ModelMismatch ? replayed.error.expected : undefined),
       header: [`Counterexample found by replsim check ${checkFlags(options)}; replay the shrunk run alone with: replsim check ${checkFlags(options)} --replay ${replayToken(details.counterexamplePath ?? '', cmds)}`],
     },
   });

@@ -23,9 +23,18 @@ export function expectedReplica(kind: ReplicationKind, primary: ClusterState, se
   return replicatedStorage(kind, primary, secondary, secondary.replication[kind].secondaryId);
 }
 
-/** Whether the secondary's mount at a path is the secondary's own local mount rather than something from the primary. */
+/**
+ * Whether the secondary's mount at a path is the secondary's own local mount rather than something
+ * from the primary: a local mount with another uuid than the primary's mount there (created on the
+ * secondary), or with the same uuid where the two share a DR replication set (same DR `cluster_id`):
+ * DR copies everything, uuids included, so a former DR primary that follows its own DR copy as a
+ * performance secondary holds its own local mount under its primary's uuid.
+ */
 export function isOwnLocalMount(primary: ClusterState, secondary: ClusterState, path: string): boolean {
   const s = secondary.storage.mounts[path];
   const p = primary.storage.mounts[path];
-  return !!s && s.local && (!p || p.uuid !== s.uuid);
+  if (!s || !s.local) return false;
+  if (!p || p.uuid !== s.uuid) return true;
+  const drSet = secondary.replication.dr.clusterId;
+  return drSet !== '' && drSet === primary.replication.dr.clusterId;
 }

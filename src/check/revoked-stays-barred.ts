@@ -7,7 +7,7 @@
 // addresses keeps the revoked credentials and keeps the bar. Any delivery to a barred cluster (the
 // initial sync, or WALs) is a violation, from whichever primary it comes.
 import type { ReplicationKind, SimState } from '../cluster/state.js';
-import { KINDS, KIND_WORD, stateBefore, violation } from './observe.js';
+import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from './observe.js';
 import type { Finding, Monitor, Observation } from './types.js';
 
 interface Bar {
@@ -74,7 +74,14 @@ export function revokedStaysBarred(): Monitor {
           case 'replication-secondary-synced':
           case 'replication-wal-delivered': {
             const bar = bars.get(barKey(e.kind, e.cluster));
-            if (!bar || bar.reported) return;
+            if (!bar) return;
+            // The bar is on the revoked credentials: a cluster that now presents others (a DR copy
+            // promoted takes up its primary's performance credentials) is not the revoked secondary.
+            if (stateAfter(o, i).clusters[e.cluster].replication[e.kind].jti !== bar.jti) {
+              bars.delete(barKey(e.kind, e.cluster));
+              return;
+            }
+            if (bar.reported) return;
             bar.reported = true;
             const what = e.type === 'replication-secondary-synced' ? 'an initial sync' : `WALs up to ${e.wal}`;
             findings.push(

@@ -195,11 +195,16 @@ function withReplayHeader(s: ScenarioExport, file: string): ScenarioExport {
 
 /** Loads the written file and runs it as `replsim run` would: does it fail with the same finding? */
 async function replaysTheSame(file: string, found: Counterexample): Promise<string | null> {
-  if (!found.id) return null;
   const { readFileSync } = await import('node:fs');
   const loaded = loadScenario(readFileSync(file, 'utf8'), file);
   if (!loaded.ok) return `warning: the written scenario does not load: ${loaded.errors[0].message}`;
   const run = await runScenario(loaded.scenario);
+  // A mismatch (or a failed check) has no finding id: the file carries the model's prediction as an
+  // `expect`, so it must fail as a run; a file that passes does not reproduce the counterexample.
+  if (!found.id)
+    return run.verdict === 'invalid'
+      ? `checked: replsim run on it fails (${run.reasons[0] ?? 'invalid'})`
+      : `warning: replsim run on it passes: the counterexample does not reproduce from the file (${found.kind})`;
   const same = run.verdict === 'invalid' && run.findings.some((f) => f.id === found.id && f.kind === found.kind);
   return same ? `checked: replsim run on it fails with ${found.kind} ${found.id}` : `warning: replsim run on it does not show ${found.kind} ${found.id} (verdict ${run.verdict})`;
 }

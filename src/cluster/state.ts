@@ -119,6 +119,12 @@ export interface ReplicationState {
   primaryClusterAddr: string;
   /** Primary side: every token issued, by secondary id (what `known_secondaries` lists). */
   issued: Record<string, IssuedSecondary>;
+  /**
+   * The `jti` of every activation token revoked that this cluster knows of: revoked here, or received
+   * from its primary with `issued`. Never forgotten (a wipe keeps it: each jti is unique), so those
+   * credentials stay barred even once the id is issued a new token, which replaces the record in `issued`.
+   */
+  revokedCredentials: string[];
   /** Secondary side: the cluster it follows, or null. */
   primary: string | null;
   /** Secondary side: the id it was activated under. */
@@ -205,6 +211,7 @@ export function emptyReplication(): ReplicationState {
     clusterId: '',
     primaryClusterAddr: '',
     issued: {},
+    revokedCredentials: [],
     primary: null,
     secondaryId: '',
     jti: '',

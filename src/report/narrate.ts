@@ -152,7 +152,8 @@ export function narrateHeader(file: string, name: string, description: string | 
 export function narrateVerdict(r: RunResult, st: Style): string[] {
   const hazards = r.findings.filter((f) => f.kind === 'hazard').length;
   const violations = r.findings.filter((f) => f.kind === 'violation').length;
-  const expect = r.expect === 'pass' ? 'pass' : 'hazard' in r.expect ? `hazard ${r.expect.hazard}` : `violation ${r.expect.violation}`;
+  const expect =
+    r.expect === 'pass' ? 'pass' : 'hazard' in r.expect ? `hazard ${r.expect.hazard}` : 'hazards' in r.expect ? `hazards ${r.expect.hazards.join(', ')}` : `violation ${r.expect.violation}`;
   const head = r.verdict === 'valid' ? st.green(st.bold('VALID')) : st.red(st.bold('INVALID'));
   const lines = [
     `${head}: ${r.steps.length} step${r.steps.length === 1 ? '' : 's'}${r.skipped ? ` (${r.skipped} not run)` : ''}, ${hazards} hazard${hazards === 1 ? '' : 's'}, ${violations} violation${violations === 1 ? '' : 's'}, ${r.invariantsChecked.length} invariants checked and ${r.hazardsWatched.length} hazards watched after every step; expected ${expect}`,

@@ -198,9 +198,10 @@ export function problems(expect: Scenario['expect'], steps: StepRecord[], findin
   const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: steps.find((s) => s.findings.includes(f)), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
   if (expect === 'pass') {
     for (const f of [...violations, ...hazards]) out.push(unexpected(f));
-  } else if ('hazard' in expect) {
-    if (!hazards.some((h) => h.id === expect.hazard)) out.push({ kind: 'expect', text: `expected hazard ${expect.hazard} did not arise` });
-    for (const f of [...violations, ...hazards.filter((h) => h.id !== expect.hazard)]) out.push(unexpected(f));
+  } else if ('hazard' in expect || 'hazards' in expect) {
+    const wanted: string[] = 'hazard' in expect ? [expect.hazard] : expect.hazards;
+    for (const id of wanted) if (!hazards.some((h) => h.id === id)) out.push({ kind: 'expect', text: `expected hazard ${id} did not arise` });
+    for (const f of [...violations, ...hazards.filter((h) => !wanted.includes(h.id))]) out.push(unexpected(f));
   } else {
     if (!violations.some((v) => v.id === expect.violation)) out.push({ kind: 'expect', text: `expected violation of ${expect.violation} did not happen` });
     for (const f of [...violations.filter((v) => v.id !== expect.violation), ...hazards]) out.push(unexpected(f));

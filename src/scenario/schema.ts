@@ -23,7 +23,7 @@ export const INVARIANT_IDS = [
   'convergence',
 ] as const;
 /** Hazard ids of invariants.md, which `expect: { hazard: <id> }` may name. */
-export const HAZARD_IDS = ['two-primaries', 'newer-primary', 'forced-promotion'] as const;
+export const HAZARD_IDS = ['two-primaries', 'newer-primary', 'forced-promotion', 'lost-writes'] as const;
 /** The action keys of a step; a step has exactly one. */
 export const STEP_ACTIONS = [
   'request',
@@ -740,8 +740,10 @@ const StepSchema = z.preprocess(
 // The scenario
 
 const HazardExpectSchema = strictObject('expect', { hazard: z.enum(HAZARD_IDS) });
+/** Several hazards that arise together (a forced promotion that loses writes is both forced-promotion and lost-writes). */
+const HazardsExpectSchema = strictObject('expect', { hazards: z.array(z.enum(HAZARD_IDS)).min(1) });
 const ViolationExpectSchema = strictObject('expect', { violation: z.enum(INVARIANT_IDS) });
-const EXPECT_FORMS = 'pass, { hazard: <id> } or { violation: <id> }';
+const EXPECT_FORMS = 'pass, { hazard: <id> }, { hazards: [<id>, ...] } or { violation: <id> }';
 
 function dispatchExpect(value: unknown, ctx: z.RefinementCtx): unknown {
   if (value === 'pass') return value;
@@ -756,7 +758,7 @@ function dispatchExpect(value: unknown, ctx: z.RefinementCtx): unknown {
     ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}` });
     return value;
   }
-  const forms = Object.keys(value).filter((key) => key === 'hazard' || key === 'violation');
+  const forms = Object.keys(value).filter((key) => key === 'hazard' || key === 'hazards' || key === 'violation');
   if (forms.length !== 1) {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
@@ -765,15 +767,15 @@ function dispatchExpect(value: unknown, ctx: z.RefinementCtx): unknown {
     });
     return value;
   }
-  const parsed = (forms[0] === 'hazard' ? HazardExpectSchema : ViolationExpectSchema).safeParse(value, { errorMap: scenarioErrorMap });
+  const parsed = (forms[0] === 'hazard' ? HazardExpectSchema : forms[0] === 'hazards' ? HazardsExpectSchema : ViolationExpectSchema).safeParse(value, { errorMap: scenarioErrorMap });
   if (!parsed.success) forwardIssues(ctx, parsed.error);
   return value;
 }
 
 const ExpectSchema = z
-  .preprocess(dispatchExpect, z.union([z.literal('pass'), HazardExpectSchema, ViolationExpectSchema]))
+  .preprocess(dispatchExpect, z.union([z.literal('pass'), HazardExpectSchema, HazardsExpectSchema, ViolationExpectSchema]))
   .default('pass')
-  .describe('pass (no hazard, no violation), { hazard: <id> } or { violation: <id> }.');
+  .describe('pass (no hazard, no violation), { hazard: <id> }, { hazards: [<id>, ...] } (each arises, no other) or { violation: <id> }.');
 
 // References between parts of the file (a step's cluster, a request's token) are checked on the file's
 // own values, before the parts are parsed, so a misnamed cluster is reported along with every other error.

@@ -16,7 +16,10 @@ describe('property: safe runbooks', () => {
       afterRun: (op) => void (promotions += op.world.log.filter((e) => e.type === 'replication-secondary-promoted').length),
     });
     expect(r.findings.map((f) => `${f.kind} ${f.id ?? ''}: ${f.message}\n${f.words.join('\n')}`)).toEqual([]);
-    expect(r.hazards).toEqual({});
+    // The property topologies mix versions on purpose (an upgrade under way): a newer primary
+    // replicating to an older secondary is met whatever the runbook. No other hazard is.
+    const { 'newer-primary': _upgradeOrder, ...others } = r.hazards;
+    expect(others).toEqual({});
     // Not vacuous: failovers happened.
     expect(promotions).toBeGreaterThan(20);
   });

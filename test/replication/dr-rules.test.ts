@@ -97,8 +97,10 @@ describe.skipIf(!operationTokensBuilt)('area A rules for update-primary', () => 
     drPair(w);
     const op = drOperationToken(w, 'west', 'east');
     const before = w.state.clusters.west.storage;
+    const held = drStatus(w, 'west').last_remote_wal;
+    expect(held).toBe(drStatus(w, 'east').last_wal);
     expectOk(updatePrimary(w, 'west', { dr_operation_token: op, token: secondaryToken(w, 'east', 'west-again') }));
     expect(w.state.clusters.west.storage).toBe(before);
-    expect(drStatus(w, 'west')).toMatchObject({ last_remote_wal: drStatus(w, 'east').last_wal });
+    expect(drStatus(w, 'west')).toMatchObject({ last_remote_wal: held });
   });
 });

@@ -19,7 +19,8 @@ describe('DR streaming', () => {
     w.advance(1);
     expect(drStatus(w, 'west')).toMatchObject({ state: 'merkle-sync', connection_state: 'ready', last_remote_wal: 0 });
     w.advance(50);
-    expect(drStatus(w, 'west')).toMatchObject({ state: 'stream-wals', connection_state: 'ready', last_remote_wal: 1 });
+    // Two replicated writes: the secret, and the token issued for west (known_secondaries is replicated storage).
+    expect(drStatus(w, 'west')).toMatchObject({ state: 'stream-wals', connection_state: 'ready', last_remote_wal: 2 });
     expect(typesSince(w, from)).toEqual([
       'time-advanced@49',
       'replication-secondary-connected@50',

@@ -86,13 +86,13 @@ describe('top level', () => {
   it('names the ids of invariants.md when expect names another', () => {
     const base = { name: 't', clusters: { east: {} }, steps: [] };
     expect(errors({ ...base, expect: { hazard: 'two-primary' } })).toEqual([
-      'expect.hazard: "two-primary" is not one of two-primaries, newer-primary, forced-promotion: did you mean "two-primaries"?',
+      'expect.hazard: "two-primary" is not one of two-primaries, newer-primary, forced-promotion, lost-writes: did you mean "two-primaries"?',
     ]);
     expect(errors({ ...base, expect: { violation: 'two-primaries' } })[0]).toMatch(/^expect.violation: "two-primaries" is not one of wipe-on-enable, /);
     expect(errors({ ...base, expect: 'two-primaries' })).toEqual([
-      'expect: expected pass, { hazard: <id> } or { violation: <id> }, got "two-primaries": did you mean { hazard: two-primaries }?',
+      'expect: expected pass, { hazard: <id> }, { hazards: [<id>, ...] } or { violation: <id> }, got "two-primaries": did you mean { hazard: two-primaries }?',
     ]);
-    expect(errors({ ...base, expect: 'Pass' })).toEqual(['expect: expected pass, { hazard: <id> } or { violation: <id> }, got "Pass": did you mean "pass"?']);
+    expect(errors({ ...base, expect: 'Pass' })).toEqual(['expect: expected pass, { hazard: <id> }, { hazards: [<id>, ...] } or { violation: <id> }, got "Pass": did you mean "pass"?']);
     expect(errors({ ...base, expect: { hazard: 'two-primaries', violation: 'convergence' } })).toEqual(['expect: expect names a hazard or a violation, not both']);
     expect(errors({ ...base, expect: { hazard: 'two-primaries', why: 'x' } })).toEqual(['expect.why: unknown key "why" in expect; it takes hazard']);
   });

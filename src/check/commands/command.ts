@@ -95,9 +95,9 @@ export function kindTag(kind: Kind): string {
 export function expectOutcome(answer: Answer, prediction: Prediction, what: string): void {
   if (prediction === 'accept' && !answer.ok) {
     const errors = Array.isArray(answer.body?.errors) ? `: ${answer.body.errors.join('; ')}` : '';
-    throw new ModelMismatch(`${what}: the model expected it to be accepted, the service answered ${answer.status}${errors}`);
+    throw new ModelMismatch(`${what}: the model expected it to be accepted, the service answered ${answer.status}${errors}`, { answer: 'accept' });
   }
-  if (prediction === 'refuse' && answer.ok) throw new ModelMismatch(`${what}: the model expected a refusal, the service answered ${answer.status}`);
+  if (prediction === 'refuse' && answer.ok) throw new ModelMismatch(`${what}: the model expected a refusal, the service answered ${answer.status}`, { answer: 'refuse' });
 }
 
 /** The replication endpoints' prefix for a kind. */

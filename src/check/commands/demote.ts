@@ -44,7 +44,7 @@ export class Demote extends OperatorCommand {
 
 export const demote: CommandFamily = {
   family: 'demote',
-  weight: 1,
+  weight: 2,
   arbitrary: (caps) => fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds)).map(([i, kind]) => new Demote(i, kind)),
   enumerate: (k, caps) => caps.kinds.flatMap((kind) => indices(k).map((i) => new Demote(i, kind))),
 };

@@ -51,7 +51,9 @@ export class Disable extends OperatorCommand {
     expectOutcome(answer, prediction, this.toString());
     if (!answer.ok) return;
     setRole(m, this.kind, c, 'disabled');
-    if (side === 'primary') forgetIssued(m, this.kind, c);
+    // Either side: a demoted former primary that is disabled forgets the tokens it issued too.
+    forgetIssued(m, this.kind, c);
+    m.credentials[this.kind][c] = null;
   }
 }
 

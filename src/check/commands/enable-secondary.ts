@@ -2,7 +2,7 @@
 // service wipes the cluster's storage at once and it starts to follow the token's issuer.
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { forgetIssued, heldTokenFor, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, redeemOutcome, setRole, type Kind, type Model } from './model.js';
+import { forgetIssued, heldTokenFor, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, presentCredentials, redeemOutcome, setRole, type Kind, type Model } from './model.js';
 import type { Operator } from './operator.js';
 
 export class EnableSecondary extends OperatorCommand {
@@ -46,10 +46,12 @@ export class EnableSecondary extends OperatorCommand {
     });
     expectOutcome(answer, prediction, this.toString());
     if (!answer.ok) return;
-    t.used = true;
+    presentCredentials(m, this.kind, c, t);
     setRole(m, this.kind, c, 'secondary.following', m.roles[this.kind][t.issuer].set, t.issuer);
     m.followed[c] = true;
     forgetIssued(m, this.kind, c);
+    // The wipe takes the cluster's (disabled) performance configuration with it: its tokens are gone.
+    if (this.kind === 'dr') forgetIssued(m, 'performance', c);
   }
 }
 

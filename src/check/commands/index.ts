@@ -110,8 +110,21 @@ export function capabilitiesFor(wanted?: Partial<Capabilities>): Capabilities {
 // ---------------------------------------------------------------------------------------------------
 // Topologies
 
-/** What every cluster of a property topology is: two replicated KV-v2 mounts and a local one. */
+/** What every cluster of a property topology holds: two replicated KV-v2 mounts and a local one. */
 export const PROPERTY_CLUSTER: ClusterSpec = { mounts: { secret: 'kv-v2', apps: 'kv-v2', cache: { type: 'kv-v2', local: true } } };
+
+/**
+ * The versions of a property topology are mixed, as in an upgrade under way, so that a newer primary
+ * replicating to an older secondary (hazard newer-primary) is reached: west runs a newer version than
+ * the default, north an older one; the others the default.
+ */
+export const PROPERTY_VERSIONS: Readonly<Record<string, string>> = { west: '1.17.0', north: '1.15.0' };
+
+/** One cluster of a property topology, by name. */
+export function propertyCluster(name: string): ClusterSpec {
+  const version = PROPERTY_VERSIONS[name];
+  return version ? { ...PROPERTY_CLUSTER, version } : PROPERTY_CLUSTER;
+}
 
 export function clusterNames(k: number): string[] {
   if (!Number.isInteger(k) || k < MIN_CLUSTERS || k > MAX_CLUSTERS) throw new RangeError(`a topology has ${MIN_CLUSTERS} to ${MAX_CLUSTERS} clusters, not ${k}`);
@@ -119,7 +132,7 @@ export function clusterNames(k: number): string[] {
 }
 
 export function propertyTopology(k: number): Topology {
-  return Object.fromEntries(clusterNames(k).map((n) => [n, PROPERTY_CLUSTER]));
+  return Object.fromEntries(clusterNames(k).map((n) => [n, propertyCluster(n)]));
 }
 
 // Creating a world draws every cluster's keys and tokens (milliseconds); a fork of one created

@@ -65,6 +65,7 @@ export class IssueSecondaryToken extends OperatorCommand {
       epoch: m.epoch[this.kind][issuer],
       used: false,
       superseded: false,
+      revoked: false,
     });
   }
 }

@@ -46,6 +46,12 @@ export interface HeldToken {
   used: boolean;
   /** A newer token for the same id replaced it on the issuer. */
   superseded: boolean;
+  /**
+   * The credentials it gave were revoked: by its issuer (`true`), or perhaps by a primary that took up
+   * a list of known secondaries the model did not follow (`maybe`). A revocation bars the
+   * credentials in the whole replication set, whichever primary they are presented to.
+   */
+  revoked: boolean | 'maybe';
 }
 
 /** What the generated commands may use: probed once from the API, never assumed. */
@@ -84,6 +90,12 @@ export interface Model {
    * they issued may be honoured or not, so the model no longer predicts their redemption.
    */
   learned: Record<Kind, Record<string, boolean>>;
+  /**
+   * Per kind, the credentials each secondary presents to a primary: the held token it last activated
+   * or re-pointed with (an index into `tokens`), `unknown` when the model took the role from the world,
+   * null when it has none (never activated, or told to forget its primary).
+   */
+  credentials: Record<Kind, Record<string, number | 'unknown' | null>>;
   /** The next replication set number. */
   nextSet: number;
   /** Writes made so far: each writes a new value. */
@@ -107,6 +119,7 @@ export function initialModel(clusters: string[], capabilities: Capabilities, saf
     tokens: [],
     followed: perCluster(() => false),
     learned: perKind(() => perCluster(() => false)),
+    credentials: perKind(() => perCluster<number | 'unknown' | null>(() => null)),
     nextSet: 0,
     writes: 0,
   };
@@ -138,6 +151,7 @@ export function cloneModel(m: Model): Model {
     tokens: m.tokens.map((t) => ({ ...t })),
     followed: { ...m.followed },
     learned: { dr: { ...m.learned.dr }, performance: { ...m.learned.performance } },
+    credentials: { dr: { ...m.credentials.dr }, performance: { ...m.credentials.performance } },
     nextSet: m.nextSet,
     writes: m.writes,
   };
@@ -181,6 +195,9 @@ export function heldTokenFor(m: Readonly<Model>, kind: Kind, cluster: string): H
  */
 export function redeemOutcome(m: Readonly<Model>, t: HeldToken, redeemer: string): 'accept' | 'refuse' | 'either' {
   if (t.used) return 'refuse';
+  // A token activates a secondary only while its issuer is a primary (a demoted or disabled issuer
+  // serves no secondaries), whatever its bookkeeping.
+  if (m.roles[t.kind][t.issuer].role !== 'primary') return 'refuse';
   if (m.learned[t.kind][t.issuer]) return 'either';
   if (t.superseded || t.epoch !== m.epoch[t.kind][t.issuer]) return 'refuse';
   if (m.issued[t.kind][t.issuer][t.id] !== 'active') return 'refuse';
@@ -191,8 +208,62 @@ export function redeemOutcome(m: Readonly<Model>, t: HeldToken, redeemer: string
   return 'accept';
 }
 
+/**
+ * Whether a primary answers a secondary's address ping (update-primary with `update_primary_addrs`):
+ * the ping carries the credentials the secondary activated with, and only a primary that knows them
+ * (issued them, or took up a list that has them) and finds them not revoked answers.
+ */
+export function knowsCredentials(m: Readonly<Model>, kind: Kind, primary: string, secondary: string): 'accept' | 'refuse' | 'either' {
+  const held = m.credentials[kind][secondary];
+  if (held === null) return 'refuse';
+  if (held === 'unknown') return 'either';
+  const t = m.tokens[held];
+  if (t.revoked === true) return 'refuse';
+  const vague = t.revoked === 'maybe' || m.learned[kind][primary];
+  if (primary !== t.issuer) return vague ? 'either' : 'refuse';
+  if (vague) return 'either';
+  return !t.superseded && t.epoch === m.epoch[kind][primary] && m.issued[kind][primary][t.id] === 'active' ? 'accept' : 'refuse';
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Changing the model (called by commands once the world accepted a request)
+
+/**
+ * Issuer `c` revoked secondary `id`: the credentials of its token for that id are barred in the set.
+ * When `c` took its list from the world, the record may be another primary's token for that id.
+ */
+export function revokeCredentials(m: Model, kind: Kind, c: string, id: string): void {
+  m.issued[kind][c][id] = 'revoked';
+  for (const t of m.tokens) {
+    if (t.kind !== kind || t.id !== id || t.revoked === true) continue;
+    if (t.issuer === c && !t.superseded && t.epoch === m.epoch[kind][c]) t.revoked = true;
+    else if (m.learned[kind][c]) t.revoked = 'maybe';
+  }
+}
+
+/** The cluster activated or re-pointed with a held token: those are the credentials it now presents. */
+export function presentCredentials(m: Model, kind: Kind, c: string, t: HeldToken): void {
+  t.used = true;
+  m.credentials[kind][c] = m.tokens.indexOf(t);
+}
+
+/**
+ * A promoted secondary takes up the list of known secondaries it held as a copy of its primary's
+ * (replicated configuration, as of its last sync): the model did not follow the syncs, so it reads
+ * the list from the world and no longer predicts the redemption of tokens from this issuer.
+ */
+export function learnIssued(m: Model, state: SimState, kind: Kind, c: string): void {
+  m.epoch[kind][c]++;
+  m.issued[kind][c] = {};
+  m.lastIdFor[kind][c] = {};
+  for (const issued of Object.values(state.clusters[c].replication[kind].issued)) {
+    m.issued[kind][c][issued.id] = issued.revoked ? 'revoked' : 'active';
+    // The ids the commands issue are a cluster's name, or its name and a number.
+    const forCluster = issued.id.replace(/-\d+$/, '');
+    if (m.clusters.includes(forCluster)) m.lastIdFor[kind][c][forCluster] = issued.id;
+  }
+  m.learned[kind][c] = true;
+}
 
 /** The issuer forgets every token it issued: a new epoch, no ids. */
 export function forgetIssued(m: Model, kind: Kind, issuer: string): void {
@@ -220,24 +291,30 @@ export function learnRole(m: Model, state: SimState, kind: Kind, c: string): voi
   }
   m.roles[kind][c] = { role: r.role, set, follows: r.role === 'secondary.following' ? r.primary : null };
   if (r.role === 'secondary.following') m.followed[c] = true;
-  m.epoch[kind][c]++;
-  m.issued[kind][c] = {};
-  m.lastIdFor[kind][c] = {};
-  for (const issued of Object.values(r.issued)) {
-    m.issued[kind][c][issued.id] = issued.revoked ? 'revoked' : 'active';
-    // The ids the commands issue are a cluster's name, or its name and a number.
-    const forCluster = issued.id.replace(/-\d+$/, '');
-    if (m.clusters.includes(forCluster)) m.lastIdFor[kind][c][forCluster] = issued.id;
-  }
-  m.learned[kind][c] = true;
+  // A secondary's credentials came with the state the model did not follow.
+  m.credentials[kind][c] = modeOf(r.role) === 'secondary' && r.jti !== '' ? 'unknown' : null;
+  learnIssued(m, state, kind, c);
 }
 
 // ---------------------------------------------------------------------------------------------------
 // The model against the world
 
+/**
+ * What the model expected where it disagreed with the world, in terms a scenario file can check:
+ * the answer to the request just made (`accept` or `refuse`), or fields of a cluster's status record.
+ */
+export type ModelExpectation = { answer: 'accept' | 'refuse' } | { status: { on: string; kind: Kind; data: Record<string, unknown>; words: string } };
+
 /** The model and the world disagree: a simulator bug, or a model that is wrong. Either way a finding. */
 export class ModelMismatch extends Error {
   override name = 'ModelMismatch';
+  constructor(
+    message: string,
+    /** The model's prediction, when a scenario step can state it (the exporter writes it as the step's `expect`). */
+    readonly expected?: ModelExpectation,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -250,7 +327,12 @@ export function assertModelMatches(m: Readonly<Model>, state: SimState): void {
     for (const c of m.clusters) {
       const real = state.clusters[c].replication[kind].role;
       const predicted = m.roles[kind][c].role;
-      if (real !== predicted) throw new ModelMismatch(`${c}'s ${KIND_WORD[kind]} role is ${real}, the model expected ${predicted}`);
+      if (real !== predicted) {
+        // The status record shows the mode; a role within one mode (demoted, following, ...) it shows only in part.
+        const mode = modeOf(predicted);
+        const expected = mode !== modeOf(real) ? { status: { on: c, kind, data: { mode }, words: `${c}'s ${KIND_WORD[kind]} mode is ${mode}` } } : undefined;
+        throw new ModelMismatch(`${c}'s ${KIND_WORD[kind]} role is ${real}, the model expected ${predicted}`, expected);
+      }
     }
     for (let i = 0; i < m.clusters.length; i++) {
       const a = m.clusters[i];
@@ -260,8 +342,15 @@ export function assertModelMatches(m: Readonly<Model>, state: SimState): void {
         if (m.roles[kind][b].role === 'disabled') continue;
         const sameReal = state.clusters[a].replication[kind].clusterId === state.clusters[b].replication[kind].clusterId;
         const sameModel = m.roles[kind][a].set === m.roles[kind][b].set;
-        if (sameReal !== sameModel)
-          throw new ModelMismatch(`${a} and ${b} are ${sameReal ? '' : 'not '}in one ${KIND_WORD[kind]} replication set, the model expected the opposite`);
+        if (sameReal !== sameModel) {
+          // Stated on b's status: a's cluster_id (the world's ids are deterministic for a seed), or anything else.
+          const id = state.clusters[a].replication[kind].clusterId;
+          const clusterId = sameModel ? id : `/^(?!${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$)/`;
+          const words = `${b} is ${sameModel ? '' : 'not '}in ${a}'s ${KIND_WORD[kind]} replication set (cluster_id ${sameModel ? '' : 'other than '}${id})`;
+          throw new ModelMismatch(`${a} and ${b} are ${sameReal ? '' : 'not '}in one ${KIND_WORD[kind]} replication set, the model expected the opposite`, {
+            status: { on: b, kind, data: { cluster_id: clusterId }, words },
+          });
+        }
       }
     }
   }

@@ -3,7 +3,7 @@
 // a primary any more (demote first); a crashed primary still counts, as it comes back a primary.
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { learnRole, MAX_CLUSTERS, modeIn, primariesOfSet, setRole, type Kind, type Model } from './model.js';
+import { learnIssued, learnRole, MAX_CLUSTERS, modeIn, primariesOfSet, setRole, type Kind, type Model } from './model.js';
 import { obtainDrOperationToken } from './operation-token.js';
 import type { Body, Operator } from './operator.js';
 
@@ -56,6 +56,9 @@ export class Promote extends OperatorCommand {
     expectOutcome(answer, prediction, this.toString());
     if (!answer.ok) return;
     setRole(m, this.kind, c, 'primary');
+    m.credentials[this.kind][c] = null;
+    // It takes up the known secondaries it mirrored as a secondary (or kept as a demoted primary).
+    learnIssued(m, op.world.state, this.kind, c);
     // A promoted DR secondary takes up the performance replication it mirrored: the world says which.
     if (this.kind === 'dr' && hasKind(m, 'performance')) learnRole(m, op.world.state, 'performance', c);
   }
@@ -63,7 +66,7 @@ export class Promote extends OperatorCommand {
 
 export const promote: CommandFamily = {
   family: 'promote',
-  weight: 2,
+  weight: 3,
   arbitrary: (caps) =>
     fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom(false, false, true)).map(([i, kind, force]) => new Promote(i, kind, force)),
   enumerate: (k, caps) => caps.kinds.flatMap((kind) => indices(k).flatMap((i) => [false, true].map((force) => new Promote(i, kind, force)))),

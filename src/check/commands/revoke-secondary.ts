@@ -2,7 +2,7 @@
 // receives nothing until it is given a new token.
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { KIND_WORD, MAX_CLUSTERS, type Kind, type Model } from './model.js';
+import { KIND_WORD, MAX_CLUSTERS, revokeCredentials, type Kind, type Model } from './model.js';
 import type { Operator } from './operator.js';
 
 export class RevokeSecondary extends OperatorCommand {
@@ -44,7 +44,7 @@ export class RevokeSecondary extends OperatorCommand {
     const id = this.idOf(m);
     const answer = op.request(issuer, 'POST', replicationPath(this.kind, 'primary/revoke-secondary'), { body: { id }, label: `revoke the secondary "${id}" on ${issuer}` });
     expectOutcome(answer, prediction, this.toString());
-    if (answer.ok) m.issued[this.kind][issuer][id] = 'revoked';
+    if (answer.ok) revokeCredentials(m, this.kind, issuer, id);
   }
 }
 

@@ -4,7 +4,7 @@
 // empty token, which makes it forget its primary. For DR, with a fresh DR operation token.
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { heldTokenFor, MAX_CLUSTERS, modeIn, primariesOfSet, reachableIn, redeemOutcome, setRole, type Kind, type Model } from './model.js';
+import { heldTokenFor, knowsCredentials, MAX_CLUSTERS, presentCredentials, modeIn, primariesOfSet, reachableIn, redeemOutcome, setRole, type Kind, type Model } from './model.js';
 import { obtainDrOperationToken } from './operation-token.js';
 import type { Body, Operator } from './operator.js';
 
@@ -57,9 +57,11 @@ export class UpdatePrimary extends OperatorCommand {
     const role = m.roles[this.kind][c].role;
     if (role === 'secondary.demoted' || role === 'secondary.unassigned') return 'refuse';
     // The addresses are pinged: the target must answer, as a primary of the same set.
+    // The ping carries c's credentials: the target must also know them, not revoked.
     const target = this.addressTarget(m, c)!;
     const t = m.roles[this.kind][target];
-    return reachableIn(m, c, target) && t.role === 'primary' && t.set === m.roles[this.kind][c].set ? 'accept' : 'refuse';
+    if (!reachableIn(m, c, target) || t.role !== 'primary' || t.set !== m.roles[this.kind][c].set) return 'refuse';
+    return knowsCredentials(m, this.kind, target, c);
   }
 
   describe(m: Readonly<Model>): string {
@@ -100,10 +102,13 @@ export class UpdatePrimary extends OperatorCommand {
     if (!answer.ok) return;
     const r = m.roles[this.kind][c];
     if (this.via !== 'forget') m.followed[c] = true;
-    if (this.via === 'forget') setRole(m, this.kind, c, 'secondary.unassigned', r.set);
+    if (this.via === 'forget') {
+      setRole(m, this.kind, c, 'secondary.unassigned', r.set);
+      m.credentials[this.kind][c] = null;
+    }
     else if (this.via === 'addresses') setRole(m, this.kind, c, 'secondary.following', r.set, target);
     else {
-      held!.used = true;
+      presentCredentials(m, this.kind, c, held!);
       setRole(m, this.kind, c, 'secondary.following', m.roles[this.kind][target!].set, target);
     }
   }
@@ -111,9 +116,11 @@ export class UpdatePrimary extends OperatorCommand {
 
 export const updatePrimary: CommandFamily = {
   family: 'update-primary',
-  weight: 2,
+  // Re-pointing (by token, by address, forgetting) is where failover runbooks go wrong: drawn often,
+  // addresses as often as tokens (issue #12 found its bugs in demote, forget, promote, re-point chains).
+  weight: 4,
   arbitrary: (caps) =>
-    fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom<UpdateVia>('token', 'token', 'addresses', 'forget')).map(
+    fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom<UpdateVia>('token', 'addresses', 'addresses', 'forget')).map(
       ([i, kind, via]) => new UpdatePrimary(i, kind, via),
     ),
   enumerate: (k, caps) => caps.kinds.flatMap((kind) => indices(k).flatMap((i) => VIAS.map((via) => new UpdatePrimary(i, kind, via)))),

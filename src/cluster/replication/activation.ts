@@ -96,6 +96,10 @@ function hostPort(address: string): string {
 /** What the primary's unwrap answered when it refused the token: the secondary reports the status line. */
 const unwrapRefused = () => failedCall('error response unwrapping secondary token; status code is 400, message is "400 Bad Request"');
 
+/** The issuer of the token is no longer its set's primary (demoted or disabled). Simulator wording. */
+const notAPrimary = (kind: ReplicationKind, address: string) =>
+  `error activating secondary: the cluster that issued this token (${address.replace(/\/+$/, '')}) is no longer a ${KIND_WORD[kind]} primary; ask the set's current primary for a new token`;
+
 function assignmentFrom(primary: ClusterState | null, apiAddr: string, clusterAddr: string, id: string, jti: string, clusterId: string): PrimaryAssignment {
   return {
     primary: primary ? primary.name : null,
@@ -133,6 +137,11 @@ function redeemWrapped(state: SimState, secondary: ClusterState, kind: Replicati
   const r = primary.replication[kind];
   const issued = Object.values(r.issued).find((i) => i.jti === claims.jti);
   if (!issued || issued.usedBy !== null || issued.revoked || issued.publicKey) return unwrapRefused();
+  // A token activates a secondary of its issuer's replication set only while the issuer is that
+  // set's primary: a demoted issuer (now a secondary) serves no secondaries. The spec is silent on
+  // redeeming a token of a demoted issuer; the service's secondary would unwrap, then fail to
+  // connect to a cluster that is no primary, so replsim refuses the activation itself (simulator wording).
+  if (r.role !== 'primary') return failedCall(notAPrimary(kind, address));
   return { ok: true, assignment: assignmentFrom(primary, address, advertisedClusterAddr(primary, kind), issued.id, issued.jti, r.clusterId) };
 }
 
@@ -156,6 +165,9 @@ function redeemSealed(state: SimState, secondary: ClusterState, kind: Replicatio
   const issued = own(issuer?.replication[kind].issued, credentials.id);
   if (issued && issued.jti === credentials.jti && issued.revoked) return refuse(`secondary activation token was revoked on the primary (secondary id "${credentials.id}")`);
   if (issued && issued.jti === credentials.jti && issued.usedBy !== null) return refuse('secondary activation token has already been used: each token activates one secondary once');
+  // As for the wrapped form: the issuer must still be the primary of the set the credentials name.
+  if (issuer && issued?.jti === credentials.jti && (issuer.replication[kind].role !== 'primary' || issuer.replication[kind].clusterId !== credentials.cluster_id))
+    return refuse(notAPrimary(kind, credentials.primary_api_addr));
   const address = override || credentials.primary_api_addr;
   const primary = clusterAt(state, address);
   return { ok: true, assignment: assignmentFrom(primary, address, credentials.primary_cluster_addr, credentials.id, credentials.jti, credentials.cluster_id) };

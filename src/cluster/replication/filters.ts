@@ -144,6 +144,18 @@ function followersUnder(d: SimState, primary: string, id: string): string[] {
     });
 }
 
+/**
+ * A cluster became a performance primary again (promoted, or a DR copy taking the role up): the
+ * secondaries that follow it get the filters of the list it holds now, at once. That list may not
+ * be the one they were filtered by before (it came with the role).
+ */
+export function enforceFiltersOf(d: SimState, primary: string, at: number): void {
+  for (const n of Object.keys(d.clusters).sort()) {
+    const r = d.clusters[n].replication.performance;
+    if (n !== primary && r.role === 'secondary.following' && r.primary === primary) enforceFilter(d, n, at);
+  }
+}
+
 export const filterReducers = {
   'replication-paths-filter-set': (d: SimState, e: PathsFilterSet) => {
     const p = d.clusters[e.cluster];

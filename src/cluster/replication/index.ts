@@ -9,7 +9,7 @@ export * from './events.js';
 export { replicationReducers } from './reducers.js';
 export { replicationStatus } from './status.js';
 export { replicatedStorage, replicationScopes, wipedStorage, type ReplicationScope } from './scope.js';
-export { advertisedClusterAddr, clusterAt, followersOf, isConnected, linkDown } from './link.js';
+export { acceptsCredentials, advertisedClusterAddr, clusterAt, credentialsRevoked, followersOf, isConnected, linkDown } from './link.js';
 export { redeemActivationToken, sealedActivationToken, signingKeyOf, wrappedActivationToken, type Redeemed, type SealedCredentials } from './activation.js';
 export { streamingProcess } from './streaming.js';
 export {

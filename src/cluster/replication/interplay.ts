@@ -30,16 +30,23 @@ const PERFORMANCE_CONFIGURATION = new Set([
   'replication-secondary-primary-updated',
 ]);
 
+/**
+ * The DR events that change a DR primary's replicated storage: the tokens it issued and revoked
+ * (`known_secondaries`) live there, so its DR secondaries receive them with the next WALs and a
+ * promoted one knows, and can revoke, the siblings its predecessor let in.
+ */
+const DR_CONFIGURATION = new Set(['replication-secondary-token-issued', 'replication-secondary-revoked']);
+
 type ReplicationReducer = (d: SimState, e: never) => void;
 
-/** The replication reducers, where a performance configuration change also advances the cluster's WAL. */
+/** The replication reducers, where a replicated configuration change also advances the cluster's WAL. */
 export function replicatingPerformanceConfiguration<T extends Record<string, ReplicationReducer>>(reducers: T): T {
   const out: Record<string, ReplicationReducer> = { ...reducers };
-  for (const type of PERFORMANCE_CONFIGURATION) {
+  for (const type of new Set([...PERFORMANCE_CONFIGURATION, ...DR_CONFIGURATION])) {
     const apply = reducers[type] as (d: SimState, e: { at: number; kind: ReplicationKind; cluster: string }) => void;
     out[type] = ((d: SimState, e: { at: number; kind: ReplicationKind; cluster: string }) => {
       apply(d, e);
-      if (e.kind === 'performance') advanceWal(d.clusters[e.cluster], e.at);
+      if (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type)) advanceWal(d.clusters[e.cluster], e.at);
     }) as ReplicationReducer;
   }
   return out as T;

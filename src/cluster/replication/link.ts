@@ -24,10 +24,40 @@ export function advertisedClusterAddr(primary: ClusterState, kind: ReplicationKi
 }
 
 /**
+ * Whether a revoked activation token is known anywhere in the world: revocation bars the secondary's
+ * credentials (the token's `jti`, unique per token) in its whole replication set, not at one primary.
+ * The spec says a revoked secondary "stays barred until given a new activation token" and is silent on
+ * failover; the service keeps its known secondaries in replicated storage, so a DR copy of the
+ * revoking primary carries the revocation. replsim applies it everywhere at once and for good
+ * (simulator choice: a jti is unique, so only those credentials are barred), so a sibling promoted
+ * later, even one that had stopped syncing or a second primary in a split brain, never lets them in.
+ */
+export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: string): boolean {
+  if (jti === '') return false;
+  for (const c of Object.values(state.clusters)) {
+    if (c.replication[kind].revokedCredentials?.includes(jti)) return true;
+    const held = c.replication.dr.mirroredPerformance;
+    if (kind === 'performance' && held?.revokedCredentials?.includes(jti)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a primary takes a secondary's credentials (its secondary id and token `jti`): the id is one
+ * of its `known_secondaries` (tokens it issued, or, after a DR failover, those its predecessor issued,
+ * which DR replicates), with that token, not revoked in the set. A primary that never knew the id
+ * refuses it: after a promotion, "new secondary tokens must be issued to other secondaries" (spec,
+ * role table) unless DR carried the list over.
+ */
+export function acceptsCredentials(state: SimState, kind: ReplicationKind, primary: ClusterState, secondaryId: string, jti: string): boolean {
+  const issued = primary.replication[kind].issued[secondaryId];
+  return !!issued && !issued.revoked && issued.jti === jti && !credentialsRevoked(state, kind, jti);
+}
+
+/**
  * Why the link from a following secondary to its primary cannot carry replication now, or null
  * when it can: both running and reachable, the other side a primary of the same replication set,
- * and the secondary not revoked there. A primary that never issued this secondary's id (it was
- * promoted after the secondary joined) accepts it by its replication set.
+ * and the primary taking the secondary's credentials (`acceptsCredentials`).
  */
 export function linkDown(state: SimState, kind: ReplicationKind, secondary: ClusterState): LinkDownReason | null {
   const r = secondary.replication[kind];
@@ -37,8 +67,7 @@ export function linkDown(state: SimState, kind: ReplicationKind, secondary: Clus
   const p = primary.replication[kind];
   if (p.role !== 'primary') return 'not-a-primary';
   if (p.clusterId !== r.clusterId) return 'other-replication-set';
-  const issued = p.issued[r.secondaryId];
-  if (issued && (issued.revoked || issued.jti !== r.jti)) return 'revoked';
+  if (!acceptsCredentials(state, kind, primary, r.secondaryId, r.jti)) return 'revoked';
   return null;
 }
 
@@ -47,7 +76,7 @@ export function isConnected(state: SimState, kind: ReplicationKind, secondary: C
   return secondary.replication[kind].connected && linkDown(state, kind, secondary) === null;
 }
 
-/** The clusters that follow this primary in its replication set, by name order, revoked ones left out. */
+/** The clusters that follow this primary in its replication set, by name order, those it does not take (revoked, unknown) left out. */
 export function followersOf(state: SimState, kind: ReplicationKind, primary: ClusterState): ClusterState[] {
   const p = primary.replication[kind];
   return Object.keys(state.clusters)
@@ -56,7 +85,6 @@ export function followersOf(state: SimState, kind: ReplicationKind, primary: Clu
     .filter((c) => {
       const r = c.replication[kind];
       if (c.name === primary.name || r.role !== 'secondary.following' || r.primary !== primary.name || r.clusterId !== p.clusterId) return false;
-      const issued = p.issued[r.secondaryId];
-      return !(issued && (issued.revoked || issued.jti !== r.jti));
+      return acceptsCredentials(state, kind, primary, r.secondaryId, r.jti);
     });
 }

@@ -21,7 +21,7 @@ import type {
   SecondaryTokenIssued,
   WalDelivered,
 } from './events.js';
-import { dynamicFilterOf, enforceFilter } from './filters.js';
+import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync.js';
@@ -61,6 +61,12 @@ function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
 
+/** Both lists, the first's order kept; the first list itself when the second adds nothing. */
+function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[] {
+  const extra = b.filter((x) => !a.includes(x));
+  return extra.length ? [...a, ...extra] : (a as string[]);
+}
+
 /** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
 function before(d: SimState, name: string): ClusterState {
   return (original(d) as SimState).clusters[name];
@@ -75,6 +81,12 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
   // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
   else advanceWal(s, at);
+  // known_secondaries is replicated configuration: a secondary holds its primary's list of issued
+  // tokens (revocations and performance paths filters included) and takes it up as its own when
+  // promoted, so the others can follow it by address with the credentials, and the filters, they had.
+  r.issued = primary.replication[kind].issued;
+  // Revocations are never forgotten (each token's jti is unique): the secondary adds its primary's to its own.
+  r.revokedCredentials = unionOf(r.revokedCredentials, primary.replication[kind].revokedCredentials);
   if (kind === 'dr') {
     mirrorPerformance(r, primary);
     // DR mirrors everything the primary stores: its sync destinations and associations, and its
@@ -130,7 +142,10 @@ export const replicationReducers = {
     r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
   },
   'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
-    d.clusters[e.cluster].replication[e.kind].issued[e.id].revoked = true;
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.issued[e.id].revoked = true;
+    // The credentials stay barred in the set even after the id is issued a new token.
+    r.revokedCredentials = [...(r.revokedCredentials ?? []), r.issued[e.id].jti];
   },
   'replication-secondary-key-generated': (d: SimState, e: SecondaryKeyGenerated) => {
     d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
@@ -147,8 +162,10 @@ export const replicationReducers = {
     if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
     // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
     r.mirroredPerformance = null;
-    // The DR operation token lived in the wiped storage.
+    // The DR operation token lived in the wiped storage, and so did the (disabled) performance
+    // configuration: tokens it issued as a performance primary can no longer be redeemed.
     c.drOperationToken = null;
+    if (e.kind === 'dr') c.replication.performance.issued = {};
     assign(r, e, e.at);
     r.issued = {};
     r.lastRemoteWal = 0;
@@ -162,22 +179,28 @@ export const replicationReducers = {
   },
   'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    const former = r.primary === null ? undefined : d.clusters[r.primary]?.replication[e.kind];
+    // Its own record in the list it took up goes: a primary is not its own secondary.
+    if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
     moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
     clearSecondarySide(r);
-    // Revocations belong to the replication set, not to one primary: the new primary keeps barring
-    // the secondaries its predecessor revoked, until they are given a new token.
-    if (former && former.clusterId === r.clusterId)
-      for (const [id, rec] of Object.entries(former.issued)) if (rec.revoked && !(id in r.issued)) r.issued[id] = rec;
+    // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
+    // revocations included; a demoted former primary its own; a performance secondary knows none,
+    // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
+    // either way (link.ts, credentialsRevoked).
     r.primaryClusterAddr = e.primaryClusterAddr;
     r.since = e.at;
     // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
     if (e.kind === 'dr' && takeUpPerformance(d.clusters[e.cluster], e.at)) enforceFilter(d, e.cluster, e.at);
+    // A performance primary again: whoever follows it is filtered by the list it holds now.
+    if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
   },
   'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, e.kind, { type: 'secondary.disable', operationTokenValid: true }, e.cluster);
     clearSecondarySide(r);
+    // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
+    // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
+    r.issued = {};
     // A disabled DR secondary is no longer anyone's copy: the performance role it mirrored is dropped.
     r.mirroredPerformance = null;
     r.primaryClusterAddr = '';
