@@ -1,0 +1,102 @@
+// What monitors share to read an observation: the state at any moment between the step's events,
+// a request's path in a form that compares, and small readers of roles and replicated data. All of
+// it only reads; folding events again runs the world's pure reducers on copies (immer), never on
+// the world.
+import { asFolder } from '../areas/cluster/paths.js';
+import { modeOf } from '../../models/replication-role.machine.js';
+import type { SimEvent } from '../areas/cluster/events.js';
+import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../areas/cluster/state.js';
+import { reducers } from '../world.js';
+import { canonicalJson } from '../kernel/canonical.js';
+import { applyEvent } from '../kernel/engine.js';
+import type { Finding, Observation, ObservedRequest } from '../check/types.js';
+
+export const KINDS: readonly ReplicationKind[] = ['dr', 'performance'];
+export const KIND_WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
+
+// States folded again for observations that did not carry them, computed once per observation.
+const folded = new WeakMap<Observation, SimState[]>();
+
+/** The state right after `events[i]`. */
+export function stateAfter(o: Observation, i: number): SimState {
+  if (o.states && o.states.length === o.events.length) return o.states[i];
+  if (i === o.events.length - 1) return o.state;
+  return foldTo(o, i);
+}
+
+/** The state right before `events[i]` (the observation's `before` for the first). */
+export function stateBefore(o: Observation, i: number): SimState {
+  return i <= 0 ? o.before : stateAfter(o, i - 1);
+}
+
+function foldTo(o: Observation, i: number): SimState {
+  let states = folded.get(o);
+  if (!states) folded.set(o, (states = []));
+  for (let k = states.length; k <= i; k++) states.push(applyEvent(k === 0 ? o.before : states[k - 1], o.events[k] as SimEvent, reducers));
+  return states[i];
+}
+
+/** The DR or performance mode of a cluster in a state ('disabled' for an unknown cluster). */
+export function modeIn(state: SimState, cluster: string, kind: ReplicationKind): 'disabled' | 'primary' | 'secondary' {
+  const c = state.clusters[cluster];
+  return c ? modeOf(c.replication[kind].role) : 'disabled';
+}
+
+/** Whether the cluster is a DR secondary in that state (it then serves no client request outside its open paths). */
+export function isDrSecondaryIn(state: SimState, cluster: string): boolean {
+  return modeIn(state, cluster, 'dr') === 'secondary';
+}
+
+/** A request's path relative to the root namespace and without `/v1/`, slashes at the ends or query. */
+export function requestPath(request: ObservedRequest): { method: string; path: string } {
+  let raw = String(request.path ?? '').trim().replace(/^\/+/, '');
+  if (raw.startsWith('v1/')) raw = raw.slice(3);
+  let method = String(request.method ?? '').toUpperCase();
+  const q = raw.indexOf('?');
+  if (q >= 0) {
+    if (new URLSearchParams(raw.slice(q + 1)).get('list') === 'true' && method === 'GET') method = 'LIST';
+    raw = raw.slice(0, q);
+  }
+  const full = asFolder(request.namespace) + raw;
+  return { method, path: full.replace(/\/+$/, '') };
+}
+
+/** The same path with a namespace of the cluster taken off its front, when it has one (sys paths are relative to it). */
+export function pathsWithinNamespaces(cluster: ClusterState | undefined, path: string): string[] {
+  const out = [path];
+  for (const ns of Object.keys(cluster?.storage.namespaces ?? {})) if (path.startsWith(ns)) out.push(path.slice(ns.length));
+  return out;
+}
+
+/** Whether an HTTP status is an answer that served the request (not a refusal or an error). */
+export function served(status: number): boolean {
+  return status >= 200 && status < 400;
+}
+
+/** `mount/key` as findings list keys: "secret/" + "app/db" → "secret/app/db". */
+export function keyName(mount: string, key: string): string {
+  return mount.endsWith('/') ? mount + key : `${mount}/${key}`;
+}
+
+/** The readable versions of a KV record (not deleted, not destroyed), as stable strings. */
+export function readableVersions(mount: string, key: string, rec: KvRecord | undefined): string[] {
+  if (!rec) return [];
+  const out: string[] = [];
+  for (const [n, v] of Object.entries(rec.versions)) {
+    if (v.deletedAt !== null || v.destroyed) continue;
+    out.push(`${mount}\u0000${key}\u0000${n}\u0000${v.createdAt}\u0000${canonicalJson(v.data)}`);
+  }
+  return out;
+}
+
+/** Whether two KV records are the same (every version, its data and times), by identity first. */
+export function sameRecord(a: KvRecord | undefined, b: KvRecord | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  return canonicalJson(a) === canonicalJson(b);
+}
+
+/** Builds a violation of an invariant. */
+export function violation(id: Finding['id'], at: number, clusters: string[], message: string): Finding {
+  return { kind: 'violation', id, at, clusters, message };
+}
