@@ -8,7 +8,7 @@
 // that ended by other means (a wipe) does not count as open.
 import { isAttemptStarted } from '../../../../models/generation-attempt.machine.js';
 import type { SimState } from '../../cluster/state.js';
-import { requestPath, served, violation } from '../../../explore/observe.js';
+import { requestPath, served, violation } from '../../../check/observe.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 
 /** The paths that open an attempt (POST or PUT). */

@@ -11,7 +11,7 @@
 //    `dr_operation_token`, the token the cluster held just before.
 import type { SimEvent } from '../../cluster/events.js';
 import type { SimState } from '../../cluster/state.js';
-import { modeIn, requestPath, served, violation } from '../../../explore/observe.js';
+import { modeIn, requestPath, served, violation } from '../../../check/observe.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 
 /** The calls that need a DR operation token on a DR secondary (all POST). */

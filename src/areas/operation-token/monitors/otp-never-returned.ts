@@ -7,7 +7,7 @@
 //  - no other response carries the OTP of the attempt the cluster had open when it answered,
 //    whatever the field.
 import { attemptSecretOf } from '../operation-token.js';
-import { requestPath, violation } from '../../../explore/observe.js';
+import { requestPath, violation } from '../../../check/observe.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 import { ATTEMPT_PATHS } from './one-generation-attempt.js';
 

@@ -20,8 +20,8 @@
 import { linkDown } from '../link.js';
 import type { ClusterState, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
 import { canonicalJson } from '../../../kernel/canonical.js';
-import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../../explore/observe.js';
-import { expectedReplica } from '../../../explore/replica.js';
+import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../../check/observe.js';
+import { expectedReplica } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 
 /** The bound, in link latencies. */

@@ -6,8 +6,8 @@
 // the end of every step (the service removes newly excluded data when the filter is set, so it may
 // never be seen), and reports each excluded mount or namespace once while it is held.
 import type { SimState } from '../../cluster/state.js';
-import { stateAfter, violation } from '../../../explore/observe.js';
-import { isOwnLocalMount, mountExcluded, namespaceExcluded } from '../../../explore/replica.js';
+import { stateAfter, violation } from '../../../check/observe.js';
+import { isOwnLocalMount, mountExcluded, namespaceExcluded } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 
 /** What each following performance secondary holds that it must not: "secondary|path" → description. */

@@ -8,8 +8,8 @@
 // The primary is the one the secondary followed; a secondary that follows nobody (a demoted former
 // primary) is compared with the running primary of its replication set, when there is one.
 import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
-import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../../explore/observe.js';
-import { expectedReplica, isOwnLocalMount } from '../../../explore/replica.js';
+import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../../check/observe.js';
+import { expectedReplica, isOwnLocalMount } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 
 /** The primary whose writes a promoted secondary should have held, or null. */

@@ -7,7 +7,7 @@
 // addresses keeps the revoked credentials and keeps the bar. Any delivery to a barred cluster (the
 // initial sync, or WALs) is a violation, from whichever primary it comes.
 import type { ReplicationKind, SimState } from '../../cluster/state.js';
-import { KINDS, KIND_WORD, stateBefore, violation } from '../../../explore/observe.js';
+import { KINDS, KIND_WORD, stateBefore, violation } from '../../../check/observe.js';
 import type { Finding, Monitor, Observation } from '../../../check/types.js';
 
 interface Bar {

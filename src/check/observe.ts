@@ -9,7 +9,7 @@ import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../areas
 import { reducers } from '../world.js';
 import { canonicalJson } from '../kernel/canonical.js';
 import { applyEvent } from '../kernel/engine.js';
-import type { Finding, Observation, ObservedRequest } from '../check/types.js';
+import type { Finding, Observation, ObservedRequest } from './types.js';
 
 export const KINDS: readonly ReplicationKind[] = ['dr', 'performance'];
 export const KIND_WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };

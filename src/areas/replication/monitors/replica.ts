@@ -4,9 +4,9 @@
 // predicates are the performance module's (`excludedFor`, `namespaceExcludedFor` in
 // cluster/replication/filters.ts), and what a caught-up secondary holds is `replicatedStorage`
 // (scope.ts). Nothing else in src/check reads the scope or the filters.
-import { excludedFor, namespaceExcludedFor } from '../areas/replication/filters.js';
-import { replicatedStorage } from '../areas/replication/scope.js';
-import type { ClusterState, ReplicationKind, SimState, Storage } from '../areas/cluster/state.js';
+import { excludedFor, namespaceExcludedFor } from '../filters.js';
+import { replicatedStorage } from '../scope.js';
+import type { ClusterState, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
 
 /** Whether the performance primary's mount at this path must never reach the secondary it knows by this id (local, or filtered out). */
 export function mountExcluded(state: SimState, primary: string, secondaryId: string, mountPath: string): boolean {
