@@ -6,11 +6,11 @@
 // the log the live world would have written had it run that long.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import prand from 'pure-rand';
-import type { SimEvent } from '../../src/cluster/events.js';
-import { reducers, type World } from '../../src/simulation.js';
-import { canonicalJson, hashOf } from '../../src/world/canonical.js';
-import { applyEvent } from '../../src/world/engine.js';
-import { HistoryChain } from '../../src/world/persist.js';
+import type { SimEvent } from '../../src/areas/cluster/events.js';
+import { reducers, type World } from '../../src/world.js';
+import { canonicalJson, hashOf } from '../../src/kernel/canonical.js';
+import { applyEvent } from '../../src/kernel/engine.js';
+import { HistoryChain } from '../../src/kernel/persist.js';
 import { destroy, LATENCY_MS, replicationSet, rootOf, write } from './worlds.js';
 
 /** The workload: writes round a fixed set of keys, and every `rounds` rounds every key deleted (metadata delete). */

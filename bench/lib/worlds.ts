@@ -1,9 +1,9 @@
-// Worlds for the benchmarks, built through the API as an operator would (like test/replication/
+// Worlds for the benchmarks, built through the API as an operator would (like test/areas/replication/
 // helpers.ts, without vitest): replication sets of one primary and N secondaries, DR or performance.
-import type { ApiResponse } from '../../src/api/http.js';
-import type { ClusterSpec, Topology } from '../../src/cluster/genesis.js';
-import type { ReplicationKind } from '../../src/cluster/state.js';
-import { World } from '../../src/simulation.js';
+import type { ApiResponse } from '../../src/kernel/http/http.js';
+import type { ClusterSpec, Topology } from '../../src/areas/cluster/genesis.js';
+import type { ReplicationKind } from '../../src/areas/cluster/state.js';
+import { World } from '../../src/world.js';
 
 export const LATENCY_MS = 20;
 export const KV_SPEC: ClusterSpec = { mounts: { secret: 'kv-v2' } };

@@ -24,13 +24,13 @@ let explore: Explore | undefined;
 let families: readonly string[] | undefined;
 let why = '';
 try {
-  const mod = (await import('../../src/check/explore.js')) as unknown as { explore?: Explore };
+  const mod = (await import('../../src/explore/explore.js')) as unknown as { explore?: Explore };
   explore = mod.explore;
-  if (!explore) why = 'src/check/explore.ts does not export explore';
-  const commands = (await import('../../src/check/commands/index.js')) as unknown as { ROLE_FAMILIES?: readonly string[] };
+  if (!explore) why = 'src/explore/explore.ts does not export explore';
+  const commands = (await import('../../src/explore/commands/index.js')) as unknown as { ROLE_FAMILIES?: readonly string[] };
   families = commands.ROLE_FAMILIES;
 } catch (e) {
-  why = `src/check/explore.ts cannot be loaded: ${(e as Error).message.split('\n')[0]}`;
+  why = `src/explore/explore.ts cannot be loaded: ${(e as Error).message.split('\n')[0]}`;
 }
 
 if (!explore) emit([notAvailable('explore', 4, TITLE, GOAL, why)]);

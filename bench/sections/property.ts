@@ -1,5 +1,5 @@
 // 3. Property runs: runs per second of random 50-command sequences on 3 clusters, through the check
-// helper's export (src/check/property.ts `runProperty`), every monitor run after every command.
+// helper's export (src/explore/property.ts `runProperty`), every monitor run after every command.
 import { collect, median, time } from '../lib/measure.js';
 import { emit, notAvailable, type Row } from '../lib/result.js';
 
@@ -18,11 +18,11 @@ type RunProperty = (o: { runs: number; seed?: number; clusters?: number; steps?:
 let runProperty: RunProperty | undefined;
 let why = '';
 try {
-  const mod = (await import('../../src/check/property.js')) as unknown as { runProperty?: RunProperty };
+  const mod = (await import('../../src/explore/property.js')) as unknown as { runProperty?: RunProperty };
   runProperty = mod.runProperty;
-  if (!runProperty) why = 'src/check/property.ts does not export runProperty';
+  if (!runProperty) why = 'src/explore/property.ts does not export runProperty';
 } catch (e) {
-  why = `src/check/property.ts cannot be loaded: ${(e as Error).message.split('\n')[0]}`;
+  why = `src/explore/property.ts cannot be loaded: ${(e as Error).message.split('\n')[0]}`;
 }
 
 if (!runProperty) emit([notAvailable('property', 3, TITLE, GOAL, why)]);

@@ -5,9 +5,9 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SimEvent } from '../../src/cluster/events.js';
-import { isKnownEventType, World } from '../../src/simulation.js';
-import { parseHistory, readHistory, toJsonl } from '../../src/world/persist.js';
+import type { SimEvent } from '../../src/areas/cluster/events.js';
+import { isKnownEventType, World } from '../../src/world.js';
+import { parseHistory, readHistory, toJsonl } from '../../src/kernel/persist.js';
 import { collect, median, time } from '../lib/measure.js';
 import { checkReplayed, generateHistory, REPLAY_WORKLOAD } from '../lib/history.js';
 import { emit, type Row } from '../lib/result.js';

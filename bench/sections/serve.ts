@@ -8,7 +8,7 @@ import { Agent, request } from 'node:http';
 import { median } from '../lib/measure.js';
 import { emit, type Row } from '../lib/result.js';
 import { serve } from '../../src/serve/serve.js';
-import { World } from '../../src/simulation.js';
+import { World } from '../../src/world.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const N = quick ? 500 : 2000;

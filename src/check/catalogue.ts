@@ -1,23 +1,23 @@
 // The catalogue of invariants and hazards (invariants.md), one monitor per id, and the watch that
 // runs them over a world after every step.
-import type { ApiResponse } from '../api/http.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { SimState } from '../cluster/state.js';
-import type { RequestResult, World } from '../simulation.js';
-import { clusterIdRules } from './cluster-id-rules.js';
-import { convergence } from './convergence.js';
-import { drSecondaryClosed } from './dr-secondary-closed.js';
-import { filtersRespected } from './filters-respected.js';
-import { forcedPromotion } from './forced-promotion.js';
-import { lostWrites } from './lost-writes.js';
-import { newerPrimary } from './newer-primary.js';
-import { oneGenerationAttempt } from './one-generation-attempt.js';
-import { operationTokenGate } from './operation-token-gate.js';
-import { otpNeverReturned } from './otp-never-returned.js';
-import { revokedStaysBarred } from './revoked-stays-barred.js';
-import { twoPrimaries } from './two-primaries.js';
+import type { ApiResponse } from '../kernel/http/http.js';
+import type { SimEvent } from '../areas/cluster/events.js';
+import type { SimState } from '../areas/cluster/state.js';
+import type { RequestResult, World } from '../world.js';
+import { clusterIdRules } from '../areas/replication/monitors/cluster-id-rules.js';
+import { convergence } from '../areas/replication/monitors/convergence.js';
+import { drSecondaryClosed } from '../areas/replication/monitors/dr-secondary-closed.js';
+import { filtersRespected } from '../areas/replication/monitors/filters-respected.js';
+import { forcedPromotion } from '../areas/replication/monitors/forced-promotion.js';
+import { lostWrites } from '../areas/replication/monitors/lost-writes.js';
+import { newerPrimary } from '../areas/replication/monitors/newer-primary.js';
+import { oneGenerationAttempt } from '../areas/operation-token/monitors/one-generation-attempt.js';
+import { operationTokenGate } from '../areas/operation-token/monitors/operation-token-gate.js';
+import { otpNeverReturned } from '../areas/operation-token/monitors/otp-never-returned.js';
+import { revokedStaysBarred } from '../areas/replication/monitors/revoked-stays-barred.js';
+import { twoPrimaries } from '../areas/replication/monitors/two-primaries.js';
 import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from './types.js';
-import { wipeOnEnable } from './wipe-on-enable.js';
+import { wipeOnEnable } from '../areas/replication/monitors/wipe-on-enable.js';
 
 /** Every monitor replsim has, invariants first, in the order of invariants.md. */
 export const catalogue: MonitorFactory[] = [

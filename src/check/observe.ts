@@ -2,13 +2,13 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
-import { asFolder } from '../cluster/paths.js';
+import { asFolder } from '../areas/cluster/paths.js';
 import { modeOf } from '../../models/replication-role.machine.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
-import { reducers } from '../simulation.js';
-import { canonicalJson } from '../world/canonical.js';
-import { applyEvent } from '../world/engine.js';
+import type { SimEvent } from '../areas/cluster/events.js';
+import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../areas/cluster/state.js';
+import { reducers } from '../world.js';
+import { canonicalJson } from '../kernel/canonical.js';
+import { applyEvent } from '../kernel/engine.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
 export const KINDS: readonly ReplicationKind[] = ['dr', 'performance'];

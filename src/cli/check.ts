@@ -5,9 +5,9 @@
 import { join } from 'node:path';
 import { Command, InvalidArgumentError } from 'commander';
 import { describeCatalogue } from '../check/catalogue.js';
-import { MAX_CLUSTERS, MIN_CLUSTERS } from '../check/commands/index.js';
-import { scenarioYaml, writeScenario, type ScenarioExport } from '../check/export.js';
-import { DEFAULT_STEPS, REPLAY_TOKEN, runProperty, type Counterexample } from '../check/property.js';
+import { MAX_CLUSTERS, MIN_CLUSTERS } from '../explore/commands/index.js';
+import { scenarioYaml, writeScenario, type ScenarioExport } from '../explore/export.js';
+import { DEFAULT_STEPS, REPLAY_TOKEN, runProperty, type Counterexample } from '../explore/property.js';
 import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { loadScenario } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';

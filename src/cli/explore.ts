@@ -6,9 +6,9 @@
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError, type Command } from 'commander';
-import { MAX_CLUSTERS, MIN_CLUSTERS } from '../check/commands/index.js';
-import { explore, type ExploreResult, type ExploreTick } from '../check/explore.js';
-import { scenarioYaml, writeScenario } from '../check/export.js';
+import { MAX_CLUSTERS, MIN_CLUSTERS } from '../explore/commands/index.js';
+import { explore, type ExploreResult, type ExploreTick } from '../explore/explore.js';
+import { scenarioYaml, writeScenario } from '../explore/export.js';
 import { oneLine, styleFor } from '../report/narrate.js';
 import { HAZARD_IDS, parseDuration } from '../scenario/schema.js';
 import { forbiddenHazards, wholeNumber } from './check.js';

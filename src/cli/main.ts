@@ -1,9 +1,9 @@
 // The `replsim` command. Exit codes follow Maelstrom's: 0 valid, 1 invalid, 2 misuse or a bad file.
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
-import { isKnownEventType, World } from '../simulation.js';
-import { HistoryFileError, readHistory } from '../world/persist.js';
-import type { SimEvent } from '../cluster/events.js';
+import { isKnownEventType, World } from '../world.js';
+import { HistoryFileError, readHistory } from '../kernel/persist.js';
+import type { SimEvent } from '../areas/cluster/events.js';
 import { colourOptions, runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';

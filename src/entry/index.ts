@@ -12,12 +12,12 @@
 //
 //   const loaded = loadScenario(yamlText, 'runbook.yaml');
 //   if (loaded.ok) console.log((await runScenario(loaded.scenario)).verdict);
-import type { ClusterSpec, Topology } from '../cluster/genesis.js';
-import { World, type WorldOptions } from '../simulation.js';
+import type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
+import { World, type WorldOptions } from '../world.js';
 
-export { World, WorldUsageError, type WorldOptions, type RequestResult } from '../simulation.js';
-export type { ApiRequest, ApiResponse } from '../api/http.js';
-export type { ClusterSpec, Topology } from '../cluster/genesis.js';
+export { World, WorldUsageError, type WorldOptions, type RequestResult } from '../world.js';
+export type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
+export type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
 export type { Finding } from '../check/types.js';
 export { loadScenario, formatScenarioError, type LoadResult, type ScenarioError } from '../scenario/loader.js';
 export { runScenario, type RunOptions, type RunResult, type StepRecord } from '../scenario/runner.js';

@@ -3,7 +3,7 @@
 // performance secondary forwarded, and sync jobs pushing to external stores. The log records each
 // delivery as a fact (its time is the event's `at`); the send time is one link latency earlier, the
 // network's rule for every message. The run report's space-time diagram and `sequence.md` read these.
-import type { SimEvent } from '../cluster/events.js';
+import type { SimEvent } from '../areas/cluster/events.js';
 
 export type MessageKind = 'connect' | 'merkle-sync' | 'wal' | 'unwrap' | 'forwarded-write' | 'sync-job';
 

@@ -3,8 +3,8 @@
 // streaming, partitions, crashes, external stores); the messages that crossed the network; and each
 // cluster's role over time. Built from the run's own records and log, never recomputed by the page.
 import { modeOf } from '../../models/replication-role.machine.js';
-import { replicationStatus } from '../cluster/replication/index.js';
-import type { ReplicationKind, SimState } from '../cluster/state.js';
+import { replicationStatus } from '../areas/replication/index.js';
+import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
 import type { RunResult } from '../scenario/runner.js';
 import { messagesOf, type NetworkMessage } from './messages.js';
 import { redact } from './redact.js';

@@ -5,7 +5,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
-import { writeHistory } from '../world/persist.js';
+import { writeHistory } from '../kernel/persist.js';
 import { reportHtml } from './report-html.js';
 import { reportModel } from './report-model.js';
 import { sequenceMarkdown } from './sequence.js';

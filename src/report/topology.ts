@@ -1,8 +1,8 @@
 // What changed in the topology between two states, in plain words: replication roles, cluster ids,
 // links cut and healed, crashes and restarts, WALs received. Narration prints these under a step.
 import { modeOf } from '../../models/replication-role.machine.js';
-import { replicationStatus } from '../cluster/replication/index.js';
-import type { ReplicationKind, SimState } from '../cluster/state.js';
+import { replicationStatus } from '../areas/replication/index.js';
+import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
 
 /** A secondary's streaming state as its status record shows it, e.g. "stream-wals, ready". */
 function streaming(state: SimState, name: string, kind: ReplicationKind): string | null {

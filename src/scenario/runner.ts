@@ -3,12 +3,12 @@
 // The runner stops at the first step that fails: later steps usually depend on it.
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../check/types.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { SimState } from '../cluster/state.js';
-import { decodeToken } from '../cluster/crypto/otp.js';
-import type { Topology } from '../cluster/genesis.js';
-import type { ExternalStore } from '../sync/external-store.js';
-import { World, WorldUsageError } from '../simulation.js';
+import type { SimEvent } from '../areas/cluster/events.js';
+import type { SimState } from '../areas/cluster/state.js';
+import { decodeToken } from '../areas/cluster/crypto/otp.js';
+import type { Topology } from '../areas/cluster/genesis.js';
+import type { ExternalStore } from '../areas/sync/external-store.js';
+import { World, WorldUsageError } from '../world.js';
 import { getPath } from './dotted.js';
 import { interpolate, interpolateString } from './interpolate.js';
 import { describeMismatch, matchError, matchPartial } from './match.js';

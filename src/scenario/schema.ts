@@ -4,7 +4,7 @@
 import damerauLevenshtein from 'damerau-levenshtein';
 import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import { parseStoreRef } from '../sync/external-store.js';
+import { parseStoreRef } from '../areas/sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
 
 // ---------------------------------------------------------------------------------------------------
@@ -646,7 +646,7 @@ const DestinationFaultStepSchema = strictObject('a destination-fault step', {
   ...rest,
 }));
 
-/** A store named in a step: `<type>/<name>` or `<namespace>/<type>/<name>` (src/sync/external-store.ts). */
+/** A store named in a step: `<type>/<name>` or `<namespace>/<type>/<name>` (src/areas/sync/external-store.ts). */
 function isStoreRef(ref: string): boolean {
   return parseStoreRef(ref, DESTINATION_TYPES) !== null;
 }

@@ -13,8 +13,8 @@
 //   POST /v1/stop      stop serving as on SIGTERM (scripts that started `serve` in the background end it so)
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { modeOf } from '../../models/replication-role.machine.js';
-import { isUp } from '../world/network.js';
-import { rfc3339 } from '../world/clock.js';
+import { isUp } from '../kernel/network.js';
+import { rfc3339 } from '../kernel/clock.js';
 import { readBody, sendJson, type ListenerLimits } from './http-face.js';
 import type { Session } from './session.js';
 

@@ -9,7 +9,7 @@
 // the built-in variable (`${east.root_token}`, `${east.keys.0}`); a DR operation token (or root
 // token) the client decoded itself becomes a `decode-token` step.
 import { stringify } from 'yaml';
-import { decodeToken } from '../cluster/crypto/otp.js';
+import { decodeToken } from '../areas/cluster/crypto/otp.js';
 import { formatMs } from '../scenario/runner.js';
 
 /** A step as it is written in the file (raw YAML data, not the parsed form). */

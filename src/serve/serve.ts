@@ -11,7 +11,7 @@ import { writeRunFiles } from '../report/results.js';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';
 import { parseScenario, type Scenario } from '../scenario/schema.js';
-import { World } from '../simulation.js';
+import { World } from '../world.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
 import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
 import { ListMethodSocket } from './list-method.js';

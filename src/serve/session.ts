@@ -4,14 +4,14 @@
 // and after each one the invariant and hazard monitors run, as the scenario runner does after a
 // step. Everything applied is also recorded as scenario steps (recorder.ts) and as step records for
 // results.json.
-import type { ApiRequest, ApiResponse } from '../api/http.js';
-import { errors, render } from '../api/http.js';
+import type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
+import { errors, render } from '../kernel/http/http.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../check/types.js';
-import type { SimEvent } from '../cluster/events.js';
+import type { SimEvent } from '../areas/cluster/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
-import { WorldUsageError, type World } from '../simulation.js';
+import { WorldUsageError, type World } from '../world.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
 import type { ServeClock } from './wall-clock.js';
 

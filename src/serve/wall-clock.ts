@@ -1,5 +1,5 @@
 // THE wall clock of `replsim serve`: the one place in replsim that reads real time to drive a
-// world. Everything else in the simulator sees only the virtual clock (src/world/clock.ts), which
+// world. Everything else in the simulator sees only the virtual clock (src/kernel/clock.ts), which
 // moves by `wait` steps and `advance` commands. While serving, the virtual clock follows real time
 // (times `speed`), or, with `--clock manual`, moves only when the control listener says `advance`.
 //

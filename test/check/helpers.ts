@@ -5,11 +5,11 @@
 import { produce } from 'immer';
 import { Watch } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/check/types.js';
-import type { ApiRequest, ApiResponse } from '../../src/api/http.js';
-import type { SimEvent } from '../../src/cluster/events.js';
-import type { SimState } from '../../src/cluster/state.js';
-import { World, reducers } from '../../src/simulation.js';
-import { foldEvents } from '../../src/world/engine.js';
+import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
+import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimState } from '../../src/areas/cluster/state.js';
+import { World, reducers } from '../../src/world.js';
+import { foldEvents } from '../../src/kernel/engine.js';
 
 export const DR = 'sys/replication/dr';
 export const PERF = 'sys/replication/performance';

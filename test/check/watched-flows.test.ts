@@ -8,9 +8,9 @@ import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { Watch } from '../../src/check/catalogue.js';
 import type { Finding } from '../../src/check/types.js';
-import { World } from '../../src/simulation.js';
+import { World } from '../../src/world.js';
 
-const SUITES = ['replication', 'operation-token', 'merkle', 'performance'];
+const SUITES = ['areas/replication', 'areas/operation-token', 'areas/merkle', 'areas/replication/performance'];
 
 const watches = new WeakMap<World, Watch>();
 const violations: Finding[] = [];

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { replsim } from '../property/helpers.js';
+import { replsim } from './property/helpers.js';
 
 describe('replsim explore', () => {
   it('--depth 6 --clusters 3 --forbid two-primaries prints the shortest trace to two primaries and exits 1', async () => {

@@ -2,10 +2,10 @@
 // states deduplicated up to renaming of clusters, the shortest trace to a forbidden hazard
 // exported as a scenario that replays it.
 import { describe, expect, it } from 'vitest';
-import { capabilitiesFor, freshOperator, initialModel } from '../../src/check/commands/index.js';
-import { EnablePrimary } from '../../src/check/commands/enable-primary.js';
-import { canonicalForm, explore, permutationsOf } from '../../src/check/explore.js';
-import { runExported } from '../property/helpers.js';
+import { capabilitiesFor, freshOperator, initialModel } from '../../src/explore/commands/index.js';
+import { EnablePrimary } from '../../src/explore/commands/enable-primary.js';
+import { canonicalForm, explore, permutationsOf } from '../../src/explore/explore.js';
+import { runExported } from './property/helpers.js';
 
 describe('explore', () => {
   const found = explore({ depth: 6, clusters: 3, forbid: ['two-primaries'] });

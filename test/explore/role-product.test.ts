@@ -5,8 +5,8 @@
 import { createMachine, type AnyStateMachine } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
-import { ROLE_FAMILIES } from '../../src/check/commands/index.js';
-import { explore } from '../../src/check/explore.js';
+import { ROLE_FAMILIES } from '../../src/explore/commands/index.js';
+import { explore } from '../../src/explore/explore.js';
 
 const MODES = { disabled: 'd', primary: 'p', secondary: 's' } as const;
 

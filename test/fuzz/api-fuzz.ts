@@ -16,11 +16,11 @@
 // original and the replayed world get the same few requests and must answer and end alike.
 // `test/fuzz/api-fuzz.test.ts` runs a bounded number; `npm run fuzz` runs 100,000 requests.
 import fc from 'fast-check';
-import type { ApiRequest, ApiResponse } from '../../src/api/http.js';
-import { METHODS } from '../../src/api/http.js';
-import { routes, World } from '../../src/simulation.js';
-import { parseHistory, toJsonl } from '../../src/world/persist.js';
-import type { SimEvent } from '../../src/cluster/events.js';
+import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
+import { METHODS } from '../../src/kernel/http/http.js';
+import { routes, World } from '../../src/world.js';
+import { parseHistory, toJsonl } from '../../src/kernel/persist.js';
+import type { SimEvent } from '../../src/areas/cluster/events.js';
 
 export const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__'];
 const BAD_ESCAPES = ['%ZZ', '%', '%E0%A4%A', '%zz%', 'a%2', '%C0%AF', '%00', '%2F', '%25', '%FF%FE'];

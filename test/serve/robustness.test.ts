@@ -8,7 +8,7 @@ import { loadScenario } from '../../src/scenario/loader.js';
 import { runScenario } from '../../src/scenario/runner.js';
 import { DEFAULT_LIMITS } from '../../src/serve/http-face.js';
 import { serve, type ServeHandle, type ServeOptions } from '../../src/serve/serve.js';
-import { World } from '../../src/simulation.js';
+import { World } from '../../src/world.js';
 
 let handle: ServeHandle | undefined;
 afterEach(async () => {

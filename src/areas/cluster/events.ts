@@ -1,0 +1,53 @@
+// The domain events of clusters. Each line above a type says who emits it and what it means.
+// Events carry every random value and time they need, so reducers never draw or read a clock.
+import type { BaseEvent } from '../../kernel/engine.js';
+import type { NetworkEvent } from '../../kernel/network.js';
+import type { ClusterState } from './state.js';
+import type { DomainEvent } from '../domain.js';
+
+/** Emitted once, first, by createWorld: the clusters as initialised (ids, tokens, keys drawn). */
+export interface WorldCreated extends BaseEvent {
+  type: 'world-created';
+  seed: number;
+  latencyMs: number;
+  clusters: ClusterState[];
+  operators: Record<string, { rootToken: string; keys: string[]; tokens: Record<string, string> }>;
+}
+
+/** Emitted by World.advance: virtual time reached `at` (after any timed events before it). */
+export interface TimeAdvanced extends BaseEvent {
+  type: 'time-advanced';
+}
+
+/** A KV write was accepted on `cluster` (a client's, or one forwarded from a performance secondary). */
+export interface KvWritten extends BaseEvent {
+  type: 'kv-written';
+  cluster: string;
+  /** Mount path, "secret/". */
+  mount: string;
+  key: string;
+  data: Record<string, unknown>;
+}
+
+/** A KV delete was accepted: the latest version (KV-v2 data delete), or the key with all versions. */
+export interface KvDeleted extends BaseEvent {
+  type: 'kv-deleted';
+  cluster: string;
+  mount: string;
+  key: string;
+  scope: 'latest' | 'all';
+}
+
+/** The `corrupt` fault: a merkle page of a cluster's tree was damaged (for merkle-check and reindex). */
+export interface MerkleCorrupted extends BaseEvent {
+  type: 'merkle-corrupted';
+  cluster: string;
+  tree: 'replicated' | 'local';
+  page: number;
+  subpage: number;
+}
+
+export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | MerkleCorrupted | NetworkEvent;
+
+/** Every event a world's log can hold. */
+export type SimEvent = CoreEvent | DomainEvent;

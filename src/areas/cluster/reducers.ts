@@ -1,0 +1,111 @@
+// How the core events change the world state. Replication's own events have their reducers beside
+// their handlers' domain code; the world composes all tables into one.
+//
+// The KV events and `time-advanced` are the bulk of every log, so their reducers also carry a
+// `direct` form (engine.ts, `DirectForm`) that builds the next state without an immer draft. Each is
+// written once, as a pure function from a cluster to the next cluster (`onCluster`), and serves both
+// forms. What they build is what immer builds from the same edit: new frozen objects along the path
+// that changed (data included, deeply frozen), every other object shared, keys in the same order.
+import { current, isDraft, isDraftable } from 'immer';
+import type { DirectForm, Reducer } from '../../kernel/engine.js';
+import { own } from '../../kernel/own.js';
+import type { KvDeleted, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
+import type { ClusterState, KvRecord, SimState } from './state.js';
+
+const freeze = Object.freeze;
+
+/** Freezes a new value and what it holds, as immer does: plain objects and arrays, stopping at frozen ones. */
+function deepFreeze<T>(value: T): T {
+  if (!isDraftable(value) || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value as object)) deepFreeze(v);
+  return freeze(value);
+}
+
+/**
+ * A reducer of an event on one cluster, from a pure step `(cluster, event) → next cluster, or null
+ * for no change`. Its draft form puts the step's result into the draft; its direct form into a new
+ * `clusters` map.
+ */
+function onCluster<E extends KvWritten | KvDeleted>(step: (c: ClusterState, e: E) => ClusterState | null): Reducer<SimState, E> {
+  const draftForm = (d: SimState, e: E) => {
+    const c = d.clusters[e.cluster];
+    const next = step(isDraft(c) ? current(c) : c, e);
+    if (next) d.clusters[e.cluster] = next;
+  };
+  const direct: DirectForm<SimState, E> = (s, e) => {
+    const next = step(s.clusters[e.cluster], e);
+    return next && { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
+  };
+  return Object.assign(draftForm, { direct });
+}
+
+/**
+ * The cluster with one mount's key map replaced, its WAL advanced (local mounts included: DR
+ * secondaries get them).
+ */
+function withKeys(c: ClusterState, mount: string, keys: Record<string, KvRecord>, at: number): ClusterState {
+  const storage = freeze({ ...c.storage, kv: freeze({ ...c.storage.kv, [mount]: keys }) });
+  return freeze({ ...c, storage, wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: at }) });
+}
+
+function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
+  const mount = c.storage.mounts[e.mount];
+  const keys = own(c.storage.kv, e.mount) ?? {};
+  const prev: KvRecord | undefined = own(keys, e.key);
+  const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
+  const versions = mount.type === 'kv-v1' || !prev ? {} : prev.versions;
+  const rec: KvRecord = freeze({
+    current: version,
+    versions: freeze({ ...versions, [version]: freeze({ data: deepFreeze(e.data), createdAt: e.at, deletedAt: null, destroyed: false }) }),
+    createdAt: prev?.createdAt ?? e.at,
+    updatedAt: e.at,
+  });
+  return withKeys(c, e.mount, freeze({ ...keys, [e.key]: rec }), e.at);
+}
+
+function kvDeleted(c: ClusterState, e: KvDeleted): ClusterState | null {
+  const keys = own(c.storage.kv, e.mount);
+  const rec = own(keys, e.key);
+  if (!keys || !rec) return null;
+  let next: Record<string, KvRecord>;
+  if (e.scope === 'all' || c.storage.mounts[e.mount].type === 'kv-v1') {
+    const { [e.key]: _gone, ...rest } = keys;
+    next = rest;
+  } else {
+    const latest = freeze({ ...rec.versions[rec.current], deletedAt: e.at });
+    next = { ...keys, [e.key]: freeze({ ...rec, versions: freeze({ ...rec.versions, [rec.current]: latest }), updatedAt: e.at }) };
+  }
+  return withKeys(c, e.mount, freeze(next), e.at);
+}
+
+const timeAdvanced: Reducer<SimState, TimeAdvanced> = Object.assign(
+  (_d: SimState, _e: TimeAdvanced) => {
+    // The engine moves `now` to the event's time; nothing else changes.
+  },
+  { direct: () => null },
+);
+
+export const coreReducers = {
+  'world-created': (d: SimState, e: WorldCreated) => {
+    d.seed = e.seed;
+    d.network.latencyMs = e.latencyMs;
+    for (const c of e.clusters) d.clusters[c.name] = c;
+    d.operators = e.operators;
+  },
+  'time-advanced': timeAdvanced,
+  'kv-written': onCluster(kvWritten),
+  'kv-deleted': onCluster(kvDeleted),
+  'merkle-corrupted': (d: SimState, e: MerkleCorrupted) => {
+    const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
+    const subpages = pages[e.page] ?? [];
+    if (!subpages.includes(e.subpage)) pages[e.page] = [...subpages, e.subpage].sort((a, b) => a - b);
+  },
+};
+
+/** The record's live version, or null when absent, deleted or destroyed. */
+export function liveVersion(rec: KvRecord | undefined): { version: number; data: Record<string, unknown>; createdAt: number } | null {
+  if (!rec) return null;
+  const v = rec.versions[rec.current];
+  if (!v || v.deletedAt !== null || v.destroyed) return null;
+  return { version: rec.current, data: v.data, createdAt: v.createdAt };
+}

@@ -1,0 +1,229 @@
+// One simulated cluster, as plain data inside the world state. Everything the service stores lives
+// under `storage`, which is what replication copies and what enabling a secondary wipes; the rest is
+// the cluster's identity and the state of its replication roles and generation attempt.
+import type { GenerationAttemptState } from '../../../models/generation-attempt.machine.js';
+import type { RoleValue } from '../../../models/replication-role.machine.js';
+
+export type License = 'enterprise' | 'managed' | 'none';
+export type MountType = 'kv-v1' | 'kv-v2';
+export type Capability = 'create' | 'read' | 'update' | 'delete' | 'list' | 'patch' | 'sudo' | 'deny';
+export type ReplicationKind = 'dr' | 'performance';
+
+/** Path glob → capabilities, as in the scenario file's `tokens.<name>.policy`. */
+export type Policy = Record<string, Capability[]>;
+
+export interface MountEntry {
+  /** Full path with its namespace and a trailing slash: "secret/", "team-a/apps/". */
+  path: string;
+  type: MountType;
+  /** A local mount never leaves its cluster, except to DR secondaries. */
+  local: boolean;
+  accessor: string;
+  uuid: string;
+  /** The namespace it lives in: "" for root, else "team-a/". */
+  namespace: string;
+}
+
+export interface NamespaceEntry {
+  /** "team-a/" or "team-a/dev/". */
+  path: string;
+  id: string;
+}
+
+export interface KvVersion {
+  data: Record<string, unknown>;
+  createdAt: number;
+  deletedAt: number | null;
+  destroyed: boolean;
+}
+
+/** One key of a KV mount. KV-v1 keeps a single version (1), overwritten in place. */
+export interface KvRecord {
+  current: number;
+  versions: Record<string, KvVersion>;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TokenEntry {
+  /** The token itself, `hvs.` + 24 characters. */
+  id: string;
+  accessor: string;
+  /** The scenario's name for it (`root`, `ops`, ...), for narration. */
+  name: string;
+  namespace: string;
+  /** `root` grants everything. */
+  policy: Policy | 'root';
+}
+
+export interface Keyring {
+  /** The root key the shares recombine to (hex). */
+  rootKeyHex: string;
+  threshold: number;
+  shares: number;
+}
+
+/** What the service stores, and so what replication carries and enable-as-secondary wipes. */
+export interface Storage {
+  namespaces: Record<string, NamespaceEntry>;
+  mounts: Record<string, MountEntry>;
+  /** Mount path → key → record. */
+  kv: Record<string, Record<string, KvRecord>>;
+  tokens: Record<string, TokenEntry>;
+  keyring: Keyring;
+}
+
+/** An activation token a primary issued, by secondary id. */
+export interface IssuedSecondary {
+  id: string;
+  /** The token's `jti`; the token is single use. */
+  jti: string;
+  issuedAt: number;
+  expiresAt: number;
+  /** Set once a secondary activated with it. */
+  usedBy: string | null;
+  /** Encrypted to a secondary's public key instead of response wrapping. */
+  publicKey: boolean;
+  revoked: boolean;
+  /**
+   * Performance only: the paths filter set for this secondary id (paths-filter/:id), or null. It
+   * lives with the token: a new token for the id starts without one (area B rule 1).
+   */
+  filter: PathsFilter | null;
+}
+
+/** A performance secondary's paths filter: in `allow` mode only the listed paths reach it, in `deny` mode all but them. */
+export interface PathsFilter {
+  mode: 'allow' | 'deny';
+  /** Mount and namespace paths, each with a trailing slash: "secret/", "team-a/", "team-a/apps/". */
+  paths: string[];
+}
+
+/** The primary's mounts and namespaces a paths filter keeps from one secondary (the dynamic filter). */
+export interface DynamicFilter {
+  mounts: string[];
+  namespaces: string[];
+}
+
+/** A primary's view of one secondary that activated with its token. */
+export interface ConnectedSecondary {
+  id: string;
+  cluster: string;
+}
+
+/** One kind of replication (DR or performance) on one cluster. */
+export interface ReplicationState {
+  role: RoleValue;
+  /** The replication set's id (`cluster_id`); "" until first enabled. */
+  clusterId: string;
+  primaryClusterAddr: string;
+  /** Primary side: every token issued, by secondary id (what `known_secondaries` lists). */
+  issued: Record<string, IssuedSecondary>;
+  /**
+   * The `jti` of every activation token revoked that this cluster knows of: revoked here, or received
+   * from its primary with `issued`. Never forgotten (a wipe keeps it: each jti is unique), so those
+   * credentials stay barred even once the id is issued a new token, which replaces the record in `issued`.
+   */
+  revokedCredentials: string[];
+  /** Secondary side: the cluster it follows, or null. */
+  primary: string | null;
+  /** Secondary side: the id it was activated under. */
+  secondaryId: string;
+  /** Secondary side: the `jti` of the activation token it last redeemed; the primary knows it by that. */
+  jti: string;
+  /** Secondary side: the API address of the primary it follows (the token's `addr` or `primary_api_addr`). */
+  primaryApiAddr: string;
+  /** Secondary side: the primary's WAL index it has applied. */
+  lastRemoteWal: number;
+  /** Secondary side: whether it holds a full data set (initial sync done since activation, or a demoted former primary): promote's safety check. */
+  synced: boolean;
+  /** Secondary side: whether its link to the primary is established (set by connect/disconnect events). */
+  connected: boolean;
+  /** Secondary side: the replication state the status record reports while connected. */
+  syncState: 'idle' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
+  /** Time of the last contact with the other side. */
+  lastHeartbeat: number;
+  knownPrimaryClusterAddrs: string[];
+  /** When the current role began (for `last_start`). */
+  since: number;
+  /** Performance secondary side: what its primary filters from it, as of the last sync (its dynamic filter). */
+  dynamicFilter: DynamicFilter;
+  /**
+   * DR only: the performance replication this cluster takes up when promoted. On a DR secondary, its
+   * DR primary's (as of the last sync, since DR carries everything); on a demoted DR primary, its own,
+   * held while it is a DR secondary. Null otherwise.
+   */
+  mirroredPerformance: ReplicationState | null;
+}
+
+export interface MerkleState {
+  /** tree → page → corrupted subpages. */
+  corrupted: { replicated: Record<string, number[]>; local: Record<string, number[]> };
+  lastReindexAt: number | null;
+  lastCorruptionCheckAt: number | null;
+  /** A reindex in progress ends at this time. */
+  reindexUntil: number | null;
+}
+
+export interface ClusterState {
+  name: string;
+  version: string;
+  license: License;
+  apiAddr: string;
+  clusterAddr: string;
+  storage: Storage;
+  /** The replicated write-ahead log's last index and when it was written. */
+  wal: { last: number; lastAt: number };
+  replication: Record<ReplicationKind, ReplicationState>;
+  /** The one generation attempt (DR operation token or root token) a cluster may have. */
+  generation: GenerationAttemptState;
+  /** The DR operation token currently valid on this cluster, if any. */
+  drOperationToken: string | null;
+  merkle: MerkleState;
+  /** Seed of this cluster's Ed25519 key for signing activation tokens (hex). */
+  signingSeed: string;
+  /** X25519 key pairs made by generate-public-key, per kind (private key kept to open credentials). */
+  secondaryKeys: Partial<Record<ReplicationKind, { publicKey: string; privateKey: string }>>;
+  /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
+  sync: import('../sync/sync.js').SyncState;
+  /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
+  plugins: import('../plugins/plugins.js').PluginCatalogState;
+}
+
+/** What the world holds: the clusters, the network and the clock. */
+export interface SimState {
+  now: number;
+  seed: number;
+  network: import('../../kernel/network.js').NetworkState;
+  clusters: Record<string, ClusterState>;
+  /** What each cluster's operators were handed at initialisation: root token and key shares (base64). */
+  operators: Record<string, { rootToken: string; keys: string[]; tokens: Record<string, string> }>;
+  /**
+   * The external secret stores behind sync destinations, by destination key (`<namespace><type>/<name>`):
+   * outside every cluster, so whichever cluster syncs to a destination writes the same store (src/areas/sync/README.md).
+   */
+  stores: Record<string, import('../sync/external-store.js').ExternalStore>;
+}
+
+export function emptyReplication(): ReplicationState {
+  return {
+    role: 'disabled',
+    clusterId: '',
+    primaryClusterAddr: '',
+    issued: {},
+    revokedCredentials: [],
+    primary: null,
+    secondaryId: '',
+    jti: '',
+    primaryApiAddr: '',
+    lastRemoteWal: 0,
+    synced: false,
+    connected: false,
+    syncState: 'idle',
+    lastHeartbeat: 0,
+    knownPrimaryClusterAddrs: [],
+    since: 0,
+    dynamicFilter: { mounts: [], namespaces: [] },
+    mirroredPerformance: null,
+  };
+}

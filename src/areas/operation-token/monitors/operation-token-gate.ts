@@ -1,0 +1,114 @@
+// Invariant `operation-token-gate`: no DR-secondary call that needs a DR operation token succeeded
+// without a valid, undeleted one (spec, Authentication 2: promote, disable, update-primary,
+// operation-token/delete, reindex and merkle-check on a DR secondary).
+//
+// Two views, so that neither the authorisation step nor the reducers are trusted alone:
+//  - the log: the monitor derives from the events which DR operation token each cluster holds (one
+//    is minted by a completed DR generation attempt; deleting it, or enabling the cluster as a
+//    secondary, which wipes its storage, ends it) and which clusters are DR secondaries; each event
+//    that only such a call appends must find the cluster a DR secondary with a token;
+//  - the responses: a gated call answered with success on a DR secondary must have carried, in
+//    `dr_operation_token`, the token the cluster held just before.
+import type { SimEvent } from '../../cluster/events.js';
+import type { SimState } from '../../cluster/state.js';
+import { modeIn, requestPath, served, violation } from '../../../check/observe.js';
+import type { Finding, Monitor, Observation } from '../../../check/types.js';
+
+/** The calls that need a DR operation token on a DR secondary (all POST). */
+export const GATED_PATHS: Record<string, string> = {
+  'sys/replication/dr/secondary/promote': 'promote',
+  'sys/replication/dr/secondary/disable': 'disable',
+  'sys/replication/dr/secondary/update-primary': 'update-primary',
+  'sys/replication/dr/secondary/operation-token/delete': 'operation-token/delete',
+  'sys/replication/dr/secondary/reindex': 'reindex',
+  'sys/replication/dr/secondary/merkle-check': 'merkle-check',
+};
+
+/** The call a gated event records, or null for other events. */
+function gatedCall(e: SimEvent): string | null {
+  switch (e.type) {
+    case 'replication-secondary-promoted':
+      return e.kind === 'dr' ? 'promote' : null;
+    case 'replication-secondary-disabled':
+      return e.kind === 'dr' ? 'disable' : null;
+    case 'replication-secondary-primary-updated':
+      return e.kind === 'dr' ? 'update-primary' : null;
+    case 'dr-operation-token-deleted':
+      return 'operation-token/delete';
+    case 'reindex-started':
+      return 'reindex';
+    case 'merkle-checked':
+      return 'merkle-check';
+    default:
+      return null;
+  }
+}
+
+/** The DR mode an event leaves its cluster in, for the events that change it. */
+function drModeAfter(e: SimEvent): 'disabled' | 'primary' | 'secondary' | null {
+  if (!('kind' in e) || e.kind !== 'dr') return null;
+  switch (e.type) {
+    case 'replication-primary-enabled':
+    case 'replication-secondary-promoted':
+      return 'primary';
+    case 'replication-primary-demoted':
+    case 'replication-secondary-enabled':
+    case 'replication-secondary-primary-updated':
+      return 'secondary';
+    case 'replication-primary-disabled':
+    case 'replication-secondary-disabled':
+      return 'disabled';
+    default:
+      return null;
+  }
+}
+
+export function operationTokenGate(): Monitor {
+  // Derived from the log: the token each cluster holds, and its DR mode.
+  const token = new Map<string, string | null>();
+  const mode = new Map<string, 'disabled' | 'primary' | 'secondary'>();
+  const learn = (state: SimState) => {
+    for (const c of Object.values(state.clusters)) {
+      if (!token.has(c.name)) token.set(c.name, c.drOperationToken);
+      if (!mode.has(c.name)) mode.set(c.name, modeIn(state, c.name, 'dr'));
+    }
+  };
+
+  return {
+    id: 'operation-token-gate',
+    kind: 'invariant',
+    description: 'no DR-secondary call that needs a DR operation token succeeded without a valid, undeleted one',
+    observe(o: Observation) {
+      const findings: Finding[] = [];
+      learn(o.before);
+      // Clusters already reported from the log, so one call is not reported twice.
+      const flagged = new Set<string>();
+      for (const e of o.events) {
+        if (e.type === 'world-created') continue;
+        const call = gatedCall(e);
+        const cluster = 'cluster' in e ? (e.cluster as string) : null;
+        if (call && cluster && mode.get(cluster) === 'secondary' && !token.get(cluster)) {
+          flagged.add(cluster);
+          findings.push(violation('operation-token-gate', e.at, [cluster], `${call} ran on the DR secondary ${cluster} while it held no valid DR operation token (none generated since its last wipe, or deleted)`));
+        }
+        if (!cluster) continue;
+        if (e.type === 'generation-completed' && e.strategy === 'dr-operation-token') token.set(cluster, e.token);
+        else if (e.type === 'dr-operation-token-deleted' || e.type === 'replication-secondary-enabled') token.set(cluster, null);
+        const m = drModeAfter(e);
+        if (m) mode.set(cluster, m);
+      }
+      for (const r of o.responses ?? []) {
+        const { method, path } = requestPath(r.request);
+        const call = GATED_PATHS[path];
+        if (!call || (method !== 'POST' && method !== 'PUT') || !served(r.response.status) || modeIn(r.before, r.cluster, 'dr') !== 'secondary') continue;
+        const held = r.before.clusters[r.cluster]?.drOperationToken ?? null;
+        const given = (r.request.body as { dr_operation_token?: unknown } | undefined)?.dr_operation_token;
+        if ((held === null || given !== held) && !flagged.has(r.cluster)) {
+          const why = held === null ? 'it held no DR operation token' : typeof given === 'string' && given !== '' ? 'the token given was not its DR operation token' : 'no dr_operation_token was given';
+          findings.push(violation('operation-token-gate', r.after.now, [r.cluster], `${call} on the DR secondary ${r.cluster} was answered ${r.response.status} although ${why}`));
+        }
+      }
+      return findings;
+    },
+  };
+}

@@ -1,0 +1,141 @@
+// The events of replication, for both kinds (DR and performance): `kind` says which. Each carries
+// the values drawn when it was accepted (cluster ids, token ids, key pairs) so that replay draws
+// nothing. The first group is emitted by request handlers, the second by the streaming process as
+// time passes.
+import type { BaseEvent } from '../../kernel/engine.js';
+import type { ReplicationKind } from '../cluster/state.js';
+
+interface ReplicationBase extends BaseEvent {
+  kind: ReplicationKind;
+  /** The cluster whose role or state changes. */
+  cluster: string;
+}
+
+/** primary/enable accepted: the cluster becomes a primary of a new replication set, `clusterId` drawn then. */
+export interface PrimaryEnabled extends ReplicationBase {
+  type: 'replication-primary-enabled';
+  clusterId: string;
+  /** The cluster address it gives its secondaries ("" when not set). */
+  primaryClusterAddr: string;
+}
+
+/** primary/demote accepted: the primary becomes a secondary that follows nobody; its cluster id stays. */
+export interface PrimaryDemoted extends ReplicationBase {
+  type: 'replication-primary-demoted';
+}
+
+/** primary/disable accepted: replication is off on the cluster; its secondaries can no longer connect. */
+export interface PrimaryDisabled extends ReplicationBase {
+  type: 'replication-primary-disabled';
+}
+
+/** primary/secondary-token accepted: the primary issued an activation token for secondary `id`. */
+export interface SecondaryTokenIssued extends ReplicationBase {
+  type: 'replication-secondary-token-issued';
+  id: string;
+  /** The token's `jti`: single use, and the primary knows the secondary by it afterwards. */
+  jti: string;
+  expiresAt: number;
+  /** Sealed to a `secondary_public_key` instead of response-wrapped. */
+  publicKey: boolean;
+}
+
+/** primary/revoke-secondary accepted: secondary `id` is barred until it is given a new token. */
+export interface SecondaryRevoked extends ReplicationBase {
+  type: 'replication-secondary-revoked';
+  id: string;
+}
+
+/** secondary/generate-public-key accepted: the cluster keeps a fresh X25519 key pair for this kind. */
+export interface SecondaryKeyGenerated extends ReplicationBase {
+  type: 'replication-secondary-key-generated';
+  publicKey: string;
+  privateKey: string;
+}
+
+/** What a secondary learned from redeeming an activation token (or chose from update_primary_addrs). */
+export interface PrimaryAssignment {
+  /** The cluster it follows; null when the address it was given matches no cluster. */
+  primary: string | null;
+  primaryApiAddr: string;
+  primaryClusterAddr: string;
+  knownPrimaryClusterAddrs: string[];
+  secondaryId: string;
+  jti: string;
+  /** The replication set's id, adopted from the primary. */
+  clusterId: string;
+}
+
+/** secondary/enable accepted: storage wiped at once, the primary's keyring adopted; it will connect. */
+export interface SecondaryEnabled extends ReplicationBase, PrimaryAssignment {
+  type: 'replication-secondary-enabled';
+}
+
+/** secondary/promote accepted: the secondary becomes a primary of the same set (same cluster id). */
+export interface SecondaryPromoted extends ReplicationBase {
+  type: 'replication-secondary-promoted';
+  primaryClusterAddr: string;
+  force: boolean;
+  /** Whether the safety checks passed; a forced promotion without them may lose data. */
+  safetyChecksPassed: boolean;
+}
+
+/** secondary/disable accepted: replication is off on the (former) secondary; storage is kept. */
+export interface SecondaryDisabled extends ReplicationBase {
+  type: 'replication-secondary-disabled';
+}
+
+/**
+ * secondary/update-primary accepted, without a wipe: the secondary follows another primary (a new
+ * token, or the first answering address), or forgets its primary (an empty token).
+ */
+export interface SecondaryPrimaryUpdated extends ReplicationBase, PrimaryAssignment {
+  type: 'replication-secondary-primary-updated';
+  via: 'token' | 'addresses' | 'empty-token';
+}
+
+/** Streaming process: a secondary's link to its primary came up (one link latency after it could). */
+export interface SecondaryConnected extends ReplicationBase {
+  type: 'replication-secondary-connected';
+  primary: string;
+}
+
+/** Streaming process: the secondary's initial sync (merkle-sync, or merkle-diff) finished; it streams WALs. */
+export interface SecondarySynced extends ReplicationBase {
+  type: 'replication-secondary-synced';
+  primary: string;
+  /** The primary's WAL index the secondary now holds. */
+  wal: number;
+}
+
+/** Streaming process: WALs up to `wal` reached the secondary. */
+export interface WalDelivered extends ReplicationBase {
+  type: 'replication-wal-delivered';
+  primary: string;
+  wal: number;
+}
+
+/** Streaming process: the secondary's link to its primary went down (a partition, a crash, a revocation, a role change). */
+export interface SecondaryDisconnected extends ReplicationBase {
+  type: 'replication-secondary-disconnected';
+  primary: string;
+  reason: LinkDownReason;
+}
+
+export type LinkDownReason = 'unreachable' | 'revoked' | 'not-a-primary' | 'other-replication-set';
+
+export type ReplicationEvent =
+  | PrimaryEnabled
+  | PrimaryDemoted
+  | PrimaryDisabled
+  | SecondaryTokenIssued
+  | SecondaryRevoked
+  | SecondaryKeyGenerated
+  | SecondaryEnabled
+  | SecondaryPromoted
+  | SecondaryDisabled
+  | SecondaryPrimaryUpdated
+  | SecondaryConnected
+  | SecondarySynced
+  | WalDelivered
+  | SecondaryDisconnected;

@@ -1,0 +1,173 @@
+// Performance replication's paths filters: which of a primary's mounts and namespaces reach one
+// performance secondary. A filter belongs to the primary's record of a secondary id (the token it
+// issued), so a new token for that id starts without one (area B rule 1). The filter is read in
+// three places, all through this module: the delivery scope (scope.ts), the dynamic filter the
+// endpoints report, and the `filters-respected` monitor (`excludedFor`).
+//
+// Paths are compared as prefixes with a trailing slash, so one rule serves mounts and namespaces:
+// a listed "team-a/" covers the namespace team-a, its sub-namespaces and every mount in them; a
+// listed "team-a/apps/" covers that mount only.
+import { asFolder } from '../cluster/paths.js';
+import type { BaseEvent } from '../../kernel/engine.js';
+import { own } from '../../kernel/own.js';
+import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../cluster/state.js';
+import { advanceWal } from './interplay.js';
+
+/** paths-filter/:id POST accepted on a performance primary: secondary `id` now receives only what the filter lets through. */
+export interface PathsFilterSet extends BaseEvent {
+  type: 'replication-paths-filter-set';
+  kind: 'performance';
+  /** The primary. */
+  cluster: string;
+  id: string;
+  mode: PathsFilter['mode'];
+  paths: string[];
+}
+
+/** paths-filter/:id DELETE accepted on a performance primary: secondary `id` receives every replicated mount again. */
+export interface PathsFilterDeleted extends BaseEvent {
+  type: 'replication-paths-filter-deleted';
+  kind: 'performance';
+  cluster: string;
+  id: string;
+}
+
+export type FilterEvent = PathsFilterSet | PathsFilterDeleted;
+
+/** A filter path as mounts and namespaces are keyed ("secret" → "secret/"). */
+export const normaliseFilterPath = asFolder;
+
+/** Whether the filter lets one of the primary's replicated mounts through (no filter: all of them). */
+export function filterIncludesMount(filter: PathsFilter | null, mountPath: string): boolean {
+  if (!filter) return true;
+  const listed = filter.paths.some((p) => mountPath.startsWith(p));
+  return filter.mode === 'allow' ? listed : !listed;
+}
+
+/**
+ * Whether the filter lets one of the primary's namespaces through. In allow mode a namespace above a
+ * listed path comes too, since the listed mount or namespace cannot exist without it; its other
+ * mounts stay filtered.
+ */
+export function filterIncludesNamespace(filter: PathsFilter | null, namespace: string): boolean {
+  if (!filter) return true;
+  if (filter.mode === 'deny') return !filter.paths.some((p) => namespace.startsWith(p));
+  return filter.paths.some((p) => namespace.startsWith(p) || p.startsWith(namespace));
+}
+
+/** The filter a performance primary applies to secondary `secondaryId`, or null. */
+export function filterFor(primary: ClusterState, secondaryId: string): PathsFilter | null {
+  return own(primary.replication.performance.issued, secondaryId)?.filter ?? null;
+}
+
+/**
+ * Whether the mount at `mountPath` (full path, "secret/" or "team-a/apps/") of performance primary
+ * `primaryName` must never be held by the secondary it knows as `secondaryId`: a local mount of the
+ * primary, or one the secondary's paths filter excludes. The predicate of `filters-respected`.
+ */
+export function excludedFor(state: SimState, primaryName: string, secondaryId: string, mountPath: string): boolean {
+  const primary = state.clusters[primaryName];
+  if (!primary) return false;
+  if (primary.storage.mounts[mountPath]?.local) return true;
+  return !filterIncludesMount(filterFor(primary, secondaryId), mountPath);
+}
+
+/** Like `excludedFor`, for a namespace path ("team-a/"). */
+export function namespaceExcludedFor(state: SimState, primaryName: string, secondaryId: string, namespacePath: string): boolean {
+  const primary = state.clusters[primaryName];
+  if (!primary) return false;
+  return !filterIncludesNamespace(filterFor(primary, secondaryId), namespacePath);
+}
+
+/** The primary's replicated mounts and namespaces that the filter keeps from secondary `secondaryId`, sorted. */
+export function dynamicFilterOf(primary: ClusterState, secondaryId: string): DynamicFilter {
+  const filter = filterFor(primary, secondaryId);
+  if (!filter) return { mounts: [], namespaces: [] };
+  return {
+    mounts: Object.values(primary.storage.mounts)
+      .filter((m) => !m.local && !filterIncludesMount(filter, m.path))
+      .map((m) => m.path)
+      .sort(),
+    namespaces: Object.keys(primary.storage.namespaces)
+      .filter((ns) => !filterIncludesNamespace(filter, ns))
+      .sort(),
+  };
+}
+
+/**
+ * A secondary's storage without what its primary now excludes for it: replicated mounts the filter
+ * (or the primary's local mounts) keeps out, and excluded namespaces with the replicated mounts in
+ * them. Its own local mounts and its tokens stay. The same object when nothing is excluded.
+ */
+function withoutExcluded(storage: Storage, primary: ClusterState, secondaryId: string): Storage {
+  const filter = filterFor(primary, secondaryId);
+  const namespaces: Storage['namespaces'] = {};
+  for (const [path, ns] of Object.entries(storage.namespaces)) if (filterIncludesNamespace(filter, path)) namespaces[path] = ns;
+  const mounts: Storage['mounts'] = {};
+  const kv: Storage['kv'] = {};
+  for (const [path, m] of Object.entries(storage.mounts)) {
+    const excluded = !m.local && (primary.storage.mounts[path]?.local === true || !filterIncludesMount(filter, path) || (m.namespace !== '' && !(m.namespace in namespaces)));
+    if (excluded) continue;
+    mounts[path] = m;
+    if (storage.kv[path]) kv[path] = storage.kv[path];
+  }
+  const unchanged = Object.keys(mounts).length === Object.keys(storage.mounts).length && Object.keys(namespaces).length === Object.keys(storage.namespaces).length;
+  return unchanged ? storage : { ...storage, namespaces, mounts, kv };
+}
+
+/**
+ * Applies the filter of its primary to a performance secondary at once: data now excluded is
+ * removed (so `filters-respected` holds at every step, whatever the link), and its dynamic filter
+ * is what the primary now filters. What is now included arrives later, by streaming.
+ */
+export function enforceFilter(d: SimState, secondaryName: string, at: number): void {
+  const s = d.clusters[secondaryName];
+  const r = s.replication.performance;
+  if (r.role !== 'secondary.following' || r.primary === null) return;
+  const primary = d.clusters[r.primary];
+  if (!primary) return;
+  const pruned = withoutExcluded(s.storage, primary, r.secondaryId);
+  if (pruned !== s.storage) {
+    s.storage = pruned;
+    advanceWal(s, at);
+  }
+  r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
+}
+
+/** Every cluster following this performance primary under secondary id `id`, by name. */
+function followersUnder(d: SimState, primary: string, id: string): string[] {
+  return Object.keys(d.clusters)
+    .sort()
+    .filter((n) => {
+      const r = d.clusters[n].replication.performance;
+      return r.role === 'secondary.following' && r.primary === primary && r.secondaryId === id;
+    });
+}
+
+/**
+ * A cluster became a performance primary again (promoted, or a DR copy taking the role up): the
+ * secondaries that follow it get the filters of the list it holds now, at once. That list may not
+ * be the one they were filtered by before (it came with the role).
+ */
+export function enforceFiltersOf(d: SimState, primary: string, at: number): void {
+  for (const n of Object.keys(d.clusters).sort()) {
+    const r = d.clusters[n].replication.performance;
+    if (n !== primary && r.role === 'secondary.following' && r.primary === primary) enforceFilter(d, n, at);
+  }
+}
+
+export const filterReducers = {
+  'replication-paths-filter-set': (d: SimState, e: PathsFilterSet) => {
+    const p = d.clusters[e.cluster];
+    p.replication.performance.issued[e.id].filter = { mode: e.mode, paths: e.paths };
+    // The filter is replicated configuration: it advances the primary's WAL, which also makes the
+    // streaming process send each secondary what the new filter now includes.
+    advanceWal(p, e.at);
+    for (const s of followersUnder(d, e.cluster, e.id)) enforceFilter(d, s, e.at);
+  },
+  'replication-paths-filter-deleted': (d: SimState, e: PathsFilterDeleted) => {
+    const p = d.clusters[e.cluster];
+    p.replication.performance.issued[e.id].filter = null;
+    advanceWal(p, e.at);
+  },
+};

@@ -1,0 +1,91 @@
+// How DR replication carries a cluster's performance replication. A cluster has a DR role and a
+// performance role at once, and DR copies everything, the performance configuration included:
+//  - performance configuration (the role, the set's id, the tokens issued and their filters) is
+//    replicated storage, so changing it advances the cluster's WAL and its DR secondaries receive
+//    it like any write;
+//  - a DR secondary runs no performance replication of its own: it mirrors its DR primary's, and a
+//    DR primary that is demoted holds its own the same way, dormant, so it stops serving the set;
+//  - a DR secondary that is promoted takes the mirrored role up, in its DR primary's place: the
+//    performance primary of the set (its performance secondaries follow it once pointed at it
+//    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
+//    performance primary with the same secondary id and token.
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
+import { emptyReplication } from '../cluster/state.js';
+
+/** A replicated change was written on the cluster: its WAL advances, so its secondaries receive it. */
+export function advanceWal(c: ClusterState, at: number): void {
+  c.wal = { last: c.wal.last + 1, lastAt: at };
+}
+
+/** The replication events that change a cluster's replicated performance configuration. */
+const PERFORMANCE_CONFIGURATION = new Set([
+  'replication-primary-enabled',
+  'replication-primary-demoted',
+  'replication-primary-disabled',
+  'replication-secondary-token-issued',
+  'replication-secondary-revoked',
+  'replication-secondary-enabled',
+  'replication-secondary-promoted',
+  'replication-secondary-disabled',
+  'replication-secondary-primary-updated',
+]);
+
+/**
+ * The DR events that change a DR primary's replicated storage: the tokens it issued and revoked
+ * (`known_secondaries`) live there, so its DR secondaries receive them with the next WALs and a
+ * promoted one knows, and can revoke, the siblings its predecessor let in.
+ */
+const DR_CONFIGURATION = new Set(['replication-secondary-token-issued', 'replication-secondary-revoked']);
+
+type ReplicationReducer = (d: SimState, e: never) => void;
+
+/** The replication reducers, where a replicated configuration change also advances the cluster's WAL. */
+export function replicatingPerformanceConfiguration<T extends Record<string, ReplicationReducer>>(reducers: T): T {
+  const out: Record<string, ReplicationReducer> = { ...reducers };
+  for (const type of new Set([...PERFORMANCE_CONFIGURATION, ...DR_CONFIGURATION])) {
+    const apply = reducers[type] as (d: SimState, e: { at: number; kind: ReplicationKind; cluster: string }) => void;
+    out[type] = ((d: SimState, e: { at: number; kind: ReplicationKind; cluster: string }) => {
+      apply(d, e);
+      if (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type)) advanceWal(d.clusters[e.cluster], e.at);
+    }) as ReplicationReducer;
+  }
+  return out as T;
+}
+
+/** A DR secondary's sync: it now mirrors its DR primary's performance replication, as the primary has it. */
+export function mirrorPerformance(dr: ReplicationState, primary: ClusterState): void {
+  dr.mirroredPerformance = primary.replication.performance.role === 'disabled' ? null : primary.replication.performance;
+}
+
+/**
+ * A DR primary was demoted to a DR secondary: its performance role goes dormant, held in its DR
+ * state, so its performance secondaries (or its performance primary) no longer see it. This is not
+ * a step of the performance role table: the cluster stops serving, as every DR secondary does.
+ */
+export function holdPerformance(c: ClusterState, own: ReplicationState, at: number): void {
+  c.replication.dr.mirroredPerformance = own.role === 'disabled' ? null : own;
+  if (own.role !== 'disabled') c.replication.performance = { ...emptyReplication(), since: at };
+}
+
+/**
+ * A DR secondary was promoted: it takes up the performance replication it mirrors, in its DR
+ * primary's place. A performance primary keeps the set's id, the tokens issued and their filters; a
+ * performance secondary follows the same primary with the same secondary id and token, and diffs
+ * its data against it once connected (no wipe). Returns whether it now follows a performance primary.
+ */
+export function takeUpPerformance(c: ClusterState, at: number): boolean {
+  const held = c.replication.dr.mirroredPerformance;
+  c.replication.dr.mirroredPerformance = null;
+  if (!held || c.replication.performance.role !== 'disabled') return false;
+  const following = held.role === 'secondary.following';
+  c.replication.performance = {
+    ...held,
+    mirroredPerformance: null,
+    connected: false,
+    // The connection is attempted one link latency after the promotion.
+    lastHeartbeat: at,
+    syncState: following ? 'merkle-diff' : 'idle',
+    since: at,
+  };
+  return following;
+}

@@ -1,0 +1,90 @@
+// The link between a secondary and its primary, over the simulated network: which cluster answers
+// at an address, whether the link can carry replication now, and who follows a primary. The status
+// record and the streaming process both read these, so what status shows is what streaming does.
+import { reachable } from '../../kernel/network.js';
+import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
+import type { LinkDownReason } from './events.js';
+
+/** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
+function sameAddress(a: string, b: string): boolean {
+  const norm = (x: string) => x.trim().replace(/\/+$/, '').toLowerCase();
+  return norm(a) === norm(b);
+}
+
+/** The cluster whose API or cluster address this is, if any. */
+export function clusterAt(state: SimState, address: string): ClusterState | null {
+  if (address.trim() === '') return null;
+  for (const c of Object.values(state.clusters)) if (sameAddress(c.apiAddr, address) || sameAddress(c.clusterAddr, address)) return c;
+  return null;
+}
+
+/** The cluster address a primary gives its secondaries: the one set at enable or promote, else its own. */
+export function advertisedClusterAddr(primary: ClusterState, kind: ReplicationKind): string {
+  return primary.replication[kind].primaryClusterAddr || primary.clusterAddr;
+}
+
+/**
+ * Whether a revoked activation token is known anywhere in the world: revocation bars the secondary's
+ * credentials (the token's `jti`, unique per token) in its whole replication set, not at one primary.
+ * The spec says a revoked secondary "stays barred until given a new activation token" and is silent on
+ * failover; the service keeps its known secondaries in replicated storage, so a DR copy of the
+ * revoking primary carries the revocation. replsim applies it everywhere at once and for good
+ * (simulator choice: a jti is unique, so only those credentials are barred), so a sibling promoted
+ * later, even one that had stopped syncing or a second primary in a split brain, never lets them in.
+ */
+export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: string): boolean {
+  if (jti === '') return false;
+  for (const c of Object.values(state.clusters)) {
+    if (c.replication[kind].revokedCredentials?.includes(jti)) return true;
+    const held = c.replication.dr.mirroredPerformance;
+    if (kind === 'performance' && held?.revokedCredentials?.includes(jti)) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether a primary takes a secondary's credentials (its secondary id and token `jti`): the id is one
+ * of its `known_secondaries` (tokens it issued, or, after a DR failover, those its predecessor issued,
+ * which DR replicates), with that token, not revoked in the set. A primary that never knew the id
+ * refuses it: after a promotion, "new secondary tokens must be issued to other secondaries" (spec,
+ * role table) unless DR carried the list over.
+ */
+export function acceptsCredentials(state: SimState, kind: ReplicationKind, primary: ClusterState, secondaryId: string, jti: string): boolean {
+  const issued = primary.replication[kind].issued[secondaryId];
+  return !!issued && !issued.revoked && issued.jti === jti && !credentialsRevoked(state, kind, jti);
+}
+
+/**
+ * Why the link from a following secondary to its primary cannot carry replication now, or null
+ * when it can: both running and reachable, the other side a primary of the same replication set,
+ * and the primary taking the secondary's credentials (`acceptsCredentials`).
+ */
+export function linkDown(state: SimState, kind: ReplicationKind, secondary: ClusterState): LinkDownReason | null {
+  const r = secondary.replication[kind];
+  if (r.role !== 'secondary.following' || r.primary === null) return 'unreachable';
+  const primary = state.clusters[r.primary];
+  if (!primary || !reachable(state.network, secondary.name, primary.name)) return 'unreachable';
+  const p = primary.replication[kind];
+  if (p.role !== 'primary') return 'not-a-primary';
+  if (p.clusterId !== r.clusterId) return 'other-replication-set';
+  if (!acceptsCredentials(state, kind, primary, r.secondaryId, r.jti)) return 'revoked';
+  return null;
+}
+
+/** Whether the secondary is connected to its primary right now (a fault since the last event shows at once). */
+export function isConnected(state: SimState, kind: ReplicationKind, secondary: ClusterState): boolean {
+  return secondary.replication[kind].connected && linkDown(state, kind, secondary) === null;
+}
+
+/** The clusters that follow this primary in its replication set, by name order, those it does not take (revoked, unknown) left out. */
+export function followersOf(state: SimState, kind: ReplicationKind, primary: ClusterState): ClusterState[] {
+  const p = primary.replication[kind];
+  return Object.keys(state.clusters)
+    .sort()
+    .map((n) => state.clusters[n])
+    .filter((c) => {
+      const r = c.replication[kind];
+      if (c.name === primary.name || r.role !== 'secondary.following' || r.primary !== primary.name || r.clusterId !== p.clusterId) return false;
+      return acceptsCredentials(state, kind, primary, r.secondaryId, r.jti);
+    });
+}

@@ -1,0 +1,141 @@
+// Invariant `convergence`: when every link is healed and time passes with no new writes for longer
+// than the convergence bound, every connected secondary holds exactly what its primary sends it.
+//
+// The bound. A change reaches a secondary in at most three link latencies: a (re)connection one
+// latency after it can happen, the initial sync (merkle-sync or merkle-diff) one latency later, and
+// a WAL one latency after the primary wrote it. The bound is five latencies (CONVERGENCE_LATENCIES)
+// to leave room, and at least 1 ms so that a zero-latency world still needs time to pass.
+//
+// "No new writes" is read broadly: the quiet period restarts at every event, other than replication
+// doing its own work (connections, syncs, WAL deliveries), that changes what replication carries or
+// how: a cluster's storage, WAL or replication state, or the network (a write, a delete, a role
+// change, a filter, a partition, a heal, a crash, a restart). The monitor finds those by comparing
+// the state before and after each event (structural sharing makes that a few identity checks), so
+// events of other concerns (sync jobs, merkle work, generation attempts) do not hold it back, and
+// a world still settling after an operator's change is never judged. It judges only when every
+// link is healed and every cluster is up. A connected secondary is one that
+// follows a primary of its replication set over a link that can carry replication (not revoked).
+// What it should hold is its primary's storage (DR: all of it, tokens and keyring included;
+// performance: what the scope and the paths filter send it, see replica.ts).
+import { linkDown } from '../link.js';
+import type { ClusterState, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
+import { canonicalJson } from '../../../kernel/canonical.js';
+import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../../check/observe.js';
+import { expectedReplica } from './replica.js';
+import type { Finding, Monitor, Observation } from '../../../check/types.js';
+
+/** The bound, in link latencies. */
+export const CONVERGENCE_LATENCIES = 5;
+
+/** How long a healed world must stay quiet before every connected secondary must have caught up. */
+export function convergenceBoundMs(latencyMs: number): number {
+  return Math.max(CONVERGENCE_LATENCIES * latencyMs, 1);
+}
+
+/** Replication doing its own work (and the clock): these never restart the quiet period. */
+const REPLICATION_AT_WORK = new Set<string>([
+  'time-advanced',
+  'replication-secondary-connected',
+  'replication-secondary-synced',
+  'replication-wal-delivered',
+  'replication-secondary-disconnected',
+]);
+
+/** Whether an event changed what replication carries or how: the network, or a cluster's storage, WAL or replication state. */
+export function changesReplication(before: SimState, after: SimState): boolean {
+  if (before === after) return false;
+  if (before.network !== after.network) return true;
+  const names = new Set([...Object.keys(before.clusters), ...Object.keys(after.clusters)]);
+  for (const n of names) {
+    const [b, a] = [before.clusters[n], after.clusters[n]];
+    if (b === a) continue;
+    if (!b || !a || b.storage !== a.storage || b.wal !== a.wal || b.replication !== a.replication) return true;
+  }
+  return false;
+}
+
+/** Whether every link is healed and every cluster up. */
+export function healed(state: SimState): boolean {
+  return Object.keys(state.network.cut).length === 0 && Object.keys(state.network.down).length === 0;
+}
+
+const same = (a: unknown, b: unknown) => a === b || canonicalJson(a) === canonicalJson(b);
+
+/** How a secondary's storage differs from what it should hold: the KV keys, then other parts. */
+export function storageDifference(held: Storage, expected: Storage, mirror: boolean): string[] {
+  const diff: string[] = [];
+  if (held.kv !== expected.kv) {
+    for (const mount of new Set([...Object.keys(held.kv), ...Object.keys(expected.kv)])) {
+      const [h, x] = [held.kv[mount] ?? {}, expected.kv[mount] ?? {}];
+      if (h === x) continue;
+      for (const key of new Set([...Object.keys(h), ...Object.keys(x)])) if (!same(h[key], x[key])) diff.push(keyName(mount, key));
+    }
+  }
+  if (!same(held.mounts, expected.mounts)) diff.push('its mounts');
+  if (!same(held.namespaces, expected.namespaces)) diff.push('its namespaces');
+  if (mirror && !same(held.tokens, expected.tokens)) diff.push('its tokens');
+  if (mirror && !same(held.keyring, expected.keyring)) diff.push('its keyring');
+  return diff;
+}
+
+/** What the secondary should hold from its primary now. */
+function shouldHold(kind: ReplicationKind, primary: ClusterState, secondary: ClusterState): Storage {
+  return kind === 'dr' ? primary.storage : expectedReplica(kind, primary, secondary);
+}
+
+/** The connected secondaries that do not hold what their primary sends them, with the differences. */
+export function unconverged(state: SimState): { kind: ReplicationKind; secondary: string; primary: string; diff: string[] }[] {
+  const out: { kind: ReplicationKind; secondary: string; primary: string; diff: string[] }[] = [];
+  for (const s of Object.values(state.clusters)) {
+    for (const kind of KINDS) {
+      const r = s.replication[kind];
+      if (r.role !== 'secondary.following' || r.primary === null || linkDown(state, kind, s) !== null) continue;
+      const p = state.clusters[r.primary];
+      if (s.storage === p.storage) continue;
+      const diff = storageDifference(s.storage, shouldHold(kind, p, s), kind === 'dr');
+      if (diff.length) out.push({ kind, secondary: s.name, primary: p.name, diff });
+    }
+  }
+  return out;
+}
+
+export function convergence(): Monitor {
+  let quietSince: number | null = null;
+  const reported = new Set<string>();
+  return {
+    id: 'convergence',
+    kind: 'invariant',
+    description: 'when every link is healed and time passes with no new writes for longer than the convergence bound, every connected secondary holds exactly what its primary sends it',
+    observe(o: Observation) {
+      quietSince ??= o.before.now;
+      o.events.forEach((e, i) => {
+        if (!REPLICATION_AT_WORK.has(e.type) && changesReplication(stateBefore(o, i), stateAfter(o, i))) quietSince = Math.max(quietSince!, e.at);
+      });
+      const state = o.state;
+      const bound = convergenceBoundMs(state.network.latencyMs);
+      if (!healed(state) || state.now - quietSince <= bound) {
+        reported.clear();
+        return [];
+      }
+      const findings: Finding[] = [];
+      const stale = unconverged(state);
+      const now = new Set(stale.map((x) => `${x.kind}|${x.secondary}|${x.primary}`));
+      for (const key of [...reported]) if (!now.has(key)) reported.delete(key);
+      for (const x of stale) {
+        const key = `${x.kind}|${x.secondary}|${x.primary}`;
+        if (reported.has(key)) continue;
+        reported.add(key);
+        const shown = x.diff.length > 10 ? [...x.diff.slice(0, 10), `and ${x.diff.length - 10} more`] : x.diff;
+        findings.push(
+          violation(
+            'convergence',
+            state.now,
+            [x.secondary, x.primary],
+            `${x.secondary} (${KIND_WORD[x.kind]} secondary of ${x.primary}) does not hold what ${x.primary} sends it, ${state.now - quietSince} ms after the last change (bound ${bound} ms): ${shown.join(', ')} differ`,
+          ),
+        );
+      }
+      return findings;
+    },
+  };
+}

@@ -1,0 +1,48 @@
+// Hazard `two-primaries`: two running clusters of one replication set are primaries at once.
+// A replication set shares its `cluster_id`: secondaries adopt their primary's on activation, a
+// demotion or promotion keeps it, and disable-then-enable draws a new one (a new set). So clusters
+// that are primaries with the same id, per kind, are primaries of one set.
+import { modeOf } from '../../../../models/replication-role.machine.js';
+import type { ReplicationKind, SimState } from '../../cluster/state.js';
+import { isUp } from '../../../kernel/network.js';
+import type { Finding, Monitor } from '../../../check/types.js';
+
+/** Running primaries of each replication set with more than one, as "kind|cluster_id" → names. */
+export function primariesBySet(state: SimState): Map<string, string[]> {
+  const sets = new Map<string, string[]>();
+  for (const c of Object.values(state.clusters)) {
+    if (!isUp(state.network, c.name)) continue;
+    for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
+      const r = c.replication[kind];
+      if (modeOf(r.role) !== 'primary' || r.clusterId === '') continue;
+      const key = `${kind}|${r.clusterId}`;
+      sets.set(key, [...(sets.get(key) ?? []), c.name]);
+    }
+  }
+  for (const [k, names] of sets) if (names.length < 2) sets.delete(k);
+  return sets;
+}
+
+export function twoPrimaries(): Monitor {
+  // The sets already reported while the condition lasts, so one occurrence is one finding.
+  let reported = new Set<string>();
+  return {
+    id: 'two-primaries',
+    kind: 'hazard',
+    description: 'two running (not crashed) clusters of one replication set are primaries at the same instant',
+    observe({ state }) {
+      const now = primariesBySet(state);
+      const findings: Finding[] = [];
+      const current = new Set<string>();
+      for (const [key, names] of now) {
+        const sig = key + '|' + names.sort().join(',');
+        current.add(sig);
+        if (reported.has(sig)) continue;
+        const kind = key.split('|')[0] === 'dr' ? 'DR' : 'performance';
+        findings.push({ kind: 'hazard', id: 'two-primaries', at: state.now, clusters: names, message: `${names.join(' and ')} are both ${kind} primaries of one replication set` });
+      }
+      reported = current;
+      return findings;
+    },
+  };
+}

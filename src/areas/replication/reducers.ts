@@ -1,0 +1,249 @@
+// How replication's events change the world state (immer drafts, mutation style). Role changes are
+// computed by the role machine (`stepRole`) from the facts the event records, so the stored role
+// can only ever be one the spec's role table reaches. Reducers never draw and never read a clock.
+import { original } from 'immer';
+import { stepRole, type RoleEvent } from '../../../models/replication-role.machine.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
+import type {
+  PrimaryAssignment,
+  PrimaryDemoted,
+  PrimaryDisabled,
+  PrimaryEnabled,
+  SecondaryConnected,
+  SecondaryDisabled,
+  SecondaryDisconnected,
+  SecondaryEnabled,
+  SecondaryKeyGenerated,
+  SecondaryPrimaryUpdated,
+  SecondaryPromoted,
+  SecondaryRevoked,
+  SecondarySynced,
+  SecondaryTokenIssued,
+  WalDelivered,
+} from './events.js';
+import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
+import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
+import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
+import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
+import { emptyPluginCatalog } from '../plugins/plugins.js';
+
+/** Applies a role change the handler checked; an event the role table refuses is a corrupt log. */
+function moveRole(r: ReplicationState, kind: ReplicationKind, event: RoleEvent, cluster: string): void {
+  const next = stepRole(kind, r.role, event);
+  if (next === null) throw new Error(`replication log is inconsistent: ${cluster} cannot go from ${r.role} on ${event.type} (${kind})`);
+  r.role = next;
+}
+
+/** Forgets everything a secondary knows about a primary it followed. */
+function clearSecondarySide(r: ReplicationState): void {
+  r.primary = null;
+  r.primaryApiAddr = '';
+  r.secondaryId = '';
+  r.jti = '';
+  r.lastRemoteWal = 0;
+  r.connected = false;
+  r.syncState = 'idle';
+  r.knownPrimaryClusterAddrs = [];
+  r.dynamicFilter = { mounts: [], namespaces: [] };
+}
+
+function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
+  r.primary = a.primary;
+  r.primaryApiAddr = a.primaryApiAddr;
+  r.primaryClusterAddr = a.primaryClusterAddr;
+  r.knownPrimaryClusterAddrs = a.knownPrimaryClusterAddrs;
+  r.secondaryId = a.secondaryId;
+  r.jti = a.jti;
+  r.clusterId = a.clusterId;
+  r.connected = false;
+  // The connection is attempted one link latency after this moment.
+  r.lastHeartbeat = at;
+  r.dynamicFilter = { mounts: [], namespaces: [] };
+}
+
+/** Both lists, the first's order kept; the first list itself when the second adds nothing. */
+function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[] {
+  const extra = b.filter((x) => !a.includes(x));
+  return extra.length ? [...a, ...extra] : (a as string[]);
+}
+
+/** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
+function before(d: SimState, name: string): ClusterState {
+  return (original(d) as SimState).clusters[name];
+}
+
+/** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
+function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
+  const s = d.clusters[secondaryName];
+  const primary = before(d, primaryName);
+  const r = s.replication[kind];
+  s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
+  if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
+  // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
+  else advanceWal(s, at);
+  // known_secondaries is replicated configuration: a secondary holds its primary's list of issued
+  // tokens (revocations and performance paths filters included) and takes it up as its own when
+  // promoted, so the others can follow it by address with the credentials, and the filters, they had.
+  r.issued = primary.replication[kind].issued;
+  // Revocations are never forgotten (each token's jti is unique): the secondary adds its primary's to its own.
+  r.revokedCredentials = unionOf(r.revokedCredentials, primary.replication[kind].revokedCredentials);
+  if (kind === 'dr') {
+    mirrorPerformance(r, primary);
+    // DR mirrors everything the primary stores: its sync destinations and associations, and its
+    // plugin catalog (sync jobs stay dormant on a DR secondary until it is promoted).
+    s.sync = primary.sync;
+    s.plugins = primary.plugins;
+  }
+  else {
+    r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
+    // #13: sync configuration and the plugin catalog are replicated configuration: a performance
+    // secondary reads its primary's (the namespaces it receives), forwards writes to it, and runs
+    // no sync jobs (cluster/sync.ts `runsSyncJobs`).
+    s.sync = syncStateForPerformanceSecondary(primary.sync, s.storage);
+    s.plugins = primary.plugins;
+  }
+  r.lastRemoteWal = wal;
+  r.lastHeartbeat = at;
+}
+
+export const replicationReducers = {
+  'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.enable' }, e.cluster);
+    clearSecondarySide(r);
+    r.clusterId = e.clusterId;
+    r.primaryClusterAddr = e.primaryClusterAddr;
+    r.issued = {};
+    r.synced = false;
+    r.since = e.at;
+  },
+  'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.demote' }, e.cluster);
+    // A former primary holds all its data: promoting it back passes the "initial sync" check.
+    r.synced = true;
+    r.primaryClusterAddr = '';
+    r.since = e.at;
+    // Now a DR secondary, it serves no performance replication of its own until promoted again.
+    if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], before(d, e.cluster).replication.performance, e.at);
+  },
+  'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.disable' }, e.cluster);
+    // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
+    r.issued = {};
+    r.primaryClusterAddr = '';
+    r.since = e.at;
+  },
+  'replication-secondary-token-issued': (d: SimState, e: SecondaryTokenIssued) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // A new token for an id replaces a revoked one: the id is usable again, with the new jti.
+    // A filter set for the old token does not carry over (area B rule 1).
+    r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
+  },
+  'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.issued[e.id].revoked = true;
+    // The credentials stay barred in the set even after the id is issued a new token.
+    r.revokedCredentials = [...(r.revokedCredentials ?? []), r.issued[e.id].jti];
+  },
+  'replication-secondary-key-generated': (d: SimState, e: SecondaryKeyGenerated) => {
+    d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
+  },
+  'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
+    const c = d.clusters[e.cluster];
+    const r = c.replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.enable', activationTokenValid: true }, e.cluster);
+    // Everything the cluster stored is cleared at once, before it ever connects.
+    c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
+    c.sync = emptySyncState();
+    c.plugins = emptyPluginCatalog();
+    // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
+    if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
+    // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
+    r.mirroredPerformance = null;
+    // The DR operation token lived in the wiped storage, and so did the (disabled) performance
+    // configuration: tokens it issued as a performance primary can no longer be redeemed.
+    c.drOperationToken = null;
+    if (e.kind === 'dr') c.replication.performance.issued = {};
+    assign(r, e, e.at);
+    r.issued = {};
+    r.lastRemoteWal = 0;
+    r.synced = false;
+    r.syncState = 'merkle-sync';
+    r.since = e.at;
+    if (e.primary) {
+      const issued = d.clusters[e.primary].replication[e.kind].issued[e.secondaryId];
+      if (issued && issued.jti === e.jti) issued.usedBy = e.cluster;
+    }
+  },
+  'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // Its own record in the list it took up goes: a primary is not its own secondary.
+    if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
+    moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
+    clearSecondarySide(r);
+    // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
+    // revocations included; a demoted former primary its own; a performance secondary knows none,
+    // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
+    // either way (link.ts, credentialsRevoked).
+    r.primaryClusterAddr = e.primaryClusterAddr;
+    r.since = e.at;
+    // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
+    if (e.kind === 'dr' && takeUpPerformance(d.clusters[e.cluster], e.at)) enforceFilter(d, e.cluster, e.at);
+    // A performance primary again: whoever follows it is filtered by the list it holds now.
+    if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
+  },
+  'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.disable', operationTokenValid: true }, e.cluster);
+    clearSecondarySide(r);
+    // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
+    // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
+    r.issued = {};
+    // A disabled DR secondary is no longer anyone's copy: the performance role it mirrored is dropped.
+    r.mirroredPerformance = null;
+    r.primaryClusterAddr = '';
+    r.synced = false;
+    r.since = e.at;
+  },
+  'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    const roleEvent: RoleEvent =
+      e.via === 'addresses'
+        ? { type: 'secondary.update-primary', operationTokenValid: true, addresses: e.knownPrimaryClusterAddrs }
+        : { type: 'secondary.update-primary', operationTokenValid: true, token: e.via === 'token' ? 'redeemed' : '' };
+    moveRole(r, e.kind, roleEvent, e.cluster);
+    // No wipe: storage stays, and a merkle-diff brings it in line once connected.
+    if (e.via === 'empty-token') {
+      clearSecondarySide(r);
+      r.primaryClusterAddr = '';
+      return;
+    }
+    assign(r, e, e.at);
+    r.syncState = 'merkle-diff';
+    // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
+    if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
+  },
+  'replication-secondary-connected': (d: SimState, e: SecondaryConnected) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.connected = true;
+    r.lastHeartbeat = e.at;
+    // A secondary that already holds its primary's data resumes streaming; otherwise it syncs first.
+    if (r.syncState !== 'merkle-sync' && r.syncState !== 'merkle-diff') r.syncState = 'stream-wals';
+  },
+  'replication-secondary-synced': (d: SimState, e: SecondarySynced) => {
+    catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.synced = true;
+    r.syncState = 'stream-wals';
+  },
+  'replication-wal-delivered': (d: SimState, e: WalDelivered) => {
+    catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
+  },
+  'replication-secondary-disconnected': (d: SimState, e: SecondaryDisconnected) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.connected = false;
+    r.lastHeartbeat = e.at;
+  },
+};

@@ -1,0 +1,46 @@
+// The streaming process: what replication does by itself as time passes. For every secondary that
+// follows a primary it finds the next thing due on its link, in the order a real link goes through
+// them: connect one link latency after it can, finish the initial sync one latency later, then
+// deliver WALs one latency after the primary wrote them; and drop the link as soon as a partition,
+// a crash, a revocation or a role change breaks it. World.advance appends the earliest due event.
+import type { SimEvent } from '../cluster/events.js';
+import type { ReplicationKind, SimState } from '../cluster/state.js';
+import type { TimedProcess } from '../cluster/timed.js';
+import { linkDown } from './link.js';
+
+const KINDS: ReplicationKind[] = ['dr', 'performance'];
+
+export const streamingProcess: TimedProcess = (state: SimState) => {
+  const latency = state.network.latencyMs;
+  let next: { at: number; events: SimEvent[] } | null = null;
+  const consider = (at: number, event: SimEvent) => {
+    if (!next || at < next.at) next = { at, events: [event] };
+  };
+  for (const name of Object.keys(state.clusters).sort()) {
+    const secondary = state.clusters[name];
+    for (const kind of KINDS) {
+      const r = secondary.replication[kind];
+      if (r.role !== 'secondary.following' || r.primary === null) continue;
+      const primaryName = r.primary;
+      const down = linkDown(state, kind, secondary);
+      if (!r.connected) {
+        if (!down) consider(r.lastHeartbeat + latency, { type: 'replication-secondary-connected', at: r.lastHeartbeat + latency, kind, cluster: name, primary: primaryName });
+        continue;
+      }
+      if (down) {
+        // The fault happened at or before now, and nothing moved the clock since: the link dropped now.
+        consider(state.now, { type: 'replication-secondary-disconnected', at: state.now, kind, cluster: name, primary: primaryName, reason: down });
+        continue;
+      }
+      const wal = state.clusters[primaryName].wal;
+      if (r.syncState === 'merkle-sync' || r.syncState === 'merkle-diff') {
+        const at = r.lastHeartbeat + latency;
+        consider(at, { type: 'replication-secondary-synced', at, kind, cluster: name, primary: primaryName, wal: wal.last });
+      } else if (wal.last > r.lastRemoteWal) {
+        const at = Math.max(wal.lastAt + latency, r.lastHeartbeat);
+        consider(at, { type: 'replication-wal-delivered', at, kind, cluster: name, primary: primaryName, wal: wal.last });
+      }
+    }
+  }
+  return next;
+};

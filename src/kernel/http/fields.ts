@@ -1,0 +1,78 @@
+// Request body fields, parsed the way the service's framework does: declared fields with types and
+// defaults, weak typing ("true" is a bool, "5" an int, "a,b" an array), a 400 naming the field when
+// a value cannot be converted, and a warning, not an error, for parameters the endpoint ignores.
+import { z } from 'zod';
+import { parseDuration } from '../clock.js';
+import { hasOwn, own, PROTO_NAME } from '../own.js';
+import { errors, type Reply } from './http.js';
+
+export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'strings' | 'map';
+
+export interface FieldSpec {
+  type: FieldType;
+  default?: unknown;
+  /** When set, the field must be present; the text is the service's error for its absence. */
+  required?: string;
+}
+
+type ValueOf<T extends FieldType> = T extends 'string'
+  ? string
+  : T extends 'bool'
+    ? boolean
+    : T extends 'int' | 'duration'
+      ? number
+      : T extends 'strings'
+        ? string[]
+        : Record<string, unknown>;
+
+/** The parsed body: every declared field, with its default when absent (`undefined` if none). */
+export type Fields<S extends Record<string, FieldSpec>> = { [K in keyof S]: ValueOf<S[K]['type']> } & { present: Set<string> };
+
+const BOOLS: Record<string, boolean> = { true: true, t: true, '1': true, TRUE: true, True: true, false: false, f: false, '0': false, FALSE: false, False: false };
+
+/** zod schemas that accept what the service's weak decoding accepts. */
+const schemas: Record<FieldType, z.ZodTypeAny> = {
+  string: z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string({ message: 'expected a string' })),
+  bool: z.preprocess((v) => (typeof v === 'string' && hasOwn(BOOLS, v) ? BOOLS[v] : typeof v === 'number' && (v === 0 || v === 1) ? v === 1 : v), z.boolean({ message: 'expected a boolean' })),
+  int: z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.number({ message: 'expected an integer' }).int({ message: 'expected an integer' })),
+  duration: z.preprocess(
+    (v) => (typeof v === 'string' || typeof v === 'number' ? (parseDuration(v, 's') ?? v) : v),
+    z.number({ message: 'expected a duration such as "30m" or a number of seconds' }),
+  ),
+  strings: z.preprocess(
+    (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',').map((s) => s.trim())) : v),
+    z.array(z.preprocess((x) => (typeof x === 'number' ? String(x) : x), z.string()), { message: 'expected a list of strings' }),
+  ),
+  // The object itself, not a copy: zod's record copies entry by entry and drops a key "__proto__",
+  // which the service stores like any other (KV data), so the data would be silently lost.
+  map: z.custom<Record<string, unknown>>((v) => v !== null && typeof v === 'object' && !Array.isArray(v), { message: 'expected an object' }),
+};
+
+/**
+ * Parses a body against declared fields. Fails with the service's 400 on the first field that
+ * cannot be converted or is missing; ignored parameters come back as a warning.
+ */
+export function parseFields<S extends Record<string, FieldSpec>>(spec: S, body: Record<string, unknown>): { ok: true; fields: Fields<S>; warnings: string[] } | { ok: false; reply: Reply } {
+  const out: Record<string, unknown> = {};
+  const present = new Set<string>();
+  for (const [name, field] of Object.entries(spec)) {
+    const raw = own(body, name);
+    if (raw === undefined || raw === null) {
+      if (field.required !== undefined) return { ok: false, reply: errors.badRequest(field.required) };
+      out[name] = field.default;
+      continue;
+    }
+    const parsed = schemas[field.type].safeParse(raw);
+    if (!parsed.success) {
+      const why = parsed.error.issues[0]?.message ?? 'invalid value';
+      return { ok: false, reply: errors.badRequest(`Field validation failed: error converting input ${JSON.stringify(raw)} for field "${name}": ${why}`) };
+    }
+    // A name field reaches the state as a key (a secondary id, a destination name): see http.ts.
+    if (field.type === 'string' && (parsed.data as string).trim() === PROTO_NAME) return { ok: false, reply: errors.forbiddenName() };
+    out[name] = parsed.data;
+    present.add(name);
+  }
+  const ignored = Object.keys(body).filter((k) => !hasOwn(spec, k)).sort();
+  const warnings = ignored.length ? [`Endpoint ignored these unrecognized parameters: [${ignored.join(' ')}]`] : [];
+  return { ok: true, fields: Object.assign(out, { present }) as Fields<S>, warnings };
+}

@@ -1,0 +1,313 @@
+// The composition root: a World is the event store (log + state), the seeded generator, the API
+// router and the timed processes, wired together. Everything a user does to a world (a request, a
+// wait, a fault) goes through here and ends as events in the log, or as a refusal that changes
+// nothing.
+import { coreReducers } from './areas/cluster/reducers.js';
+import type { SimEvent } from './areas/cluster/events.js';
+import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
+import { domainProcesses, domainReducers } from './areas/domain.js';
+import type { SimState } from './areas/cluster/state.js';
+import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
+import { DESTINATION_TYPES } from './areas/sync/destinations.js';
+import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/external-store.js';
+import { render, type ApiRequest, type ApiResponse } from './kernel/http/http.js';
+import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
+import { kvRoutes } from './areas/cluster/kv.js';
+import { dispatch, type Dispatch, type RouteTable } from './kernel/http/router.js';
+import type { Outcome } from './kernel/http/route.js';
+import { sysRoutes } from './areas/sys-routes.js';
+import { hashOf } from './kernel/canonical.js';
+import { applyEvent, EventStore, isEventType, type ReducerTable } from './kernel/engine.js';
+import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './kernel/network.js';
+import { hasOwn, own } from './kernel/own.js';
+import { HistoryFileError, type History } from './kernel/persist.js';
+import { SeededRng } from './kernel/prng.js';
+
+export const reducers = { ...coreReducers, ...networkReducers, ...domainReducers } as ReducerTable<SimState, SimEvent>;
+export const routes: RouteTable = { sys: sysRoutes, mounts: kvRoutes };
+const processes = domainProcesses;
+
+/** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
+export class WorldUsageError extends Error {}
+
+export interface WorldOptions {
+  seed?: number;
+  latencyMs?: number;
+  /** The listener's bounds on request bodies (api/limits.ts); the service's defaults otherwise. */
+  requestLimits?: Partial<RequestLimits>;
+}
+
+/** Whether an event type has a reducer (own entries of the table only). */
+export function isKnownEventType(type: string): boolean {
+  return isEventType(reducers, type);
+}
+
+/** A request's response with what the router found, for narration and run history. */
+export interface RequestResult {
+  response: ApiResponse;
+  /** The endpoint's summary in the spec's words, when a route matched. */
+  summary?: string;
+  pattern?: string;
+  /** The events the request appended (none when refused or read-only). */
+  events: SimEvent[];
+}
+
+/** Where a live world's log keeps its generator's position (see the World constructor). */
+const GENERATOR_OF_LOG = Symbol('replsim.generatorOfLog');
+
+function limitsOf(options: Pick<WorldOptions, 'requestLimits'>): Readonly<RequestLimits> {
+  return options.requestLimits ? Object.freeze({ ...DEFAULT_REQUEST_LIMITS, ...options.requestLimits }) : DEFAULT_REQUEST_LIMITS;
+}
+
+function isHistory(log: readonly SimEvent[] | History<SimEvent>): log is History<SimEvent> {
+  return !Array.isArray(log);
+}
+
+function emptyState(seed: number, latencyMs: number): SimState {
+  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {}, stores: {} };
+}
+
+export class World {
+  private constructor(
+    private readonly store: EventStore<SimState, SimEvent>,
+    private readonly rng: SeededRng,
+    private readonly limits: Readonly<RequestLimits>,
+  ) {
+    // The log array itself says where this world's generator is, so `World.replay(world.log)`
+    // resumes it too; the property is not enumerable and no copy (JSON, spread) carries it.
+    Object.defineProperty(store.log, GENERATOR_OF_LOG, { value: () => rng.save() });
+  }
+
+  /** A new world: its clusters initialised from the topology with values drawn from the seed. */
+  static create(topology: Topology, options: WorldOptions = {}): World {
+    const seed = options.seed ?? 1;
+    const latencyMs = options.latencyMs ?? DEFAULT_LATENCY_MS;
+    const names = Object.keys(topology);
+    if (names.length === 0) throw new WorldUsageError('a world needs at least one cluster');
+    for (const n of names) if (!/^[a-z][a-z0-9-]*$/.test(n)) throw new WorldUsageError(`cluster name "${n}" must match [a-z][a-z0-9-]*`);
+    const rng = new SeededRng(seed);
+    const store = new EventStore<SimState, SimEvent>(emptyState(seed, latencyMs), reducers);
+    store.append(genesisEvent(topology, seed, rng, latencyMs));
+    return new World(store, rng, limitsOf(options));
+  }
+
+  /**
+   * Rebuilds a world from its log alone: no handler, clock or generator runs. Given a `History`
+   * (`world.history()`, or a history.jsonl read with `readHistory`), the closing record is checked
+   * (the events must fold to its state hash) and the generator resumes where the original's was,
+   * so the replayed world continues exactly as the original would have: run, replay, more steps
+   * equals one longer run. A live world's own `log` array resumes its generator too. A copy of
+   * the events alone (JSON, spread) rebuilds the state but restarts the generator at the seed: it
+   * does not say how far the generator had drawn (a successful read draws a request_id and
+   * appends nothing). Every flaw is a HistoryFileError naming the line (event n is line n).
+   */
+  static replay(log: readonly SimEvent[] | History<SimEvent>, options: Omit<WorldOptions, 'seed' | 'latencyMs'> = {}): World {
+    const history: History<SimEvent> = isHistory(log) ? log : { events: log, end: null };
+    const { events, end } = history;
+    const file = history.file ?? '<history>';
+    const fail = (line: number | null, what: string) => new HistoryFileError(file, line, what);
+    const first = events[0];
+    if (!first || first.type !== 'world-created') throw fail(first ? 1 : null, 'a history must start with a world-created event');
+    if (end && end.events !== events.length) throw fail(null, `the closing record counts ${end.events} events, the history has ${events.length}`);
+    let state = emptyState(first.seed, first.latencyMs);
+    // One loop with the position at hand, so a flaw names its line; the try sits outside the loop.
+    let i = 0;
+    try {
+      for (; i < events.length; i++) {
+        const e = events[i];
+        if (!isEventType(reducers, e.type)) throw fail(i + 1, `unknown event type ${JSON.stringify(e.type)}`);
+        if (e.seq !== undefined && e.seq !== i + 1) throw fail(i + 1, `seq ${JSON.stringify(e.seq)} where ${i + 1} was expected`);
+        state = applyEvent(state, e, reducers);
+      }
+    } catch (err) {
+      if (err instanceof HistoryFileError) throw err;
+      throw fail(i + 1, `the ${JSON.stringify(events[i]?.type)} event cannot be applied: ${(err as Error).message}`);
+    }
+    const store = EventStore.fromState<SimState, SimEvent>(state, reducers);
+    // The replayed world keeps the log it was built from, so it can be saved again unchanged.
+    // One push at a time: `push(...events)` passes every event as an argument and overflows the
+    // call stack beyond some 100,000 events (found by the replay benchmark).
+    const kept = store.log as SimEvent[];
+    for (const e of events) kept.push(e);
+    const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options));
+    if (end && world.stateHash() !== end.stateHash)
+      throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
+    return world;
+  }
+
+  /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
+  fork(): World {
+    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits);
+  }
+
+  /** The log with its closing record (generator position, state hash): what history.jsonl holds. */
+  history(): History<SimEvent> {
+    return { events: this.store.log, end: { events: this.store.log.length, rng: this.rng.save(), stateHash: this.stateHash() } };
+  }
+
+  /** The generator's position: it moves only when a request succeeds or an event draws a value. */
+  generatorState(): number[] {
+    return this.rng.save();
+  }
+
+  get state(): SimState {
+    return this.store.state;
+  }
+  get log(): readonly SimEvent[] {
+    return this.store.log;
+  }
+  get events$() {
+    return this.store.events$;
+  }
+  get now(): number {
+    return this.store.state.now;
+  }
+
+  /** sha256 of the canonical JSON of the world's state. */
+  stateHash(): string {
+    return hashOf(this.store.state);
+  }
+
+  private requireCluster(name: string): void {
+    if (!hasOwn(this.store.state.clusters, name)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${Object.keys(this.store.state.clusters).join(', ')})`);
+  }
+
+  /** Sends a request to a cluster and returns the service's answer. */
+  request(cluster: string, req: ApiRequest): ApiResponse {
+    return this.send(cluster, req).response;
+  }
+
+  /** Like `request`, with what the router matched and the events appended. */
+  send(cluster: string, req: ApiRequest): RequestResult {
+    this.requireCluster(cluster);
+    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
+    return this.settle(d, d.outcome);
+  }
+
+  /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
+  async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
+    this.requireCluster(cluster);
+    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    if (!('later' in d.outcome)) return this.settle(d, d.outcome);
+    const before = this.store.log.length;
+    const outcome = await d.outcome.later();
+    // Nothing may slip in while the work was awaited: the outcome was computed on that state.
+    if (this.store.log.length !== before) throw new Error('the world changed while an asynchronous request was in flight');
+    return this.settle(d, outcome);
+  }
+
+  private settle(d: Dispatch, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {
+    const requestId = () => this.rng.uuid();
+    if ('kind' in outcome) return { response: render(outcome, requestId, d.mountType), summary: d.summary, pattern: d.pattern, events: [] };
+    this.store.append(...outcome.events);
+    const response = render(outcome.reply(this.store.state), requestId, d.mountType);
+    return { response, summary: d.summary, pattern: d.pattern, events: outcome.events };
+  }
+
+  /** Moves the virtual clock, delivering and expiring whatever falls due on the way, in time order. */
+  advance(ms: number): void {
+    if (!Number.isFinite(ms) || ms < 0) throw new WorldUsageError(`cannot wait ${ms} ms: a wait must be a non-negative number`);
+    const target = this.now + ms;
+    for (let guard = 0; ; guard++) {
+      if (guard > 1_000_000) throw new Error('timed processes did not settle: a process keeps reporting due work');
+      let next: { at: number; events: SimEvent[] } | null = null;
+      for (const p of processes) {
+        const due = p(this.store.state);
+        if (due && due.at <= target && (!next || due.at < next.at)) next = due;
+      }
+      if (!next) break;
+      for (const e of next.events) e.at = Math.max(e.at, this.now);
+      this.store.append(...next.events);
+    }
+    this.store.append({ type: 'time-advanced', at: target });
+  }
+
+  /**
+   * A node of the network: a cluster, or the external store behind a sync destination, named by
+   * the destination's key (`codehost/gh1`, `team-a/codehost/gh1`), which no cluster name can be.
+   */
+  private requireNode(name: string): void {
+    if (!isStoreNode(name)) return this.requireCluster(name);
+    if (hasOwn(this.store.state.stores, name)) return;
+    const known = Object.keys(this.store.state.stores).sort();
+    throw new WorldUsageError(
+      `no external store "${name}" (${known.length ? `stores: ${known.join(', ')}` : 'none yet: a store appears when a sync destination is created, POST sys/sync/destinations/<type>/<name>'})`,
+    );
+  }
+
+  /** Cuts links: a pair `[a, b]`, or between every two of a list of groups `[[a], [b, c]]`; a node is a cluster or a store. */
+  partition(spec: [string, string] | string[][]): void {
+    const groups = spec.every((x) => typeof x === 'string') ? (spec as string[]).map((x) => [x]) : (spec as string[][]);
+    groups.flat().forEach((c) => this.requireNode(c));
+    this.store.append({ type: 'links-cut', at: this.now, links: linksOfPartition(groups) });
+  }
+
+  /** Restores one link, or every link. */
+  heal(spec: [string, string] | 'all'): void {
+    if (spec !== 'all') spec.forEach((c) => this.requireNode(c));
+    this.store.append({ type: 'links-healed', at: this.now, links: spec === 'all' ? 'all' : [spec] });
+  }
+
+  crash(cluster: string): void {
+    this.requireCluster(cluster);
+    this.store.append({ type: 'cluster-crashed', at: this.now, cluster });
+  }
+
+  restart(cluster: string): void {
+    this.requireCluster(cluster);
+    this.store.append({ type: 'cluster-restarted', at: this.now, cluster });
+  }
+
+  /** Damages a merkle page of a cluster's tree (the `corrupt` fault). */
+  corrupt(spec: { on: string; tree: 'replicated' | 'local'; page: number; subpage: number }): void {
+    this.requireCluster(spec.on);
+    if (!Number.isInteger(spec.page) || spec.page < 0 || !Number.isInteger(spec.subpage) || spec.subpage < 0 || spec.subpage > 255)
+      throw new WorldUsageError('corrupt: page must be a whole number >= 0 and subpage one from 0 to 255');
+    this.store.append({ type: 'merkle-corrupted', at: this.now, cluster: spec.on, tree: spec.tree, page: spec.page, subpage: spec.subpage });
+  }
+
+  /**
+   * Makes the external store behind a sync destination fail (`unreachable`, `unauthorized`) or
+   * heals it (`none`): the `destination-fault` fault. `name` is the destination's name, or
+   * `<namespace>/<name>` for one created in a namespace.
+   */
+  destinationFault(spec: { on: string; type: string; name: string; fault: string }): void {
+    this.requireCluster(spec.on);
+    if (!isDestinationFault(spec.fault)) throw new WorldUsageError(`destination-fault: fault "${spec.fault}" is not one of unreachable, unauthorized, none`);
+    const found = destinationForFault(this.store.state.clusters[spec.on], spec.type, spec.name);
+    if ('problem' in found) throw new WorldUsageError(found.problem);
+    this.store.append({ type: 'sync-destination-faulted', at: this.now, cluster: spec.on, destination: found.key, fault: spec.fault });
+  }
+
+  /**
+   * What the external store behind a sync destination holds now (the `inspect` step): `ref` is
+   * `<type>/<name>` or `<namespace>/<type>/<name>`. A copy: changing it changes nothing.
+   */
+  inspectStore(ref: string): { key: string; store: ExternalStore } {
+    const parsed = parseStoreRef(ref, DESTINATION_TYPES);
+    if (!parsed) throw new WorldUsageError(`inspect: "${ref}" does not name a store: write <type>/<name> (or <namespace>/<type>/<name>), the type one of ${DESTINATION_TYPES.join(', ')}`);
+    this.requireNode(parsed.key);
+    return { key: parsed.key, store: structuredClone(this.store.state.stores[parsed.key]) };
+  }
+
+  /** The built-in scenario variables: `<cluster>.root_token`, `.keys.<i>`, `.api_addr`, `.cluster_addr`. */
+  variables(): Record<string, string> {
+    const vars: Record<string, string> = {};
+    const s = this.store.state;
+    for (const [name, ops] of Object.entries(s.operators)) {
+      vars[`${name}.root_token`] = ops.rootToken;
+      ops.keys.forEach((k, i) => (vars[`${name}.keys.${i}`] = k));
+      vars[`${name}.api_addr`] = s.clusters[name].apiAddr;
+      vars[`${name}.cluster_addr`] = s.clusters[name].clusterAddr;
+    }
+    return vars;
+  }
+
+  /** A token's value by the scenario's name for it on a cluster (`root` or a declared token), as created at start. */
+  tokenNamed(cluster: string, name: string): string | undefined {
+    this.requireCluster(cluster);
+    return own(this.store.state.operators[cluster].tokens, name);
+  }
+}

@@ -1,0 +1,100 @@
+// The shared route builders serve either kind. This drives the builders for kind `performance`
+// through the router with a test route table of its own (the world wires them in
+// replication-performance.ts), applying their events with the world's reducers and processes.
+import { describe, expect, it } from 'vitest';
+import { render, type ApiRequest, type ApiResponse } from '../../../src/kernel/http/http.js';
+import { kvRoutes } from '../../../src/areas/cluster/kv.js';
+import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.js';
+import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
+import { drRoutes } from '../../../src/areas/replication/routes-dr.js';
+import { replicationRoutes } from '../../../src/areas/replication/routes-shared.js';
+import { dispatch, type RouteTable } from '../../../src/kernel/http/router.js';
+import { replicationProcesses } from '../../../src/areas/replication/index.js';
+import type { SimState } from '../../../src/areas/cluster/state.js';
+import { reducers } from '../../../src/world.js';
+import { applyEvent } from '../../../src/kernel/engine.js';
+import { SeededRng } from '../../../src/kernel/prng.js';
+import { drWorld, rootOf } from './helpers.js';
+
+const table: RouteTable = { sys: [...replicationRoutes('performance'), ...drRoutes, ...operationTokenRoutes], mounts: kvRoutes };
+const PERF = 'sys/replication/performance';
+
+/** A world state driven by the test table: requests through the router, time through the processes. */
+class Harness {
+  private readonly rng = new SeededRng(3);
+  constructor(public state: SimState) {}
+
+  request(cluster: string, req: ApiRequest): ApiResponse {
+    const d = dispatch(this.state, cluster, req, this.rng, table);
+    const o = d.outcome;
+    if ('later' in o) throw new Error('asynchronous outcome');
+    if ('kind' in o) return render(o, () => this.rng.uuid());
+    for (const e of o.events) this.state = applyEvent(this.state, e, reducers);
+    return render(o.reply(this.state), () => this.rng.uuid());
+  }
+
+  post(cluster: string, path: string, body: unknown = {}, token = this.state.operators[cluster].rootToken): ApiResponse {
+    return this.request(cluster, { method: 'POST', path, body, token });
+  }
+
+  advance(ms: number): void {
+    const target = this.state.now + ms;
+    for (;;) {
+      const due = replicationProcesses.map((p) => p(this.state)).filter((x) => x !== null && x.at <= target).sort((a, b) => a!.at - b!.at)[0];
+      if (!due) break;
+      for (const e of due.events) this.state = applyEvent(this.state, { ...e, at: Math.max(e.at, this.state.now) }, reducers);
+    }
+    this.state = applyEvent(this.state, { type: 'time-advanced', at: target }, reducers);
+  }
+}
+
+describe('replicationRoutes(kind) for performance', () => {
+  function perfPair() {
+    const w = drWorld({ clusters: { east: { mounts: { secret: 'kv-v2', cache: { type: 'kv-v2', local: true } } }, west: {} } });
+    const h = new Harness(w.state);
+    h.post('east', 'secret/data/app', { data: { v: 1 } });
+    h.post('east', 'cache/data/local', { data: { v: 1 } });
+    expect(h.post('east', `${PERF}/primary/enable`).status).toBe(200);
+    const token = (h.post('east', `${PERF}/primary/secondary-token`, { id: 'west' }).body as any).wrap_info.token;
+    expect(h.post('west', `${PERF}/secondary/enable`, { token }).status).toBe(200);
+    h.advance(1000);
+    // Tokens are local to a performance secondary and enable wiped west's: its operators generate a
+    // root token there with the primary's key shares.
+    const start = h.request('west', { method: 'POST', path: 'sys/generate-root/attempt', body: {} }).body as any;
+    let last: any = null;
+    for (const key of w.state.operators.east.keys.slice(0, start.required)) last = h.request('west', { method: 'POST', path: 'sys/generate-root/update', body: { key, nonce: start.nonce } }).body;
+    const root = decodeToken(last.encoded_token, start.otp);
+    return { h, root, eastRoot: rootOf(w, 'east') };
+  }
+
+  it('a performance secondary receives replicated mounts, not the primary’s local ones', () => {
+    const { h } = perfPair();
+    const west = h.state.clusters.west;
+    expect(west.replication.performance).toMatchObject({ role: 'secondary.following', primary: 'east', lastRemoteWal: h.state.clusters.east.wal.last });
+    // Enabling wiped its own local mount too; afterwards only the primary's replicated mount arrives.
+    expect(Object.keys(west.storage.mounts)).toEqual(['secret/']);
+    expect(west.storage.kv['secret/'].app).toBeDefined();
+    expect(west.storage.kv['cache/']).toBeUndefined();
+  });
+
+  it('a performance secondary must be promoted, not enabled as a primary', () => {
+    const { h, root } = perfPair();
+    const r = h.post('west', `${PERF}/primary/enable`, {}, root);
+    expect(r).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('must be promoted')] } });
+  });
+
+  it('a DR secondary may not run beside performance replication', () => {
+    const { h, root, eastRoot } = perfPair();
+    expect(h.post('east', 'sys/replication/dr/primary/enable', {}, eastRoot).status).toBe(200);
+    const token = (h.post('east', 'sys/replication/dr/primary/secondary-token', { id: 'west' }, eastRoot).body as any).wrap_info.token;
+    const r = h.post('west', 'sys/replication/dr/secondary/enable', { token }, root);
+    expect(r).toMatchObject({ status: 400, body: { errors: [expect.stringContaining('disable performance replication on this cluster first')] } });
+  });
+
+  it('performance promotion takes a client token, no DR operation token, and reports last_performance_wal', () => {
+    const { h, root } = perfPair();
+    expect(h.post('west', `${PERF}/secondary/promote`, {}, root).status).toBe(200);
+    const status = (h.request('west', { method: 'GET', path: `${PERF}/status` }).body as any).data;
+    expect(status).toMatchObject({ mode: 'primary', last_performance_wal: status.last_wal });
+  });
+});

@@ -1,0 +1,173 @@
+// The KV and time reducers build the next state without an immer draft (their `direct` form, for
+// speed). These tests pin that what they build is exactly what the former immer reducers built
+// (copied below as the reference): the same values, keys in the same order, every object frozen,
+// and everything unchanged shared with the state before.
+import { produce } from 'immer';
+import { describe, expect, it } from 'vitest';
+import { coreReducers } from '../../src/areas/cluster/reducers.js';
+import type { KvDeleted, KvWritten, SimEvent } from '../../src/areas/cluster/events.js';
+import type { ClusterState, KvRecord, SimState } from '../../src/areas/cluster/state.js';
+import { reducers, World } from '../../src/world.js';
+import { applyEvent, type BaseEvent, type Reducer } from '../../src/kernel/engine.js';
+import { SeededRng } from '../../src/kernel/prng.js';
+
+// The reducers as they were written for immer drafts, before the direct form.
+function bumpWal(c: ClusterState, at: number): void {
+  c.wal.last += 1;
+  c.wal.lastAt = at;
+}
+const reference: Record<string, (d: SimState, e: any) => void> = {
+  'time-advanced': () => {},
+  'kv-written': (d: SimState, e: KvWritten) => {
+    const c = d.clusters[e.cluster];
+    const mount = c.storage.mounts[e.mount];
+    const keys = (c.storage.kv[e.mount] ??= {});
+    const prev: KvRecord | undefined = keys[e.key];
+    const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
+    const versions = mount.type === 'kv-v1' || !prev ? {} : prev.versions;
+    keys[e.key] = {
+      current: version,
+      versions: { ...versions, [version]: { data: e.data, createdAt: e.at, deletedAt: null, destroyed: false } },
+      createdAt: prev?.createdAt ?? e.at,
+      updatedAt: e.at,
+    };
+    bumpWal(c, e.at);
+  },
+  'kv-deleted': (d: SimState, e: KvDeleted) => {
+    const c = d.clusters[e.cluster];
+    const keys = c.storage.kv[e.mount];
+    const rec = keys?.[e.key];
+    if (!rec) return;
+    if (e.scope === 'all' || c.storage.mounts[e.mount].type === 'kv-v1') delete keys[e.key];
+    else keys[e.key] = { ...rec, versions: { ...rec.versions, [rec.current]: { ...rec.versions[rec.current], deletedAt: e.at } }, updatedAt: e.at };
+    bumpWal(c, e.at);
+  },
+};
+
+function referenceApply(state: SimState, e: SimEvent): SimState {
+  return produce(state, (d) => {
+    if (e.at > d.now) d.now = e.at;
+    reference[e.type](d, e);
+  });
+}
+
+/** Every object reachable from a value, with its path. */
+function* objects(v: unknown, path = '$'): Generator<[string, object]> {
+  if (v === null || typeof v !== 'object') return;
+  yield [path, v];
+  for (const [k, c] of Object.entries(v)) yield* objects(c, `${path}.${k}`);
+}
+
+function world(): World {
+  return World.create(
+    { east: { mounts: { secret: 'kv-v2', old: 'kv-v1', cache: { type: 'kv-v2', local: true } } }, west: {} },
+    { seed: 3 },
+  );
+}
+
+/** A seeded sequence of KV writes and deletes (some on keys that do not exist) and waits. */
+function events(n: number, seed: number): SimEvent[] {
+  const rng = new SeededRng(seed);
+  const out: SimEvent[] = [];
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    at += rng.int(0, 2) * 10;
+    const cluster = rng.int(0, 4) === 0 ? 'west' : 'east';
+    const mount = cluster === 'west' ? 'secret/' : ['secret/', 'old/', 'cache/'][rng.int(0, 2)];
+    const key = `app/k${rng.int(0, 5)}`;
+    const r = rng.int(0, 9);
+    if (r < 6) out.push({ type: 'kv-written', at, cluster, mount, key, data: { v: i, nested: { list: [i, { deep: true }] } } });
+    else if (r < 8) out.push({ type: 'kv-deleted', at, cluster, mount, key, scope: r === 6 ? 'latest' : 'all' });
+    else out.push({ type: 'time-advanced', at: at - rng.int(0, 1) * 10 });
+  }
+  return out;
+}
+
+describe('direct KV and time reducers', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`build what the immer reducers built, event by event (seed ${seed})`, () => {
+      const w = world();
+      let direct = w.state;
+      let ref = w.state;
+      for (const e of events(150, seed)) {
+        const before = direct;
+        direct = applyEvent(direct, structuredClone(e), reducers);
+        ref = referenceApply(ref, structuredClone(e));
+        // Same values with keys in the same order (plain JSON.stringify keeps insertion order).
+        expect(JSON.stringify(direct)).toBe(JSON.stringify(ref));
+        for (const [path, o] of objects(direct)) expect(Object.isFrozen(o), path).toBe(true);
+        // Nothing changed, nothing new; otherwise the other cluster's objects are shared as they were.
+        if (JSON.stringify(before) === JSON.stringify(direct)) expect(direct).toBe(before);
+        const other = e.type === 'time-advanced' || (e as KvWritten).cluster === 'east' ? 'west' : 'east';
+        expect(direct.clusters[other]).toBe(before.clusters[other]);
+      }
+    });
+  }
+
+  it('share every unchanged object, as immer does', () => {
+    const w = world();
+    const s0 = applyEvent(w.state, { type: 'kv-written', at: 1, cluster: 'east', mount: 'secret/', key: 'a', data: { x: 1 } }, reducers);
+    const s1 = applyEvent(s0, { type: 'kv-written', at: 2, cluster: 'east', mount: 'secret/', key: 'b', data: { x: 2 } }, reducers);
+    const [e0, e1] = [s0.clusters.east, s1.clusters.east];
+    expect(s1.network).toBe(s0.network);
+    expect(s1.operators).toBe(s0.operators);
+    expect(e1.storage.mounts).toBe(e0.storage.mounts);
+    expect(e1.storage.tokens).toBe(e0.storage.tokens);
+    expect(e1.replication).toBe(e0.replication);
+    expect(e1.storage.kv['secret/'].a).toBe(e0.storage.kv['secret/'].a);
+    expect(e0.storage.kv['secret/']).toEqual({ a: expect.anything() });
+    expect(e1.wal).toEqual({ last: 2, lastAt: 2 });
+  });
+
+  it('work on a draft too, after an earlier change to the same cluster in the same draft', () => {
+    const w = world();
+    const write = (key: string, at: number): KvWritten => ({ type: 'kv-written', at, cluster: 'east', mount: 'secret/', key, data: { key } });
+    const viaDraft = produce(w.state, (d) => {
+      coreReducers['kv-written'](d, write('a', 1));
+      coreReducers['kv-written'](d, write('b', 2));
+      coreReducers['kv-deleted'](d, { type: 'kv-deleted', at: 3, cluster: 'east', mount: 'secret/', key: 'a', scope: 'latest' });
+    });
+    const viaRef = produce(w.state, (d) => {
+      reference['kv-written'](d, write('a', 1));
+      reference['kv-written'](d, write('b', 2));
+      reference['kv-deleted'](d, { type: 'kv-deleted', at: 3, cluster: 'east', mount: 'secret/', key: 'a', scope: 'latest' });
+    });
+    expect(JSON.stringify(viaDraft)).toBe(JSON.stringify(viaRef));
+  });
+});
+
+describe('the engine with a direct form', () => {
+  interface S {
+    now: number;
+    n: number;
+    log: string[];
+  }
+  type E = BaseEvent & { type: 'bump'; by: number };
+  // Direct for positive steps, nothing for 0, and the draft form for negative ones.
+  const bump: Reducer<S, E> = Object.assign(
+    (d: S, e: E) => {
+      d.n += e.by;
+      d.log.push('draft');
+    },
+    { direct: (s: S, e: E) => (e.by > 0 ? { n: s.n + e.by } : e.by === 0 ? null : undefined) },
+  );
+  const table = { bump };
+  const ev = (at: number, by: number): E => ({ type: 'bump', at, by });
+  const s0: S = Object.freeze({ now: 5, n: 0, log: Object.freeze([]) as unknown as string[] });
+
+  it('gives back the very state when nothing changes and the clock stays', () => {
+    expect(applyEvent(s0, ev(3, 0), table)).toBe(s0);
+  });
+
+  it('moves the clock and freezes a new root, sharing the rest', () => {
+    const s1 = applyEvent(s0, ev(9, 2), table);
+    expect(s1).toEqual({ now: 9, n: 2, log: [] });
+    expect(Object.isFrozen(s1)).toBe(true);
+    expect(s1.log).toBe(s0.log);
+    expect(applyEvent(s0, ev(9, 0), table)).toEqual({ now: 9, n: 0, log: [] });
+  });
+
+  it('leaves an event to the draft form when the direct form returns undefined', () => {
+    expect(applyEvent(s0, ev(1, -1), table)).toEqual({ now: 5, n: -1, log: ['draft'] });
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { SeededRng } from '../../src/kernel/prng.js';
+
+function draws(rng: SeededRng): string[] {
+  return [rng.uuid(), rng.base62(24), String(rng.int(1, 6)), Buffer.from(rng.bytes(7)).toString('hex')];
+}
+
+describe('seeded PRNG', () => {
+  it('draws the same values from the same seed', () => {
+    expect(draws(new SeededRng(42))).toEqual(draws(new SeededRng(42)));
+  });
+
+  it('draws different values from different seeds', () => {
+    expect(draws(new SeededRng(1))).not.toEqual(draws(new SeededRng(2)));
+  });
+
+  it('continues the same stream from a saved position', () => {
+    const a = new SeededRng(9);
+    a.uuid();
+    const b = new SeededRng(0, a.save());
+    expect(draws(b)).toEqual(draws(a));
+  });
+
+  it('makes version-4 shaped UUIDs and base62 strings of the asked length', () => {
+    const rng = new SeededRng(3);
+    for (let i = 0; i < 50; i++) {
+      expect(rng.uuid()).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      expect(rng.base62(24)).toMatch(/^[0-9A-Za-z]{24}$/);
+    }
+  });
+
+  it('keeps int draws inside the inclusive range', () => {
+    const rng = new SeededRng(5);
+    const seen = new Set<number>();
+    for (let i = 0; i < 500; i++) seen.add(rng.int(1, 3));
+    expect([...seen].sort()).toEqual([1, 2, 3]);
+  });
+});
