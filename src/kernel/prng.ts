@@ -17,11 +17,24 @@ export interface Rng {
   save(): number[];
 }
 
+/**
+ * xoroshiro128+'s starting state for a seed. pure-rand's `xoroshiro128plus(seed)` keeps only the
+ * low 32 bits (`seed | 0`), so seeds 1 and 2^32 + 1 gave the same world. Seeds that fit in 32 bits
+ * get exactly the state that call makes (histories of existing seeds are unchanged); larger safe
+ * integers put their high bits in the last word, so every seed the CLI accepts is its own world.
+ */
+export function seedState(seed: number): number[] {
+  const lo = seed | 0;
+  const fits = seed === lo || (seed >= 0 && seed < 2 ** 32);
+  const hi = fits ? 0 : Math.floor(seed / 2 ** 32) | 0;
+  return [-1, ~lo, lo, hi];
+}
+
 export class SeededRng implements Rng {
   private rng: prand.RandomGenerator;
 
   constructor(seed: number, state?: readonly number[]) {
-    this.rng = state ? prand.xoroshiro128plus.fromState(state) : prand.xoroshiro128plus(seed | 0);
+    this.rng = state ? prand.xoroshiro128plus.fromState(state) : prand.xoroshiro128plus.fromState(seedState(seed));
     // Small seeds leave xoroshiro's first outputs full of zero bits; a warm-up spreads them.
     if (!state) for (let i = 0; i < 32; i++) this.rng.unsafeNext();
   }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SeededRng } from '../../src/kernel/prng.js';
+import prand from 'pure-rand';
+import { SeededRng, seedState } from '../../src/kernel/prng.js';
 
 function draws(rng: SeededRng): string[] {
   return [rng.uuid(), rng.base62(24), String(rng.int(1, 6)), Buffer.from(rng.bytes(7)).toString('hex')];
@@ -34,5 +35,20 @@ describe('seeded PRNG', () => {
     const seen = new Set<number>();
     for (let i = 0; i < 500; i++) seen.add(rng.int(1, 3));
     expect([...seen].sort()).toEqual([1, 2, 3]);
+  });
+});
+
+describe('seeds beyond 32 bits', () => {
+  it('give worlds of their own (pure-rand alone keeps only the low 32 bits)', () => {
+    const draw = (seed: number) => Array.from({ length: 4 }, ((r) => () => r.nextUint32())(new SeededRng(seed)));
+    expect(draw(2 ** 32 + 1)).not.toEqual(draw(1));
+    expect(draw(2 ** 40 + 7)).not.toEqual(draw(7));
+    expect(draw(Number.MAX_SAFE_INTEGER)).not.toEqual(draw(-1));
+  });
+
+  it('leave 32-bit seeds exactly as pure-rand seeds them (existing histories unchanged)', () => {
+    for (const seed of [0, 1, 7, 2 ** 31 - 1, 2 ** 31, 2 ** 32 - 1, -5]) {
+      expect(seedState(seed)).toEqual(prand.xoroshiro128plus(seed | 0).getState!());
+    }
   });
 });
