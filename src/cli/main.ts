@@ -9,6 +9,7 @@ import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
 import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
+import { registerMerge } from './merge.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -84,6 +85,7 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   registerExplore(program, io, setExit);
   registerDiagram(program, io, setExit);
   registerServe(program, io, setExit);
+  registerMerge(program, io, setExit);
 
   return program;
 }
