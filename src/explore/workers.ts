@@ -38,60 +38,86 @@ export interface WorkersOptions {
   onProgress?: (p: { phase: 'run' | 'shrink'; done: number; runs: number }) => void;
 }
 
-/** Runs the range on `workers` threads and joins the chunks in run order. */
+/** Runs the range on `workers` threads (a pool started for it, and closed after) and joins the chunks in run order. */
 export async function runOnWorkers(options: WorkersOptions): Promise<{ parts: RangeResult[]; joined: JoinedRuns }> {
-  const { settings, workers } = options;
+  if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a whole number of at least 1, not ${options.workers}`);
+  if (options.workers === 1) return join(options, [runRange(options.settings, options.range?.from ?? 0, options.range?.to ?? options.settings.runs, options.onProgress)]);
+  const pool = new PropertyPool(options.workers);
+  try {
+    return await pool.run(options);
+  } finally {
+    await pool.close();
+  }
+}
+
+function join(options: Omit<WorkersOptions, 'workers'>, parts: RangeResult[]): { parts: RangeResult[]; joined: JoinedRuns } {
   const from = options.range?.from ?? 0;
-  const to = options.range?.to ?? settings.runs;
-  if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1, not ${workers}`);
-  const parts = workers === 1 ? [runRange(settings, from, to, options.onProgress)] : await onPool(settings, from, to, workers, options.chunk, options.onProgress);
+  const to = options.range?.to ?? options.settings.runs;
   // Join as if the range were the whole run space: the parts cover from .. to.
   const shifted = parts.map((p) => ({ ...p, from: p.from - from, to: p.to - from }));
-  const joined = joinRanges(settings.seed, to - from, shifted);
+  const joined = joinRanges(options.settings.seed, to - from, shifted);
   if (!joined.ok) throw new Error(`replsim: the workers' runs do not join: ${joined.message}`);
   return { parts, joined: joined.joined };
 }
 
-async function onPool(settings: RunSettings, from: number, to: number, workers: number, chunk: number | undefined, onProgress: WorkersOptions['onProgress']): Promise<RangeResult[]> {
+/**
+ * A pool of worker threads kept across several runs (the benchmark times warm workers; a run's own
+ * pool is started and closed by runOnWorkers).
+ */
+export class PropertyPool {
+  private readonly pool: Tinypool;
+
+  constructor(readonly workers: number) {
+    if (!Number.isInteger(workers) || workers < 1) throw new RangeError(`workers must be a whole number of at least 1, not ${workers}`);
+    this.pool = new Tinypool({ filename: workerFile(), minThreads: workers, maxThreads: workers, idleTimeout: 1000 });
+  }
+
+  async run(options: Omit<WorkersOptions, 'workers'>): Promise<{ parts: RangeResult[]; joined: JoinedRuns }> {
+    const from = options.range?.from ?? 0;
+    const to = options.range?.to ?? options.settings.runs;
+    return join(options, await onPool(this.pool, options.settings, from, to, this.workers, options.chunk, options.onProgress));
+  }
+
+  close(): Promise<void> {
+    return this.pool.destroy();
+  }
+}
+
+async function onPool(pool: Tinypool, settings: RunSettings, from: number, to: number, workers: number, chunk: number | undefined, onProgress: WorkersOptions['onProgress']): Promise<RangeResult[]> {
   const size = chunk ?? Math.max(1, Math.min(MAX_CHUNK, Math.ceil((to - from) / (workers * 4))));
   if (!Number.isInteger(size) || size < 1) throw new RangeError(`chunk must be a whole number of at least 1, not ${size}`);
   const chunks = chunksOf(from, to, size);
-  const pool = new Tinypool({ filename: workerFile(), minThreads: Math.min(workers, chunks.length), maxThreads: workers, idleTimeout: 1000 });
   const results: RangeResult[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let next = 0;
-      let running = 0;
-      let done = 0;
-      /** The index of the first failing run seen so far: chunks starting after it are not needed. */
-      let failedAt = Infinity;
-      let broken = false;
-      const pump = () => {
-        // Two chunks per worker in flight keep every worker busy without queueing the whole run.
-        while (!broken && running < workers * 2 && next < chunks.length && chunks[next].from < failedAt) {
-          const task: RangeTask = { settings, ...chunks[next++] };
-          running++;
-          (pool.run(task) as Promise<RangeResult>).then(
-            (r) => {
-              running--;
-              results.push(r);
-              done += r.runs;
-              if (r.finding) failedAt = Math.min(failedAt, r.finding.run - 1);
-              onProgress?.({ phase: 'run', done, runs: to - from });
-              pump();
-            },
-            (e: unknown) => {
-              broken = true;
-              reject(e);
-            },
-          );
-        }
-        if (running === 0 && !broken) resolve();
-      };
-      pump();
-    });
-  } finally {
-    await pool.destroy();
-  }
+  await new Promise<void>((resolve, reject) => {
+    let next = 0;
+    let running = 0;
+    let done = 0;
+    /** The index of the first failing run seen so far: chunks starting after it are not needed. */
+    let failedAt = Infinity;
+    let broken = false;
+    const pump = () => {
+      // Two chunks per worker in flight keep every worker busy without queueing the whole run.
+      while (!broken && running < workers * 2 && next < chunks.length && chunks[next].from < failedAt) {
+        const task: RangeTask = { settings, ...chunks[next++] };
+        running++;
+        (pool.run(task) as Promise<RangeResult>).then(
+          (r) => {
+            running--;
+            results.push(r);
+            done += r.runs;
+            if (r.finding) failedAt = Math.min(failedAt, r.finding.run - 1);
+            onProgress?.({ phase: 'run', done, runs: to - from });
+            pump();
+          },
+          (e: unknown) => {
+            broken = true;
+            reject(e);
+          },
+        );
+      }
+      if (running === 0 && !broken) resolve();
+    };
+    pump();
+  });
   return results;
 }
