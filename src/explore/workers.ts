@@ -15,6 +15,8 @@ export function defaultWorkers(): number {
 
 /** At most this many runs per chunk: small enough to spread the work and stop soon after a failure. */
 const MAX_CHUNK = 25;
+/** Fewer runs than this per worker run in the calling thread (the result is the same). */
+const MIN_RUNS_PER_WORKER = 10;
 
 /**
  * The worker's module. From the sources (tsx, vitest, the package entry) this file is TypeScript and
@@ -41,8 +43,12 @@ export interface WorkersOptions {
 /** Runs the range on `workers` threads (a pool started for it, and closed after) and joins the chunks in run order. */
 export async function runOnWorkers(options: WorkersOptions): Promise<{ parts: RangeResult[]; joined: JoinedRuns }> {
   if (!Number.isInteger(options.workers) || options.workers < 1) throw new RangeError(`workers must be a whole number of at least 1, not ${options.workers}`);
-  if (options.workers === 1) return join(options, [runRange(options.settings, options.range?.from ?? 0, options.range?.to ?? options.settings.runs, options.onProgress)]);
-  const pool = new PropertyPool(options.workers);
+  const from = options.range?.from ?? 0;
+  const to = options.range?.to ?? options.settings.runs;
+  // A worker takes a moment to start (0.3 s from the bundle, 2–3 s from the sources): a few runs run here.
+  const workers = Math.min(options.workers, Math.max(1, Math.floor((to - from) / MIN_RUNS_PER_WORKER)));
+  if (workers === 1) return join(options, [runRange(options.settings, from, to, options.onProgress)]);
+  const pool = new PropertyPool(workers);
   try {
     return await pool.run(options);
   } finally {
