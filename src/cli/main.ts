@@ -37,6 +37,7 @@ Examples:
   $ cat runbook.yaml | replsim run -                   a scenario from standard input
   $ replsim check --runs 300 --seed 1 --forbid two-primaries
   $ replsim explore --depth 5 --clusters 3 --time-limit 60s
+  $ replsim check --runs 20000 --shard 2/4 --out shards/   one CI matrix job; then: replsim merge shards/
 `;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
