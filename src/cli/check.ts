@@ -111,7 +111,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     shard = parsed.shard;
   }
   const range = shard ? shardRange(opts.runs, shard) : { from: 0, to: opts.runs };
-  if (!json && shard) io.out(`shard ${shard.index} of ${shard.count}: runs ${range.from + 1} to ${range.to}${range.to <= range.from ? ' (none: fewer runs than shards)' : ''}`);
+  if (!json && shard) io.out(`shard ${shard.index} of ${shard.count}: ${range.to > range.from ? `runs ${range.from + 1} to ${range.to}` : 'no runs (fewer runs than shards)'}`);
 
   const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids };
   const progress = progressReporter(io, range.to - range.from, st, json);
