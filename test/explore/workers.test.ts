@@ -67,3 +67,20 @@ describe('runOnWorkers', () => {
     expect(one.joined.runs).toBe(12);
   });
 });
+
+describe('explore shards', () => {
+  it('deal out the first level: every distinct first-level state is expanded by exactly one shard', async () => {
+    const { explore } = await import('../../src/check/explore.js');
+    const whole = explore({ depth: 1, clusters: 2 });
+    const firstLevel = whole.distinct - 1;
+    expect(firstLevel).toBeGreaterThan(3);
+    const shards = [1, 2, 3].map((index) => explore({ depth: 1, clusters: 2, shard: { index, count: 3 } }));
+    // Each shard counts the initial state and the first-level states it keeps.
+    expect(shards.reduce((n, s) => n + s.distinct - 1, 0)).toBe(firstLevel);
+    for (const s of shards) expect(s.visited).toBe(whole.visited);
+    // Deeper, the shards together reach every DR role combination the whole search reaches.
+    const deep = explore({ depth: 3, clusters: 2 });
+    const reached = new Set([1, 2].flatMap((index) => explore({ depth: 3, clusters: 2, shard: { index, count: 2 } }).roleVectors.reached));
+    expect([...reached].sort()).toEqual(deep.roleVectors.reached);
+  });
+});
