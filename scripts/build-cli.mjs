@@ -10,15 +10,21 @@ try {
   const { build } = await import('esbuild');
   mkdirSync(`${root}dist/cli`, { recursive: true });
   await build({
-    entryPoints: [`${root}src/cli/main.ts`],
+    // The CLI, and the task `replsim check --workers N` runs on each worker thread (src/explore/workers.ts
+    // loads it from beside the CLI's bundle).
+    entryPoints: { replsim: `${root}src/cli/main.ts`, 'property-worker': `${root}src/explore/property-worker.ts` },
     bundle: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
     // Two folders below the root, like src/cli/main.ts, which reads ../../package.json from its own URL.
-    outfile: `${root}dist/cli/replsim.mjs`,
+    outdir: `${root}dist/cli`,
+    outExtension: { '.js': '.mjs' },
     // Some dependencies are CommonJS that call require(): give the ES module one.
     banner: { js: "import { createRequire as __replsimRequire } from 'node:module'; const require = __replsimRequire(import.meta.url);" },
+    // tinypool starts its workers from its own entry file (dist/entry/worker.js beside its module):
+    // it stays a package import, loaded from node_modules (a runtime dependency).
+    external: ['tinypool'],
     logLevel: 'warning',
   });
 } catch (err) {

@@ -7,11 +7,15 @@ import { Command, InvalidArgumentError } from 'commander';
 import { describeCatalogue } from '../check/catalogue.js';
 import { MAX_CLUSTERS, MIN_CLUSTERS } from '../explore/commands/index.js';
 import { scenarioYaml, writeScenario, type ScenarioExport } from '../explore/export.js';
-import { DEFAULT_STEPS, REPLAY_TOKEN, runProperty, type Counterexample } from '../explore/property.js';
+import { DEFAULT_STEPS, REPLAY_TOKEN, runProperty } from '../explore/property.js';
+import { checkShardContent } from '../explore/merge-results.js';
+import type { JoinedRuns, PortableCounterexample, RunSettings } from '../explore/property-runs.js';
+import { parseShard, shardRange, writeShardFile, type Shard } from '../explore/shard.js';
+import { defaultWorkers, runOnWorkers } from '../explore/workers.js';
 import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { loadScenario } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
-import { HAZARD_IDS } from '../scenario/schema.js';
+import { HAZARD_IDS, type HazardId } from '../scenario/schema.js';
 import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
 import { colourOptions, type Io } from './run.js';
 
@@ -26,6 +30,10 @@ export interface CheckOptions {
   json?: boolean;
   /** fast-check's counterexample path, as printed after a failure: replays that run alone. */
   replay?: string;
+  /** Worker threads (default: the cores); results do not depend on it. */
+  workers?: number;
+  /** This shard's runs only ("I/N"); its result goes to --out DIR for `replsim merge`. */
+  shard?: string;
 }
 
 /** A whole number within bounds, for commander. */
@@ -57,6 +65,8 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--steps <m>', 'commands per run, at most', wholeNumber('--steps', 1), DEFAULT_STEPS)
     .option('--forbid <hazard...>', `hazards that count as failures (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--out <dir>', 'write the shrunk counterexample to DIR/counterexample.yaml')
+    .option('--workers <n>', 'worker threads running the runs (default: one per core); the result is the same for any number', wholeNumber('--workers', 1, 256))
+    .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
     .option('--json', 'print one JSON object per progress tick, then one with the verdict');
   colourOptions(command);
@@ -83,10 +93,45 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
   }
 
-  const progress = progressReporter(io, opts.runs, st, json);
-  let result: ReturnType<typeof runProperty>;
+  let shard: Shard | undefined;
+  if (opts.shard !== undefined) {
+    const parsed = parseShard(opts.shard);
+    if (!parsed.ok) {
+      io.err(`replsim check: ${parsed.message}`);
+      return 2;
+    }
+    if (opts.replay !== undefined) {
+      io.err('replsim check: --replay replays one run of the whole run space: give it without --shard');
+      return 2;
+    }
+    if (opts.out === undefined) {
+      io.err("replsim check: --shard needs --out DIR: the shard's result is written there, for replsim merge");
+      return 2;
+    }
+    shard = parsed.shard;
+  }
+  const range = shard ? shardRange(opts.runs, shard) : { from: 0, to: opts.runs };
+  if (!json && shard) io.out(`shard ${shard.index} of ${shard.count}: ${range.to > range.from ? `runs ${range.from + 1} to ${range.to}` : 'no runs (fewer runs than shards)'}`);
+
+  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids };
+  const progress = progressReporter(io, range.to - range.from, st, json);
+  let result: JoinedRuns;
   try {
-    result = runProperty({ runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, replayPath: opts.replay, onProgress: progress.update });
+    if (opts.replay !== undefined) {
+      const r = runProperty({ ...settings, replayPath: opts.replay, onProgress: progress.update });
+      const { commands: _commands, ...found } = r.findings[0] ?? { commands: [] };
+      result = { seed: r.seed, runs: r.runs, commands: r.commands, requests: r.requests, refused: r.refused, hazards: r.hazards, violations: r.violations, finding: r.findings[0] ? (found as PortableCounterexample) : null };
+    } else {
+      // A replay runs one run: the workers are for many.
+      const { joined } = await runOnWorkers({ settings, range, workers: opts.workers ?? defaultWorkers(), onProgress: progress.update });
+      result = joined;
+      if (shard && opts.out) {
+        const { seed: _seed, ...counts } = joined;
+        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[] };
+        const file = writeShardFile(opts.out, 'check', shard, checkShardContent(shardSettings, shard, { from: range.from, to: range.to, ...counts }));
+        if (!json) io.out(`wrote ${file}`);
+      }
+    }
   } catch (e) {
     progress.done();
     // fast-check refuses a path that does not lead to a run drawn with these settings.
@@ -95,12 +140,12 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     return 2;
   }
   progress.done();
-  const found = result.findings[0];
+  const found = result.finding;
   const verdict = found ? 'invalid' : 'valid';
 
   if (json) {
     let file: string | null = null;
-    if (found && opts.out) file = writeScenario(opts.out, withReplayHeader(found.scenario, join(opts.out, 'counterexample.yaml')));
+    if (found && opts.out && !shard) file = writeScenario(opts.out, withReplayHeader(found.scenario, join(opts.out, 'counterexample.yaml')));
     io.out(
       JSON.stringify({
         type: 'verdict',
@@ -113,6 +158,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
         hazards: result.hazards,
         violations: result.violations,
         forbidden: forbid.ids,
+        shard: shard ?? null,
         wallMs: Math.round(progress.elapsedMs()),
         finding: found
           ? {
@@ -152,12 +198,12 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} in ${n(result.runs)} runs`));
     return 0;
   }
-  await reportCounterexample(found, opts, io, st);
+  await reportCounterexample(found, shard ? { ...opts, out: undefined } : opts, io, st);
   return 1;
 }
 
 /** The command that replays the shrunk failing run alone (fast-check's path, with the same settings). */
-function replayCommand(opts: CheckOptions, found: Counterexample): string {
+export function replayCommand(opts: CheckOptions, found: PortableCounterexample): string {
   const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : [])];
   return `npx replsim check ${flags.join(' ')} --replay ${found.replay.path}`;
 }
@@ -167,7 +213,7 @@ function forbiddenList(given: string[]): string[] {
   return f.ok ? f.ids : given;
 }
 
-async function reportCounterexample(found: Counterexample, opts: CheckOptions, io: Io, st: Style): Promise<void> {
+export async function reportCounterexample(found: PortableCounterexample, opts: CheckOptions, io: Io, st: Style): Promise<void> {
   const what = found.id ? `${found.kind} ${found.id}` : found.kind === 'mismatch' ? 'the service answered against the model' : 'a check failed';
   io.out(st.red(`invalid: ${what} in run ${found.run}: ${oneLine(found.message)}`));
   io.out(`shrunk to ${found.words.length} command${found.words.length === 1 ? '' : 's'} (${found.shrinks} shrink attempts) on ${found.clusters} clusters:`);
@@ -194,7 +240,7 @@ function withReplayHeader(s: ScenarioExport, file: string): ScenarioExport {
 }
 
 /** Loads the written file and runs it as `replsim run` would: does it fail with the same finding? */
-async function replaysTheSame(file: string, found: Counterexample): Promise<string | null> {
+async function replaysTheSame(file: string, found: PortableCounterexample): Promise<string | null> {
   const { readFileSync } = await import('node:fs');
   const loaded = loadScenario(readFileSync(file, 'utf8'), file);
   if (!loaded.ok) return `warning: the written scenario does not load: ${loaded.errors[0].message}`;

@@ -13,6 +13,9 @@ import { oneLine, styleFor } from '../report/narrate.js';
 import { HAZARD_IDS, parseDuration } from '../scenario/schema.js';
 import { forbiddenHazards, wholeNumber } from './check.js';
 import { count, formatWall, perSecond, Ticker } from './progress.js';
+import { parseShard, writeShardFile, type Shard } from '../explore/shard.js';
+import type { ExploreShardFile } from '../explore/merge-results.js';
+import type { HazardId } from '../scenario/schema.js';
 import { colourOptions, type Io } from './run.js';
 
 export interface ExploreCommandOptions {
@@ -27,6 +30,8 @@ export interface ExploreCommandOptions {
   maxStates?: number;
   /** Stop after this much wall time (ms): verdict unknown. */
   timeLimit?: number;
+  /** This shard of the search only ("I/N"); its result goes to --out DIR for `replsim merge`. */
+  shard?: string;
 }
 
 /** How often a progress line is printed while exploring (TLC prints one a minute; a person wants more). */
@@ -54,6 +59,7 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .option('--out <dir>', 'write the shortest trace to DIR/trace.yaml instead of printing it')
     .option('--max-states <n>', 'stop after this many distinct states (verdict unknown, exit 2)', wholeNumber('--max-states', 1))
     .option('--time-limit <duration>', 'stop after this much time, like 30s or 5m (verdict unknown, exit 2)', timeLimit)
+    .option('--shard <i/n>', "explore only shard I of N (a CI matrix job): the first level's states are dealt out to the shards; writes the shard's result to --out DIR for replsim merge")
     .option('--json', 'print one JSON object per progress tick, then one with the verdict');
   colourOptions(command);
   command.action((opts: ExploreCommandOptions) => setExit(exploreCommand(opts, io)));
@@ -73,9 +79,23 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     io.err(`replsim explore: ${forbid.message}`);
     return 2;
   }
+  let shard: Shard | undefined;
+  if (opts.shard !== undefined) {
+    const parsed = parseShard(opts.shard);
+    if (!parsed.ok) {
+      io.err(`replsim explore: ${parsed.message}`);
+      return 2;
+    }
+    if (opts.out === undefined) {
+      io.err("replsim explore: --shard needs --out DIR: the shard's result is written there, for replsim merge");
+      return 2;
+    }
+    shard = parsed.shard;
+  }
   const limits = [...(opts.maxStates !== undefined ? [`at most ${count(opts.maxStates)} distinct states`] : []), ...(opts.timeLimit !== undefined ? [`at most ${formatWall(opts.timeLimit)}`] : [])];
   if (!json) {
     io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}`);
+    if (shard) io.out(`shard ${shard.index} of ${shard.count}: the first level's distinct states ${shard.index}, ${shard.index + shard.count}, … are expanded here`);
   }
   const ticker = new Ticker(PROGRESS_EVERY_MS);
   let last: ExploreTick = { depth: 0, visited: 0, distinct: 1, queue: 0 };
@@ -95,6 +115,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     forbid: forbid.ids,
     seed: opts.seed,
     maxStates: opts.maxStates,
+    shard,
     onTick: (t) => {
       last = t;
       if (ticker.due()) report(t);
@@ -106,7 +127,27 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   const f = result.finding;
   const stopped = result.stoppedBy === 'limit' ? `the time limit (${formatWall(opts.timeLimit ?? 0)})` : result.stoppedBy === 'max-states' ? `--max-states ${count(opts.maxStates ?? 0)}` : undefined;
   let file: string | null = null;
-  if (f && opts.out) {
+  if (shard && opts.out) {
+    const content: ExploreShardFile = {
+      replsim: 'explore-shard',
+      version: 1,
+      settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null },
+      shard,
+      verdict,
+      result: {
+        visited: result.visited,
+        distinct: result.distinct,
+        depthReached: result.depthReached,
+        complete: result.complete,
+        stoppedBy: result.stoppedBy ?? null,
+        roleVectors: result.roleVectors,
+        hazards: result.hazards,
+        finding: f ? (JSON.parse(JSON.stringify({ kind: f.kind, id: f.id, message: f.message, trace: f.trace, reproduced: f.reproduced, scenario: f.scenario })) as ExploreShardFile['result']['finding']) : null,
+      },
+    };
+    const written = writeShardFile(opts.out, 'explore', shard, content);
+    if (!json) io.out(`wrote ${written}`);
+  } else if (f && opts.out) {
     file = join(opts.out, 'trace.yaml');
     writeScenario(opts.out, { ...f.scenario, header: [...(f.scenario.header ?? []), `Replay: npx replsim run ${file}`] }, 'trace.yaml');
   }

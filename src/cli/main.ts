@@ -9,6 +9,7 @@ import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
 import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
+import { registerMerge } from './merge.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -36,6 +37,7 @@ Examples:
   $ cat runbook.yaml | replsim run -                   a scenario from standard input
   $ replsim check --runs 300 --seed 1 --forbid two-primaries
   $ replsim explore --depth 5 --clusters 3 --time-limit 60s
+  $ replsim check --runs 20000 --shard 2/4 --out shards/   one CI matrix job; then: replsim merge shards/
 `;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -84,6 +86,7 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   registerExplore(program, io, setExit);
   registerDiagram(program, io, setExit);
   registerServe(program, io, setExit);
+  registerMerge(program, io, setExit);
 
   return program;
 }

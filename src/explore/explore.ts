@@ -13,6 +13,7 @@ import { modeOf } from '../../models/replication-role.machine.js';
 import type { SimState } from '../areas/cluster/state.js';
 import type { World } from '../world.js';
 import { linkDown } from '../areas/replication/link.js';
+import { ownsFirstLevel } from './shard.js';
 import { catalogue } from '../check/catalogue.js';
 import type { OperatorCommand } from './commands/command.js';
 import {
@@ -66,6 +67,12 @@ export interface ExploreOptions {
   onTick?: (tick: ExploreTick) => void;
   /** Asked after every transition; true stops the search (a time limit), with stoppedBy 'limit'. */
   shouldStop?: () => boolean;
+  /**
+   * One shard of the search (`--shard I/N`): the first level is expanded whole, but only the distinct
+   * first-level states of ordinals I-1, I-1+N, … (in breadth-first order) are expanded further; the
+   * others are marked seen, as they are another shard's (src/explore/shard.ts).
+   */
+  shard?: { index: number; count: number };
 }
 
 /** The running counts of a search: the depth being expanded, states, and states still queued. */
@@ -167,6 +174,8 @@ export function explore(options: ExploreOptions): ExploreResult {
   };
 
   let frontier: Node[] = [root];
+  /** Distinct first-level states so far, in breadth-first order (a shard keeps every count-th). */
+  let firstLevel = 0;
   for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
     const next: Node[] = [];
     for (const [at, node] of frontier.entries()) {
@@ -204,6 +213,7 @@ export function explore(options: ExploreOptions): ExploreResult {
         const form = formOf(op.world.state, model, op.generatedRoots);
         if (seen.has(form)) continue;
         seen.add(form);
+        if (depth === 1 && options.shard && !ownsFirstLevel(options.shard, firstLevel++)) continue;
         result.distinct++;
         next.push(child);
         cover(op.world.state);

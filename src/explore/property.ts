@@ -4,6 +4,7 @@
 // shrinks the sequence, and the shrunk sequence is run once more with the operator writing down
 // every step, which gives a scenario file that replays the finding.
 import fc from 'fast-check';
+import prand from 'pure-rand';
 import type { OperatorCommand } from './commands/command.js';
 import {
   capabilitiesFor,
@@ -61,6 +62,12 @@ export interface PropertyOptions {
    * failure), with the same seed, clusters and steps, instead of drawing new runs.
    */
   replayPath?: string;
+  /**
+   * Run only the runs of indexes `from` (counted from 0) to `to` (excluded) of the `runs`: each
+   * draws exactly what it draws in the whole run (see runsFrom), so ranges run on worker threads or
+   * CI shards and joined by run order give the whole run's result.
+   */
+  range?: { from: number; to: number };
   /** Called after every run, then after every shrink attempt. */
   onProgress?: (p: { phase: 'run' | 'shrink'; done: number; runs: number }) => void;
 }
@@ -118,6 +125,10 @@ export function runProperty(options: PropertyOptions): PropertyResult {
   if (!Number.isInteger(options.runs) || options.runs < 1) throw new RangeError(`runs must be a whole number of at least 1, not ${options.runs}`);
   if (!Number.isInteger(steps) || steps < 1) throw new RangeError(`steps must be a whole number of at least 1, not ${steps}`);
   if (options.clusters !== undefined) clusterNames(options.clusters);
+  const from = options.range?.from ?? 0;
+  const to = options.range?.to ?? options.runs;
+  if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to <= from || to > options.runs) throw new RangeError(`range must be whole run indexes with 0 <= from < to <= ${options.runs}, not ${from} to ${to}`);
+  if (options.replayPath !== undefined && options.range !== undefined) throw new RangeError('a replay runs one run of the whole run space: give no range');
   const caps = capabilitiesFor(options.capabilities);
   const forbid = options.forbid ?? [];
   const safe = options.safe ?? false;
@@ -157,15 +168,16 @@ export function runProperty(options: PropertyOptions): PropertyResult {
           const tally = f.kind === 'hazard' ? result.hazards : result.violations;
           tally[f.id] = (tally[f.id] ?? 0) + 1;
         }
-        options.onProgress?.({ phase: 'run', done: result.runs, runs: options.runs });
+        options.onProgress?.({ phase: 'run', done: result.runs, runs: to - from });
       } else {
         shrinks++;
-        options.onProgress?.({ phase: 'shrink', done: shrinks, runs: options.runs });
+        options.onProgress?.({ phase: 'shrink', done: shrinks, runs: to - from });
       }
     }
   });
 
-  const details = fc.check(property, { numRuns: options.runs, seed, endOnFailure: options.shrink === false || runPath !== undefined, ...(runPath !== undefined ? { path: runPath } : {}) });
+  const settings = { numRuns: to - from, seed, endOnFailure: options.shrink === false || runPath !== undefined, ...(runPath !== undefined ? { path: runPath } : {}) };
+  const details = from === 0 ? fc.check(property, settings) : fc.check(runsFrom(property, from), { ...settings, randomType: jumpedXorshift(from) });
   if (!details.failed) return result;
   // A failure without a counterexample is fast-check's own error (never a finding of ours).
   if (!details.counterexample) throw details.errorInstance ?? new Error(`fast-check stopped without a counterexample after ${details.numRuns} runs`);
@@ -183,9 +195,9 @@ export function runProperty(options: PropertyOptions): PropertyResult {
     seed,
     commands: replayed.ran,
     words,
-    run: result.runs,
+    run: from + result.runs,
     shrinks,
-    replay: { seed: details.seed, path: replayToken(details.counterexamplePath ?? '', cmds) },
+    replay: { seed: details.seed, path: replayToken(globalPath(details.counterexamplePath ?? '', from), cmds) },
     reproduced: replayed.error !== undefined,
     scenario: {
       name: `counterexample: ${cause.id ? `${cause.kind} ${cause.id}` : cause.kind}`,
@@ -200,10 +212,56 @@ export function runProperty(options: PropertyOptions): PropertyResult {
       seed,
       clusters: names,
       steps: withModelExpectation(replayed.steps, replayed.error instanceof ModelMismatch ? replayed.error.expected : undefined),
-      header: [`Counterexample found by replsim check ${checkFlags(options)}; replay the shrunk run alone with: replsim check ${checkFlags(options)} --replay ${replayToken(details.counterexamplePath ?? '', cmds)}`],
+      header: [`Counterexample found by replsim check ${checkFlags(options)}; replay the shrunk run alone with: replsim check ${checkFlags(options)} --replay ${replayToken(globalPath(details.counterexamplePath ?? '', from), cmds)}`],
     },
   });
   return result;
+}
+
+/**
+ * fast-check draws run i (from 0) with its xorshift128+ generator jumped i + 1 times from the seed,
+ * and biases it by i (Tosser.ts, runIdToFrequency in fast-check 4). A check that starts at run
+ * `from` therefore gets a generator already jumped `from` times (pure-rand's xorshift128plus is the
+ * same algorithm as fast-check's default, checked by test/explore/workers.test.ts) and a property
+ * whose run ids are shifted by `from`: its run j is the whole run's run from + j, value for value.
+ */
+function runsFrom<T>(property: fc.IRawProperty<T, false>, from: number): fc.IRawProperty<T, false> {
+  return {
+    isAsync: () => property.isAsync(),
+    generate: (mrng, runId) => property.generate(mrng, runId === undefined ? undefined : runId + from),
+    shrink: (value) => property.shrink(value),
+    run: (v) => property.run(v),
+    runBeforeEach: () => property.runBeforeEach(),
+    runAfterEach: () => property.runAfterEach(),
+  };
+}
+
+/** What fast-check's `randomType` takes as a function: a seed to a generator. */
+type RandomFor = Extract<NonNullable<fc.Parameters<unknown>['randomType']>, (seed: number) => unknown>;
+
+/** fast-check's default generator for `seed`, jumped `from` times, in the mutable form fast-check 4 takes. */
+function jumpedXorshift(from: number): RandomFor {
+  return (seed) => {
+    const g = prand.xorshift128plus(seed);
+    for (let i = 0; i < from; i++) jump(g);
+    return mutable(g);
+  };
+}
+
+function jump(g: prand.RandomGenerator): void {
+  if (!g.unsafeJump) throw new Error('pure-rand xorshift128plus lost its jump');
+  g.unsafeJump();
+}
+
+function mutable(g: prand.RandomGenerator): ReturnType<RandomFor> {
+  return { clone: () => mutable(g.clone()), next: () => g.unsafeNext(), jump: () => jump(g), getState: () => g.getState?.() ?? [] } as ReturnType<RandomFor>;
+}
+
+/** A counterexample path of a check started at run `from`, as a path of the whole run (its first segment is the run). */
+function globalPath(path: string, from: number): string {
+  if (from === 0 || path === '') return path;
+  const [run, ...rest] = path.split(':');
+  return [String(Number(run) + from), ...rest].join(':');
 }
 
 /** What `--replay` takes: fast-check's run path, then "@" and the commands' replay path when they have one. */

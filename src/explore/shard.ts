@@ -1,0 +1,53 @@
+// `--shard I/N`: one of N deterministic parts of a run, for a CI matrix (one job per shard, then
+// `replsim merge`). A check's shard I runs the contiguous runs floor((I-1)·R/N) .. floor(I·R/N) of
+// its R runs: each run is drawn from the seed and its index alone, so shards joined in run order
+// equal the unsharded run (counts summed up to the first failing run, that run's counterexample).
+// An explore's shard I expands, below the first level, only the distinct first-level states of
+// ordinals I-1, I-1+N, I-1+2N … in breadth-first order (src/check/explore.ts): every state within the
+// depth lies below some first-level state, so the shards together explore every state, and the
+// shortest trace over the shards is as short as the unsharded search's.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Shard {
+  /** From 1. */
+  index: number;
+  count: number;
+}
+
+/** The most shards a run may be cut into. */
+export const MAX_SHARDS = 1000;
+
+/** "I/N" as typed: I from 1 to N, N from 1 to MAX_SHARDS; a message naming the problem otherwise. */
+export function parseShard(text: string): { ok: true; shard: Shard } | { ok: false; message: string } {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  if (!m) return { ok: false, message: `--shard takes I/N, the shard's number and how many there are, like 2/4; got "${text}"` };
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (count < 1 || count > MAX_SHARDS) return { ok: false, message: `--shard ${text.trim()}: N must be from 1 to ${MAX_SHARDS}` };
+  if (index < 1 || index > count) return { ok: false, message: `--shard ${text.trim()}: I must be from 1 to ${count}` };
+  return { ok: true, shard: { index, count } };
+}
+
+/** The runs of a check's shard: indexes `from` (from 0) to `to` (excluded). Empty when there are fewer runs than shards. */
+export function shardRange(runs: number, shard: Shard): { from: number; to: number } {
+  return { from: Math.floor(((shard.index - 1) * runs) / shard.count), to: Math.floor((shard.index * runs) / shard.count) };
+}
+
+/** Whether the explorer's shard keeps the first-level state of this ordinal (from 0, in breadth-first order). */
+export function ownsFirstLevel(shard: Shard, ordinal: number): boolean {
+  return ordinal % shard.count === shard.index - 1;
+}
+
+/** The file a shard writes in its --out folder. */
+export function shardFileName(command: 'check' | 'explore', shard: Shard): string {
+  return `${command}-shard-${shard.index}-of-${shard.count}.json`;
+}
+
+/** Writes a shard's result as JSON in `dir` (made if missing); returns the file's path. */
+export function writeShardFile(dir: string, command: 'check' | 'explore', shard: Shard, content: object): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, shardFileName(command, shard));
+  writeFileSync(file, JSON.stringify(content, null, 2) + '\n');
+  return file;
+}
