@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PASSING } from './helpers.js';
 
 const BIN = join(__dirname, '..', '..', 'bin', 'replsim.js');
 const dir = mkdtempSync(join(tmpdir(), 'replsim-cli-'));
@@ -23,20 +24,7 @@ function file(name: string, text: string): string {
   return p;
 }
 
-const passing = file(
-  'pass.yaml',
-  `name: write and read
-clusters:
-  east: {}
-steps:
-  - request: POST secret/data/app
-    on: east
-    body: { data: { password: s3cret } }
-  - request: GET secret/data/app
-    on: east
-    expect: { data: { data: { password: s3cret } } }
-`,
-);
+const passing = file('pass.yaml', PASSING);
 
 describe('replsim CLI', () => {
   it('exits 0 on a file whose outcome matches its expect, and writes results and history', () => {
