@@ -40,4 +40,12 @@ const io = {
   // `replsim run -` reads a scenario from standard input (file descriptor 0), only when asked.
   stdin: () => readFileSync(0, 'utf8'),
 };
+// A reader that stops early (`replsim run scenarios/ | head`) closes the pipe: stop quietly, as
+// Unix tools do, instead of dying on an unhandled EPIPE with a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
 process.exitCode = await main(process.argv.slice(2), io);

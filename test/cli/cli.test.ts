@@ -142,3 +142,15 @@ steps:
     expect(replsim('--version').out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 });
+
+describe('replsim in a pipeline', () => {
+  it('stops quietly when the reader closes the pipe early (| head), with no EPIPE stack trace', () => {
+    const r = spawnSync('bash', ['-c', `"${process.execPath}" "${BIN}" run "${join(__dirname, '..', '..', 'scenarios')}" | head -1; exit \${PIPESTATUS[0]}`], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    expect(r.stdout.split('\n')[0]).toMatch(/^▶ 01 /);
+    expect(r.stderr).not.toMatch(/EPIPE|at .*\(/);
+    expect(r.status).toBe(0);
+  });
+});
