@@ -185,9 +185,9 @@ export interface ClusterState {
   /** X25519 key pairs made by generate-public-key, per kind (private key kept to open credentials). */
   secondaryKeys: Partial<Record<ReplicationKind, { publicKey: string; privateKey: string }>>;
   /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
-  sync: import('../sync/sync.js').SyncState;
+  sync: import('../sync/types.js').SyncState;
   /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
-  plugins: import('../plugins/plugins.js').PluginCatalogState;
+  plugins: import('../plugins/types.js').PluginCatalogState;
 }
 
 /** What the world holds: the clusters, the network and the clock. */
