@@ -6,7 +6,7 @@
 import { modeOf, type RoleValue } from '../../../models/replication-role.machine.js';
 import type { ReplicationKind, SimState } from '../../areas/cluster/state.js';
 import { linkKey } from '../../kernel/network.js';
-import type { Ref } from './operator.js';
+import type { Ref } from './answer.js';
 
 export type Kind = ReplicationKind;
 
