@@ -11,8 +11,7 @@ import { canonicalJson } from '../kernel/canonical.js';
 import { applyEvent } from '../kernel/engine.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
-export const KINDS: readonly ReplicationKind[] = ['dr', 'performance'];
-export const KIND_WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
+export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../areas/vocabulary.js';
 
 // States folded again for observations that did not carry them, computed once per observation.
 const folded = new WeakMap<Observation, SimState[]>();

@@ -3,7 +3,7 @@
 import type { ApiResponse } from '../kernel/http/http.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
-import type { HazardId, InvariantId } from '../scenario/schema.js';
+import type { HazardId, InvariantId } from '../areas/vocabulary.js';
 
 export type { HazardId, InvariantId };
 

@@ -6,8 +6,8 @@ import type { RoleValue } from '../../../models/replication-role.machine.js';
 
 export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
-export type Capability = 'create' | 'read' | 'update' | 'delete' | 'list' | 'patch' | 'sudo' | 'deny';
-export type ReplicationKind = 'dr' | 'performance';
+import type { Capability, ReplicationKind } from '../vocabulary.js';
+export type { Capability, ReplicationKind };
 
 /** Path glob → capabilities, as in the scenario file's `tokens.<name>.policy`. */
 export type Policy = Record<string, Capability[]>;
