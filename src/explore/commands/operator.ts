@@ -11,7 +11,7 @@ import { formatMs } from '../../scenario/runner.js';
 import { getPath } from '../../scenario/dotted.js';
 import type { World } from '../../world.js';
 import { Watch } from '../../check/catalogue.js';
-import type { Finding, Observation, ResponseObservation } from '../../check/types.js';
+import type { Finding, Observation, ResponseObservation } from '../../areas/monitoring/types.js';
 import { ModelMismatch } from './model.js';
 import { obtainRootToken } from './operation-token.js';
 import { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from './answer.js';

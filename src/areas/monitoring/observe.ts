@@ -2,16 +2,16 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
-import { asFolder } from '../areas/cluster/paths.js';
-import { modeOf } from '../../models/replication-role.machine.js';
-import type { SimEvent } from '../areas/cluster/events.js';
-import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../areas/cluster/state.js';
-import { reducers } from '../world.js';
-import { canonicalJson } from '../kernel/canonical.js';
-import { applyEvent } from '../kernel/engine.js';
+import { asFolder } from '../cluster/paths.js';
+import { modeOf } from '../../../models/replication-role.machine.js';
+import type { SimEvent } from '../cluster/events.js';
+import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
+import { reducers } from '../domain.js';
+import { canonicalJson } from '../../kernel/canonical.js';
+import { applyEvent } from '../../kernel/engine.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
-export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../areas/vocabulary.js';
+export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../vocabulary.js';
 
 // States folded again for observations that did not carry them, computed once per observation.
 const folded = new WeakMap<Observation, SimState[]>();
