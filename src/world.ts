@@ -5,7 +5,7 @@
 import { coreReducers } from './areas/cluster/reducers.js';
 import type { SimEvent } from './areas/cluster/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
-import { domainProcesses, domainReducers } from './areas/domain.js';
+import { domainProcesses, reducers } from './areas/domain.js';
 import type { SimState } from './areas/cluster/state.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
@@ -13,8 +13,8 @@ import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/ext
 import { render, type ApiRequest, type ApiResponse } from './kernel/http/http.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
 import { kvRoutes } from './areas/cluster/kv.js';
-import { dispatch, type Dispatch, type RouteTable } from './kernel/http/router.js';
-import type { Outcome } from './kernel/http/route.js';
+import { dispatch, type Dispatch, type RouteTable } from './areas/cluster/http/router.js';
+import type { Outcome } from './areas/cluster/http/route.js';
 import { sysRoutes } from './areas/sys-routes.js';
 import { hashOf } from './kernel/canonical.js';
 import { applyEvent, EventStore, isEventType, type ReducerTable } from './kernel/engine.js';
@@ -23,7 +23,7 @@ import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
 
-export const reducers = { ...coreReducers, ...networkReducers, ...domainReducers } as ReducerTable<SimState, SimEvent>;
+export { reducers };
 export const routes: RouteTable = { sys: sysRoutes, mounts: kvRoutes };
 const processes = domainProcesses;
 

@@ -1,12 +1,12 @@
 // The `sys/` path table the world serves, gathered from one handler module per area of the spec.
 import { clientRoutes } from './cluster/client-endpoints.js';
 import { merkleRoutes } from './merkle/routes.js';
-import { notBuilt } from '../kernel/http/not-built.js';
+import { notBuilt } from './cluster/http/not-built.js';
 import { operationTokenRoutes } from './operation-token/routes.js';
 import { pluginRuntimeRoutes } from './plugins/routes.js';
 import { drRoutes } from './replication/routes-dr.js';
 import { performanceRoutes } from './replication/routes-performance.js';
-import type { Route } from '../kernel/http/route.js';
+import type { Route } from './cluster/http/route.js';
 import { syncRoutes } from './sync/routes.js';
 
 /**

@@ -16,7 +16,7 @@ import { operationTokenGate } from '../areas/operation-token/monitors/operation-
 import { otpNeverReturned } from '../areas/operation-token/monitors/otp-never-returned.js';
 import { revokedStaysBarred } from '../areas/replication/monitors/revoked-stays-barred.js';
 import { twoPrimaries } from '../areas/replication/monitors/two-primaries.js';
-import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from './types.js';
+import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
 import { wipeOnEnable } from '../areas/replication/monitors/wipe-on-enable.js';
 
 /** Every monitor replsim has, invariants first, in the order of invariants.md. */

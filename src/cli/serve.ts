@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { decodeToken } from '../areas/cluster/crypto/otp.js';
 import type { Io } from './run.js';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../areas/monitoring/types.js';
 import { serve, ServeError, writeSessionFiles, type ServeHandle } from '../serve/serve.js';
 
 const DEFAULT_PORT = 8200;

@@ -18,7 +18,7 @@ import { World, type WorldOptions } from '../world.js';
 export { World, WorldUsageError, type WorldOptions, type RequestResult } from '../world.js';
 export type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 export type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
-export type { Finding } from '../check/types.js';
+export type { Finding } from '../areas/monitoring/types.js';
 export { loadScenario, formatScenarioError, type LoadResult, type ScenarioError } from '../scenario/loader.js';
 export { runScenario, type RunOptions, type RunResult, type StepRecord } from '../scenario/runner.js';
 export type { Scenario } from '../scenario/schema.js';

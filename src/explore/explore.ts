@@ -32,7 +32,7 @@ import {
 import { FindingError, keyOwnersOf, Operator, type Ref } from './commands/operator.js';
 import { withModelExpectation, type ScenarioExport } from './export.js';
 import { recordRun } from './property.js';
-import type { Finding, Observation } from '../check/types.js';
+import type { Finding, Observation } from '../areas/monitoring/types.js';
 
 export interface ExploreOptions {
   /** Commands per trace, at most. */

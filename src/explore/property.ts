@@ -20,7 +20,7 @@ import {
 } from './commands/index.js';
 import { FindingError, type Operator, type ScriptStep } from './commands/operator.js';
 import { withModelExpectation, type ScenarioExport } from './export.js';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../areas/monitoring/types.js';
 
 export const DEFAULT_STEPS = 50;
 /** Commands drawn per command a run may run: about half are skipped (their precondition fails). */

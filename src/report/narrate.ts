@@ -2,7 +2,7 @@
 // a request was refused, what changed in the topology, and the invariants and hazards seen. Colour
 // on a terminal, none when NO_COLOR is set or output is piped, forced by FORCE_COLOR or --color.
 import { styleText } from 'node:util';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../areas/monitoring/types.js';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
 import { formatMs } from '../scenario/runner.js';
 import { redact } from './redact.js';

@@ -3,6 +3,7 @@
 import { modeOf } from '../../models/replication-role.machine.js';
 import { replicationStatus } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
+import { KIND_WORD } from '../areas/vocabulary.js';
 
 /** A secondary's streaming state as its status record shows it, e.g. "stream-wals, ready". */
 function streaming(state: SimState, name: string, kind: ReplicationKind): string | null {
@@ -11,7 +12,6 @@ function streaming(state: SimState, name: string, kind: ReplicationKind): string
   return `${s.state ?? '?'}, ${s.connection_state ?? '?'}`;
 }
 
-const KIND_LABEL: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
 
 function roleLabel(role: string): string {
   switch (role) {
@@ -47,18 +47,18 @@ export function topologyChanges(before: SimState, after: SimState): string[] {
     for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
       const sa = streaming(before, name, kind);
       const sb = streaming(after, name, kind);
-      if (sb !== null && sa !== sb) lines.push(`${name}: ${KIND_LABEL[kind]} streaming ${sa ?? 'not a secondary'} → ${sb}`);
+      if (sb !== null && sa !== sb) lines.push(`${name}: ${KIND_WORD[kind]} streaming ${sa ?? 'not a secondary'} → ${sb}`);
     }
     if (a === b) continue;
     for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
       const ra = a.replication[kind];
       const rb = b.replication[kind];
       if (ra === rb) continue;
-      if (ra.role !== rb.role) lines.push(`${name}: ${KIND_LABEL[kind]} ${roleLabel(ra.role)} → ${roleLabel(rb.role)}`);
+      if (ra.role !== rb.role) lines.push(`${name}: ${KIND_WORD[kind]} ${roleLabel(ra.role)} → ${roleLabel(rb.role)}`);
       if (ra.clusterId !== rb.clusterId && rb.clusterId !== '' && modeOf(rb.role) !== 'disabled')
-        lines.push(`${name}: ${KIND_LABEL[kind]} cluster_id ${ra.clusterId === '' ? 'set to' : 'changed to'} ${rb.clusterId.slice(0, 8)}…`);
-      if (ra.primary !== rb.primary) lines.push(rb.primary ? `${name}: follows ${rb.primary} (${KIND_LABEL[kind]})` : `${name}: no longer follows a ${KIND_LABEL[kind]} primary`);
-      if (rb.lastRemoteWal > ra.lastRemoteWal) lines.push(`${name}: received ${KIND_LABEL[kind]} WALs up to ${rb.lastRemoteWal}`);
+        lines.push(`${name}: ${KIND_WORD[kind]} cluster_id ${ra.clusterId === '' ? 'set to' : 'changed to'} ${rb.clusterId.slice(0, 8)}…`);
+      if (ra.primary !== rb.primary) lines.push(rb.primary ? `${name}: follows ${rb.primary} (${KIND_WORD[kind]})` : `${name}: no longer follows a ${KIND_WORD[kind]} primary`);
+      if (rb.lastRemoteWal > ra.lastRemoteWal) lines.push(`${name}: received ${KIND_WORD[kind]} WALs up to ${rb.lastRemoteWal}`);
     }
     if (a.storage !== b.storage && Object.keys(b.storage.kv).length === 0 && Object.keys(a.storage.kv).length > 0) lines.push(`${name}: storage wiped`);
   }

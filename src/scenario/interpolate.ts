@@ -1,6 +1,6 @@
 // `${name}` variables in scenario files: replacing them while a run goes, and checking before it starts
 // that every one will be known when its step runs (a typo found at step 40 wastes a whole run).
-import type { Locate, ScenarioError, ScenarioPath } from './loader.js';
+import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { didYouMean, type Scenario, type Step } from './schema.js';
 
 /** Variable values by name: built-ins (`east.root_token`) and saved ones (`westToken`). */

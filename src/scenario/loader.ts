@@ -4,23 +4,10 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
 import type { ZodIssue } from 'zod';
 import { checkVariables } from './interpolate.js';
+import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
+export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { parseScenario, type Scenario } from './schema.js';
 
-/** One problem in a scenario file; `line` and `column` count from 1 (0 when unknown). */
-export interface ScenarioError {
-  file: string;
-  line: number;
-  column: number;
-  /** Dotted path of the key, like `steps.3.tokn`; empty for the file as a whole. */
-  key: string;
-  message: string;
-}
-
-/** A key path into the file, as zod reports them: map keys and list indices. */
-export type ScenarioPath = readonly (string | number)[];
-
-/** The line and column of a key path, as close as the file allows (a missing key gives its parent's). */
-export type Locate = (path: ScenarioPath) => { line: number; column: number };
 
 /** A loaded scenario with a way back to its lines (for runtime messages), or every error found. */
 export type LoadResult = { ok: true; scenario: Scenario; locate: Locate } | { ok: false; errors: ScenarioError[] };

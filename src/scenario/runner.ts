@@ -2,7 +2,7 @@
 // invariant and hazard monitors run after it, and the outcome judged against the file's `expect`.
 // The runner stops at the first step that fails: later steps usually depend on it.
 import { Watch } from '../check/catalogue.js';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
 import { decodeToken } from '../areas/cluster/crypto/otp.js';

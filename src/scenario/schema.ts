@@ -8,22 +8,13 @@ import { parseStoreRef } from '../areas/sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
 
 // ---------------------------------------------------------------------------------------------------
-// Vocabularies
+// Vocabularies (the spec's own are defined once, in src/areas/vocabulary.ts; a scenario's store
+// reference may name every destination type the service has, `in-mem` too)
+import { CAPABILITIES, DESTINATION_FAULTS, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES as DESTINATION_TYPES } from '../areas/vocabulary.js';
+export { CAPABILITIES, DESTINATION_FAULTS, DESTINATION_TYPES, HAZARD_IDS, INVARIANT_IDS };
+import type { Capability, DestinationFault, HazardId, InvariantId, ServiceDestinationType as DestinationType } from '../areas/vocabulary.js';
+export type { Capability, DestinationFault, DestinationType, HazardId, InvariantId };
 
-/** Invariant ids of invariants.md, which `expect: { violation: <id> }` may name. */
-export const INVARIANT_IDS = [
-  'wipe-on-enable',
-  'cluster-id-rules',
-  'one-generation-attempt',
-  'operation-token-gate',
-  'revoked-stays-barred',
-  'filters-respected',
-  'dr-secondary-closed',
-  'otp-never-returned',
-  'convergence',
-] as const;
-/** Hazard ids of invariants.md, which `expect: { hazard: <id> }` may name. */
-export const HAZARD_IDS = ['two-primaries', 'newer-primary', 'forced-promotion', 'lost-writes'] as const;
 /** The action keys of a step; a step has exactly one. */
 export const STEP_ACTIONS = [
   'request',
@@ -39,37 +30,21 @@ export const STEP_ACTIONS = [
 ] as const;
 /** Methods a request line may start with (LIST is the service's own verb). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'] as const;
-/** Policy capabilities a token's policy may grant. */
-export const CAPABILITIES = ['create', 'read', 'update', 'delete', 'list', 'patch', 'sudo', 'deny'] as const;
 /** Licences a cluster may run under. */
 export const LICENSES = ['enterprise', 'managed', 'none'] as const;
 /** Secrets engines a mount may hold. */
 export const MOUNT_TYPES = ['kv-v2', 'kv-v1'] as const;
-/** Sync destination types of the spec, plus the service's in-memory test type. */
-export const DESTINATION_TYPES = ['cloudone-sm', 'cloudtwo-kv', 'cloudthree-sm', 'codehost', 'webhost-project', 'in-mem'] as const;
-/** Faults a simulated sync destination can be given; `none` clears the fault. */
-export const DESTINATION_FAULTS = ['unreachable', 'unauthorized', 'none'] as const;
 /** The two subtrees of a cluster's merkle tree. */
 export const MERKLE_TREES = ['replicated', 'local'] as const;
 
-/** An invariant id of invariants.md. */
-export type InvariantId = (typeof INVARIANT_IDS)[number];
-/** A hazard id of invariants.md. */
-export type HazardId = (typeof HAZARD_IDS)[number];
 /** A step's action key. */
 export type StepAction = (typeof STEP_ACTIONS)[number];
 /** A request line's method. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
-/** A policy capability. */
-export type Capability = (typeof CAPABILITIES)[number];
 /** A cluster's licence. */
 export type License = (typeof LICENSES)[number];
 /** A mount's secrets engine. */
 export type MountType = (typeof MOUNT_TYPES)[number];
-/** A sync destination type. */
-export type DestinationType = (typeof DESTINATION_TYPES)[number];
-/** A fault of a sync destination. */
-export type DestinationFault = (typeof DESTINATION_FAULTS)[number];
 /** A merkle subtree. */
 export type MerkleTree = (typeof MERKLE_TREES)[number];
 

@@ -6,7 +6,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../areas/monitoring/types.js';
 import { writeRunFiles } from '../report/results.js';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';

@@ -7,7 +7,7 @@
 import type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 import { errors, render } from '../kernel/http/http.js';
 import { Watch } from '../check/catalogue.js';
-import type { Finding } from '../check/types.js';
+import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Watch, catalogue, describeCatalogue } from '../../src/check/catalogue.js';
-import type { Monitor, Observation } from '../../src/check/types.js';
+import type { Monitor, Observation } from '../../src/areas/monitoring/types.js';
 import { HAZARD_IDS, INVARIANT_IDS } from '../../src/scenario/schema.js';
 import { DR, world } from './helpers.js';
 

@@ -4,7 +4,7 @@
 // resulting state is edited (a reducer that did what it must not).
 import { produce } from 'immer';
 import { Watch } from '../../src/check/catalogue.js';
-import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/check/types.js';
+import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/areas/monitoring/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
 import type { SimEvent } from '../../src/areas/cluster/events.js';
 import type { SimState } from '../../src/areas/cluster/state.js';

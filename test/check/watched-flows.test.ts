@@ -7,7 +7,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, expect } from 'vitest';
 import { Watch } from '../../src/check/catalogue.js';
-import type { Finding } from '../../src/check/types.js';
+import type { Finding } from '../../src/areas/monitoring/types.js';
 import { World } from '../../src/world.js';
 
 const SUITES = ['areas/replication', 'areas/operation-token', 'areas/merkle', 'areas/replication/performance'];

@@ -8,7 +8,7 @@ import { decodeActivationClaims } from './crypto/activation-token.js';
 import type { ClusterState, ReplicationKind } from './state.js';
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type RequestContext, type Route } from '../../kernel/http/route.js';
+import { endpoint, type RequestContext, type Route } from './http/route.js';
 
 /**
  * sys/health's default status codes (api-docs system/health, 1.7 to 1.21): 200 initialised,

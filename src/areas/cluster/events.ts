@@ -3,7 +3,11 @@
 import type { BaseEvent } from '../../kernel/engine.js';
 import type { NetworkEvent } from '../../kernel/network.js';
 import type { ClusterState } from './state.js';
-import type { DomainEvent } from '../domain.js';
+import type { MerkleEvent } from '../merkle/events.js';
+import type { OperationTokenEvent } from '../operation-token/events.js';
+import type { PluginEvent } from '../plugins/types.js';
+import type { FilterEvent, ReplicationEvent } from '../replication/events.js';
+import type { SyncEvent } from '../sync/types.js';
 
 /** Emitted once, first, by createWorld: the clusters as initialised (ids, tokens, keys drawn). */
 export interface WorldCreated extends BaseEvent {
@@ -48,6 +52,9 @@ export interface MerkleCorrupted extends BaseEvent {
 }
 
 export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | MerkleCorrupted | NetworkEvent;
+
+/** The events of the spec areas, each declared by its area in a types-only module. */
+export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent;
 
 /** Every event a world's log can hold. */
 export type SimEvent = CoreEvent | DomainEvent;

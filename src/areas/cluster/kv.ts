@@ -7,7 +7,7 @@ import type { ClusterState, KvRecord, MountEntry, SimState } from './state.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type Outcome, type RequestContext, type Route } from '../../kernel/http/route.js';
+import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
 
 function mountOf(ctx: RequestContext): MountEntry {
   return ctx.cluster.storage.mounts[ctx.params.mount];

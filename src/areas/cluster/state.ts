@@ -6,8 +6,8 @@ import type { RoleValue } from '../../../models/replication-role.machine.js';
 
 export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
-export type Capability = 'create' | 'read' | 'update' | 'delete' | 'list' | 'patch' | 'sudo' | 'deny';
-export type ReplicationKind = 'dr' | 'performance';
+import type { Capability, ReplicationKind } from '../vocabulary.js';
+export type { Capability, ReplicationKind };
 
 /** Path glob → capabilities, as in the scenario file's `tokens.<name>.policy`. */
 export type Policy = Record<string, Capability[]>;
@@ -185,9 +185,9 @@ export interface ClusterState {
   /** X25519 key pairs made by generate-public-key, per kind (private key kept to open credentials). */
   secondaryKeys: Partial<Record<ReplicationKind, { publicKey: string; privateKey: string }>>;
   /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
-  sync: import('../sync/sync.js').SyncState;
+  sync: import('../sync/types.js').SyncState;
   /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
-  plugins: import('../plugins/plugins.js').PluginCatalogState;
+  plugins: import('../plugins/types.js').PluginCatalogState;
 }
 
 /** What the world holds: the clusters, the network and the clock. */

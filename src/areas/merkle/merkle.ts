@@ -8,6 +8,8 @@ import type { BaseEvent } from '../../kernel/engine.js';
 import { isUp } from '../../kernel/network.js';
 import type { ClusterState, SimState } from '../cluster/state.js';
 import type { TimedProcess } from '../cluster/timed.js';
+import type { MerkleChecked, MerkleEvent, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
+export type * from './events.js';
 
 export type MerkleTree = 'replicated' | 'local';
 
@@ -22,38 +24,6 @@ export const REINDEX_DIFF_FACTOR = 2;
 /** Flushing the rebuilt tree, per object; `skip_flush` leaves it out, which shortens the tree lock. */
 export const REINDEX_FLUSH_MS_PER_OBJECT = 10;
 
-/** POST …/reindex was accepted: the trees are being rebuilt until `until`. */
-export interface ReindexStarted extends BaseEvent {
-  type: 'reindex-started';
-  cluster: string;
-  /** Virtual time the reindex ends at. */
-  until: number;
-  /** Stored objects walked (mounts plus KV keys), which set the duration. */
-  objects: number;
-  diff: boolean;
-  force: boolean;
-  skipFlush: boolean;
-}
-
-/** Emitted by the reindex process when a running cluster's reindex ends: every damaged page is rebuilt. */
-export interface ReindexFinished extends BaseEvent {
-  type: 'reindex-finished';
-  cluster: string;
-}
-
-/** Emitted by the reindex process when the cluster was down (crashed) as the reindex was due to end: it is lost and must be run again. */
-export interface ReindexAbandoned extends BaseEvent {
-  type: 'reindex-abandoned';
-  cluster: string;
-}
-
-/** POST …/merkle-check was answered: the check's time is recorded (`last_corruption_check_epoch`). */
-export interface MerkleChecked extends BaseEvent {
-  type: 'merkle-checked';
-  cluster: string;
-}
-
-export type MerkleEvent = ReindexStarted | ReindexFinished | ReindexAbandoned | MerkleChecked;
 
 /** Whether any page of either tree is marked corrupted. */
 export function isMerkleCorrupted(c: ClusterState): boolean {

@@ -2,10 +2,10 @@
 // runs in simulated time (see the constants in cluster/merkle.ts) and repairs the damage the
 // `corrupt` fault made; a merkle-check reports that damage in the service's report shape.
 import { merkleCorruptionReport, reindexDurationMs, storedObjectCount, type ReindexStarted } from './merkle.js';
-import { isDrSecondary } from '../../kernel/http/authorize.js';
+import { isDrSecondary } from '../cluster/http/authorize.js';
 import { errors, reply } from '../../kernel/http/http.js';
 import { drOperationTokenAuth, notDrSecondary } from '../operation-token/routes.js';
-import { endpoint, type Route } from '../../kernel/http/route.js';
+import { endpoint, type Route } from '../cluster/http/route.js';
 
 const REINDEX = 'sys/replication/dr/secondary/reindex';
 const MERKLE_CHECK = 'sys/replication/dr/secondary/merkle-check';

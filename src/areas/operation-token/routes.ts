@@ -17,9 +17,9 @@ import {
   type GenerationStarted,
 } from './operation-token.js';
 import type { ClusterState } from '../cluster/state.js';
-import { isDrSecondary } from '../../kernel/http/authorize.js';
+import { isDrSecondary } from '../cluster/http/authorize.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route } from '../../kernel/http/route.js';
+import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
 
 const DR_ATTEMPT = 'sys/replication/dr/secondary/generate-operation-token/attempt';
 const DR_UPDATE = 'sys/replication/dr/secondary/generate-operation-token/update';

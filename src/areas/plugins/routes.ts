@@ -24,7 +24,7 @@ import {
 } from './plugins.js';
 import type { FieldSpec } from '../../kernel/http/fields.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route } from '../../kernel/http/route.js';
+import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
 
 /** A CE feature: no licence needed. Root-namespace only, and `sudo` on top of the path's capability. */
 const catalogAuth: AuthRule = { token: 'client', sudo: true, rootNamespace: true };

@@ -14,6 +14,7 @@ import { own } from '../../kernel/own.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
+import { KIND_WORD } from '../vocabulary.js';
 
 const signingKeys = new Map<string, ActivationSigningKey>();
 
@@ -81,7 +82,6 @@ export type Redeemed = { ok: true; assignment: PrimaryAssignment } | ({ ok: fals
 const refuse = (error: string): Redeemed => ({ ok: false, internal: false, error });
 const failedCall = (error: string): Redeemed => ({ ok: false, internal: true, error });
 
-const KIND_WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
 
 /** "https://east.replsim.test:8200" → "east.replsim.test:8200", as Go's dialer prints it. */
 function hostPort(address: string): string {

@@ -3,7 +3,7 @@
 // nothing. The first group is emitted by request handlers, the second by the streaming process as
 // time passes.
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { ReplicationKind } from '../cluster/state.js';
+import type { PathsFilter, ReplicationKind } from '../cluster/state.js';
 
 interface ReplicationBase extends BaseEvent {
   kind: ReplicationKind;
@@ -139,3 +139,24 @@ export type ReplicationEvent =
   | SecondarySynced
   | WalDelivered
   | SecondaryDisconnected;
+
+/** paths-filter/:id POST accepted on a performance primary: secondary `id` now receives only what the filter lets through. */
+export interface PathsFilterSet extends BaseEvent {
+  type: 'replication-paths-filter-set';
+  kind: 'performance';
+  /** The primary. */
+  cluster: string;
+  id: string;
+  mode: PathsFilter['mode'];
+  paths: string[];
+}
+
+/** paths-filter/:id DELETE accepted on a performance primary: secondary `id` receives every replicated mount again. */
+export interface PathsFilterDeleted extends BaseEvent {
+  type: 'replication-paths-filter-deleted';
+  kind: 'performance';
+  cluster: string;
+  id: string;
+}
+
+export type FilterEvent = PathsFilterSet | PathsFilterDeleted;

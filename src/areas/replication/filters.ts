@@ -12,27 +12,8 @@ import type { BaseEvent } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../cluster/state.js';
 import { advanceWal } from './interplay.js';
+import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
 
-/** paths-filter/:id POST accepted on a performance primary: secondary `id` now receives only what the filter lets through. */
-export interface PathsFilterSet extends BaseEvent {
-  type: 'replication-paths-filter-set';
-  kind: 'performance';
-  /** The primary. */
-  cluster: string;
-  id: string;
-  mode: PathsFilter['mode'];
-  paths: string[];
-}
-
-/** paths-filter/:id DELETE accepted on a performance primary: secondary `id` receives every replicated mount again. */
-export interface PathsFilterDeleted extends BaseEvent {
-  type: 'replication-paths-filter-deleted';
-  kind: 'performance';
-  cluster: string;
-  id: string;
-}
-
-export type FilterEvent = PathsFilterSet | PathsFilterDeleted;
 
 /** A filter path as mounts and namespaces are keyed ("secret" → "secret/"). */
 export const normaliseFilterPath = asFolder;

@@ -21,9 +21,6 @@ export {
   filterReducers,
   namespaceExcludedFor,
   normaliseFilterPath,
-  type FilterEvent,
-  type PathsFilterDeleted,
-  type PathsFilterSet,
 } from './filters.js';
 export { replicatingPerformanceConfiguration } from './interplay.js';
 

@@ -6,6 +6,6 @@
 // Generation attempts, operation-token/delete, reindex and merkle-check are in operation-token.ts
 // and merkle.ts.
 import { combinedStatusRoute, replicationRoutes } from './routes-shared.js';
-import type { Route } from '../../kernel/http/route.js';
+import type { Route } from '../cluster/http/route.js';
 
 export const drRoutes: Route[] = [...replicationRoutes('dr'), combinedStatusRoute];

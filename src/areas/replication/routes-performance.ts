@@ -10,7 +10,7 @@ import type { ClusterState, DynamicFilter, PathsFilter } from '../cluster/state.
 import { hasOwn, own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { adminAuth, replicationErrors, replicationRoutes } from './routes-shared.js';
-import { endpoint, type Route } from '../../kernel/http/route.js';
+import { endpoint, type Route } from '../cluster/http/route.js';
 
 const PERF = 'sys/replication/performance';
 const err = replicationErrors('performance');

@@ -24,10 +24,11 @@ import { rfc3339 } from '../../kernel/clock.js';
 import { reachable } from '../../kernel/network.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type AuthRule, type Outcome, type Route } from '../../kernel/http/route.js';
+import { endpoint, type AuthRule, type Outcome, type Route } from '../cluster/http/route.js';
 
-/** How the spec and the service name each kind in texts. */
-export const KIND_WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
+/** How the spec and the service name each kind in texts (one vocabulary: src/areas/vocabulary.ts). */
+export { KIND_WORD } from '../vocabulary.js';
+import { KIND_WORD } from '../vocabulary.js';
 
 /** The version from which a primary accepts `secondary_public_key` (spec, Versioning 1). */
 export const SECONDARY_PUBLIC_KEY_SINCE = '1.3.0';

@@ -3,8 +3,8 @@
 // sensitive (returned obfuscated, vault-api-facts.md §D), the default granularity, and how the
 // store spells a secret's name.
 
-export const DESTINATION_TYPES = ['cloudone-sm', 'cloudtwo-kv', 'cloudthree-sm', 'codehost', 'webhost-project'] as const;
-export type DestinationType = (typeof DESTINATION_TYPES)[number];
+import { DESTINATION_TYPES, type DestinationType } from '../vocabulary.js';
+export { DESTINATION_TYPES, type DestinationType };
 
 export type Granularity = 'secret-path' | 'secret-key';
 export const GRANULARITIES: readonly Granularity[] = ['secret-path', 'secret-key'];

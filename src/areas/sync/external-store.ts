@@ -12,8 +12,8 @@
 // only by the world's reducers, so replay rebuilds it.
 
 /** A fault a store can be given; `none` clears it. */
-export type DestinationFault = 'unreachable' | 'unauthorized' | 'none';
-export const DESTINATION_FAULTS: readonly DestinationFault[] = ['unreachable', 'unauthorized', 'none'];
+import { DESTINATION_FAULTS, type DestinationFault } from '../vocabulary.js';
+export { DESTINATION_FAULTS, type DestinationFault };
 
 export interface ExternalStore {
   fault: DestinationFault;

@@ -30,7 +30,7 @@ import { rfc3339 } from '../../kernel/clock.js';
 import { own, PROTO_NAME } from '../../kernel/own.js';
 import type { FieldSpec } from '../../kernel/http/fields.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from '../../kernel/http/route.js';
+import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
 
 /**
  * Every sync endpoint: a client token with the path's capability, and a licence that has the

@@ -5,10 +5,10 @@
 // the operator, asserts the prediction, checks the model against the world and runs the catalogue.
 import type fc from 'fast-check';
 import { assertModelMatches, KIND_WORD, ModelMismatch, type Capabilities, type Kind, type Model } from './model.js';
-import type { Answer, Operator } from './operator.js';
+import type { Operator } from './operator.js';
+import { type Prediction } from './outcome.js';
+export { expectOutcome, replicationPath, type Prediction } from './outcome.js';
 
-/** What the model expects of a command: the service must accept it, must refuse it, or the model cannot tell. */
-export type Prediction = 'accept' | 'refuse' | 'either';
 
 export abstract class OperatorCommand implements fc.Command<Model, Operator> {
   /** The family this command belongs to (`promote`, `wait`, ...). */
@@ -89,20 +89,6 @@ export function hasKind(m: Readonly<Model>, kind: Kind): boolean {
 /** `(DR)` or `(performance)`, for the operator's words. */
 export function kindTag(kind: Kind): string {
   return `(${KIND_WORD[kind]})`;
-}
-
-/** Fails the run when the service answered against the model's prediction. */
-export function expectOutcome(answer: Answer, prediction: Prediction, what: string): void {
-  if (prediction === 'accept' && !answer.ok) {
-    const errors = Array.isArray(answer.body?.errors) ? `: ${answer.body.errors.join('; ')}` : '';
-    throw new ModelMismatch(`${what}: the model expected it to be accepted, the service answered ${answer.status}${errors}`, { answer: 'accept' });
-  }
-  if (prediction === 'refuse' && answer.ok) throw new ModelMismatch(`${what}: the model expected a refusal, the service answered ${answer.status}`, { answer: 'refuse' });
-}
-
-/** The replication endpoints' prefix for a kind. */
-export function replicationPath(kind: Kind, rest: string): string {
-  return `sys/replication/${kind}/${rest}`;
 }
 
 /**

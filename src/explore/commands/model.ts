@@ -6,12 +6,13 @@
 import { modeOf, type RoleValue } from '../../../models/replication-role.machine.js';
 import type { ReplicationKind, SimState } from '../../areas/cluster/state.js';
 import { linkKey } from '../../kernel/network.js';
-import type { Ref } from './operator.js';
+import type { Ref } from './answer.js';
 
 export type Kind = ReplicationKind;
 
-/** How the spec and the service name each kind in prose. */
-export const KIND_WORD: Record<Kind, string> = { dr: 'DR', performance: 'performance' };
+/** How the spec and the service name each kind in prose (one vocabulary: src/areas/vocabulary.ts). */
+export { KIND_WORD } from '../../areas/vocabulary.js';
+import { KIND_WORD } from '../../areas/vocabulary.js';
 
 /** Cluster names of the topologies the commands drive, in order; a topology of K uses the first K. */
 export const CLUSTER_NAMES = ['east', 'west', 'south', 'north', 'central'] as const;

@@ -4,8 +4,19 @@
 // secondary keeps tokens local: enabling it leaves it none). Both start an attempt (the service
 // draws the OTP and shows it once), take the key shares of the keyring the cluster holds (after
 // activation, its primary's), and give an encoded token that the OTP decodes.
-import { expectOutcome, replicationPath, type Prediction } from './command.js';
-import type { Operator, Ref } from './operator.js';
+import type { Method } from '../../kernel/http/http.js';
+import type { Answer, Ref, RequestOptions } from './answer.js';
+import { expectOutcome, replicationPath, type Prediction } from './outcome.js';
+
+/**
+ * What these steps need of the operator (operator.ts's Operator has it): named here, not imported,
+ * because the operator itself generates a root token through them.
+ */
+export interface Operator {
+  request(on: string, method: Method, path: string | (string | Ref)[], options: RequestOptions): Answer;
+  keyShares(cluster: string, count: number): { owner: string; shares: Ref[] };
+  decode(encoded: Ref, otp: Ref, base: string, label: string): Ref;
+}
 
 interface Strategy {
   attempt: string;

@@ -8,8 +8,8 @@
 // that ended by other means (a wipe) does not count as open.
 import { isAttemptStarted } from '../../../../models/generation-attempt.machine.js';
 import type { SimState } from '../../cluster/state.js';
-import { requestPath, served, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { requestPath, served, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The paths that open an attempt (POST or PUT). */
 export const ATTEMPT_PATHS = ['sys/replication/dr/secondary/generate-operation-token/attempt', 'sys/generate-root/attempt'];

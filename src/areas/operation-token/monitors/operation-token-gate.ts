@@ -11,8 +11,8 @@
 //    `dr_operation_token`, the token the cluster held just before.
 import type { SimEvent } from '../../cluster/events.js';
 import type { SimState } from '../../cluster/state.js';
-import { modeIn, requestPath, served, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { modeIn, requestPath, served, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The calls that need a DR operation token on a DR secondary (all POST). */
 export const GATED_PATHS: Record<string, string> = {

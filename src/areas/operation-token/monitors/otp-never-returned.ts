@@ -7,8 +7,8 @@
 //  - no other response carries the OTP of the attempt the cluster had open when it answered,
 //    whatever the field.
 import { attemptSecretOf } from '../operation-token.js';
-import { requestPath, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { requestPath, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 import { ATTEMPT_PATHS } from './one-generation-attempt.js';
 
 export function otpNeverReturned(): Monitor {

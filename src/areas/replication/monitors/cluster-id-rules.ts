@@ -4,8 +4,8 @@
 // primary must give an id the cluster never had for that kind and that no other cluster holds now,
 // since every enable starts a new replication set.
 import type { ReplicationKind, SimState } from '../../cluster/state.js';
-import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 const idOf = (state: SimState, cluster: string, kind: ReplicationKind) => state.clusters[cluster]?.replication[kind].clusterId ?? '';
 

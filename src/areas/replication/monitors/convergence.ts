@@ -20,9 +20,9 @@
 import { linkDown } from '../link.js';
 import type { ClusterState, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
 import { canonicalJson } from '../../../kernel/canonical.js';
-import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../../check/observe.js';
+import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import { expectedReplica } from './replica.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The bound, in link latencies. */
 export const CONVERGENCE_LATENCIES = 5;

@@ -8,8 +8,8 @@
 //    secondary just before it, is a violation;
 //  - the log: a KV write or delete applied on a cluster that is a DR secondary at that moment (a
 //    client's write got through, whatever the response said).
-import { isDrSecondaryIn, pathsWithinNamespaces, requestPath, served, stateBefore, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { isDrSecondaryIn, pathsWithinNamespaces, requestPath, served, stateBefore, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The paths a DR secondary still answers (relative to the root namespace, no `/v1/`). */
 export const DR_SECONDARY_OPEN_PATHS: readonly string[] = [

@@ -6,9 +6,9 @@
 // the end of every step (the service removes newly excluded data when the filter is set, so it may
 // never be seen), and reports each excluded mount or namespace once while it is held.
 import type { SimState } from '../../cluster/state.js';
-import { stateAfter, violation } from '../../../check/observe.js';
+import { stateAfter, violation } from '../../monitoring/observe.js';
 import { isOwnLocalMount, mountExcluded, namespaceExcluded } from './replica.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /**
  * Local mounts each cluster held as its own: "cluster|uuid" for every local mount it held while it

@@ -8,9 +8,9 @@
 // The primary is the one the secondary followed; a secondary that follows nobody (a demoted former
 // primary) is compared with the running primary of its replication set, when there is one.
 import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
-import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../../check/observe.js';
+import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The primary whose writes a promoted secondary should have held, or null. */
 export function primaryOf(state: SimState, kind: ReplicationKind, secondary: ClusterState): ClusterState | null {

@@ -11,9 +11,9 @@
 import { canonicalJson } from '../../../kernel/canonical.js';
 import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
 import { primaryOf } from './forced-promotion.js';
-import { KIND_WORD, keyName, stateBefore } from '../../../check/observe.js';
+import { KIND_WORD, keyName, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The versions the primary holds that the secondary lacks (or holds otherwise), as `mount/key vN`, sorted. */
 export function lostVersions(kind: ReplicationKind, primary: ClusterState, secondary: ClusterState): string[] {

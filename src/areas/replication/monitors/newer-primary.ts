@@ -4,8 +4,8 @@
 // delivery (initial sync or WALs) from a primary whose version is newer than the secondary's, and
 // lasts while that secondary follows that primary.
 import { versionAtLeast } from '../routes-shared.js';
-import { KIND_WORD, stateAfter } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { KIND_WORD, stateAfter } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 export function newerPrimary(): Monitor {
   // "kind|primary|secondary" pairs reported while the secondary follows that primary.

@@ -7,8 +7,8 @@
 // addresses keeps the revoked credentials and keeps the bar. Any delivery to a barred cluster (the
 // initial sync, or WALs) is a violation, from whichever primary it comes.
 import type { ReplicationKind, SimState } from '../../cluster/state.js';
-import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 interface Bar {
   /** The primary that revoked it, the id and the token (`jti`) revoked. */

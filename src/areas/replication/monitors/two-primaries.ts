@@ -5,7 +5,7 @@
 import { modeOf } from '../../../../models/replication-role.machine.js';
 import type { ReplicationKind, SimState } from '../../cluster/state.js';
 import { isUp } from '../../../kernel/network.js';
-import type { Finding, Monitor } from '../../../check/types.js';
+import type { Finding, Monitor } from '../../monitoring/types.js';
 
 /** Running primaries of each replication set with more than one, as "kind|cluster_id" → names. */
 export function primariesBySet(state: SimState): Map<string, string[]> {

@@ -8,8 +8,8 @@
 // "what it stored before" and is forgotten. Anything else readable there that matches is a
 // violation, reported once per key.
 import type { SimState } from '../../cluster/state.js';
-import { keyName, readableVersions, stateAfter, stateBefore, violation } from '../../../check/observe.js';
-import type { Finding, Monitor, Observation } from '../../../check/types.js';
+import { keyName, readableVersions, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
+import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 /** The remembered versions of one cluster: "mount\0key" → fingerprints of its readable versions. */
 type Remembered = Map<string, Set<string>>;

@@ -1,10 +1,10 @@
 // What an endpoint declares: the authorisation it needs (one reusable step, not code per
 // handler), its body fields, and the handler that turns a checked request into events and a reply.
-import type { SimEvent } from '../../areas/cluster/events.js';
-import type { Capability, ClusterState, SimState, TokenEntry } from '../../areas/cluster/state.js';
-import type { Rng } from '../prng.js';
-import type { FieldSpec, Fields } from './fields.js';
-import type { Method, Reply } from './http.js';
+import type { SimEvent } from '../events.js';
+import type { Capability, ClusterState, SimState, TokenEntry } from '../state.js';
+import type { Rng } from '../../../kernel/prng.js';
+import type { FieldSpec, Fields } from '../../../kernel/http/fields.js';
+import type { Method, Reply } from '../../../kernel/http/http.js';
 
 export interface AuthRule {
   /**

@@ -1,9 +1,9 @@
 // What the invariant and hazard monitors report, and how they are built. A monitor only observes:
 // it reads the world's state and log after each step and never changes them.
-import type { ApiResponse } from '../kernel/http/http.js';
-import type { SimEvent } from '../areas/cluster/events.js';
-import type { SimState } from '../areas/cluster/state.js';
-import type { HazardId, InvariantId } from '../scenario/schema.js';
+import type { ApiResponse } from '../../kernel/http/http.js';
+import type { SimEvent } from '../cluster/events.js';
+import type { SimState } from '../cluster/state.js';
+import type { HazardId, InvariantId } from '../vocabulary.js';
 
 export type { HazardId, InvariantId };
 

@@ -1,15 +1,17 @@
+// In the cluster area, not the kernel: routing reads the cluster's namespaces, mounts and seal state,
+// and authorisation its tokens, policies and DR role (docs/architecture.md, "Departures").
 // The router: from a client's request to an endpoint of the spec's path table (or a KV mount),
 // through the one authorisation step and the field parser, to the handler. LIST is the method
 // LIST or GET with `?list=true`. The router changes nothing: it returns the handler's outcome.
-import { asFolder, namespaceOfPath } from '../../areas/cluster/paths.js';
-import type { ClusterState, MountType, SimState } from '../../areas/cluster/state.js';
-import { isUp } from '../network.js';
-import { hasOwn, own, PROTO_NAME } from '../own.js';
-import type { Rng } from '../prng.js';
+import { asFolder, namespaceOfPath, parseRequestLine } from '../paths.js';
+import type { ClusterState, MountType, SimState } from '../state.js';
+import { isUp } from '../../../kernel/network.js';
+import { hasOwn, own, PROTO_NAME } from '../../../kernel/own.js';
+import type { Rng } from '../../../kernel/prng.js';
 import { authorize } from './authorize.js';
-import { parseFields } from './fields.js';
-import { errors, METHODS, reply, type ApiRequest, type Method, type Reply } from './http.js';
-import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './limits.js';
+import { parseFields } from '../../../kernel/http/fields.js';
+import { errors, METHODS, reply, type ApiRequest, type Method, type Reply } from '../../../kernel/http/http.js';
+import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS, type RequestLimits } from '../../../kernel/http/limits.js';
 import type { Endpoint, Outcome, RequestContext, Route } from './route.js';
 
 /** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
@@ -128,18 +130,10 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
   if (req.token != null && typeof req.token !== 'string') return { outcome: errors.badRequest('the client token (X-Vault-Token) must be a string') };
   if (req.namespace != null && typeof req.namespace !== 'string') return { outcome: errors.badRequest('the namespace (X-Vault-Namespace) must be a string') };
 
-  let raw = String(req.path ?? '').trim().replace(/^\/+/, '');
-  if (raw.startsWith('v1/')) raw = raw.slice(3);
-  const qAt = raw.indexOf('?');
-  // Null-prototype: a handler reads query parameters by name (`?list=true`), and a query may name anything.
-  const query: Record<string, string> = Object.create(null);
-  if (qAt >= 0) {
-    for (const [k, v] of new URLSearchParams(raw.slice(qAt + 1))) if (k !== PROTO_NAME) query[k] = v;
-    raw = raw.slice(0, qAt);
-  }
-  let method = String(req.method ?? '').toUpperCase() as Method;
+  // The request line, parsed in one place (paths.ts); the query is null-prototype.
+  const { path: raw, query, method: asked } = parseRequestLine(req.method, req.path);
+  const method = asked as Method;
   if (!METHODS.includes(method)) return { outcome: errors.unsupportedOperation() };
-  if (method === 'GET' && query.list === 'true') method = 'LIST';
 
   const headerNs = asFolder(req.namespace);
   if (headerNs !== '' && !hasOwn(cluster.storage.namespaces, headerNs)) return { outcome: errors.unsupportedPath(), method };

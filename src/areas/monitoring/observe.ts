@@ -2,17 +2,16 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
-import { asFolder } from '../areas/cluster/paths.js';
-import { modeOf } from '../../models/replication-role.machine.js';
-import type { SimEvent } from '../areas/cluster/events.js';
-import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../areas/cluster/state.js';
-import { reducers } from '../world.js';
-import { canonicalJson } from '../kernel/canonical.js';
-import { applyEvent } from '../kernel/engine.js';
+import { asFolder, parseRequestLine } from '../cluster/paths.js';
+import { modeOf } from '../../../models/replication-role.machine.js';
+import type { SimEvent } from '../cluster/events.js';
+import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
+import { reducers } from '../domain.js';
+import { canonicalJson } from '../../kernel/canonical.js';
+import { applyEvent } from '../../kernel/engine.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
-export const KINDS: readonly ReplicationKind[] = ['dr', 'performance'];
-export const KIND_WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
+export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../vocabulary.js';
 
 // States folded again for observations that did not carry them, computed once per observation.
 const folded = new WeakMap<Observation, SimState[]>();
@@ -49,15 +48,8 @@ export function isDrSecondaryIn(state: SimState, cluster: string): boolean {
 
 /** A request's path relative to the root namespace and without `/v1/`, slashes at the ends or query. */
 export function requestPath(request: ObservedRequest): { method: string; path: string } {
-  let raw = String(request.path ?? '').trim().replace(/^\/+/, '');
-  if (raw.startsWith('v1/')) raw = raw.slice(3);
-  let method = String(request.method ?? '').toUpperCase();
-  const q = raw.indexOf('?');
-  if (q >= 0) {
-    if (new URLSearchParams(raw.slice(q + 1)).get('list') === 'true' && method === 'GET') method = 'LIST';
-    raw = raw.slice(0, q);
-  }
-  const full = asFolder(request.namespace) + raw;
+  const { method, path } = parseRequestLine(request.method, request.path);
+  const full = asFolder(request.namespace) + path;
   return { method, path: full.replace(/\/+$/, '') };
 }
 

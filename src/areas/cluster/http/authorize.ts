@@ -1,11 +1,11 @@
 // The one authorisation step every endpoint goes through, driven by the rule it declares. The
 // order follows the service: a DR secondary refuses client paths before anything else is looked
 // at; then the licence, the root-namespace restriction, and the token with its capabilities.
-import { modeOf } from '../../../models/replication-role.machine.js';
-import { capabilitiesOf } from '../../areas/cluster/policy.js';
-import type { Capability, ClusterState, TokenEntry } from '../../areas/cluster/state.js';
-import { own } from '../own.js';
-import { errors, type Method, type Reply } from './http.js';
+import { modeOf } from '../../../../models/replication-role.machine.js';
+import { capabilitiesOf } from '../policy.js';
+import type { Capability, ClusterState, TokenEntry } from '../state.js';
+import { own } from '../../../kernel/own.js';
+import { errors, type Method, type Reply } from '../../../kernel/http/http.js';
 import type { AuthRule, RequestContext } from './route.js';
 
 /** The capability a method needs by default. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { authorize } from '../../../src/kernel/http/authorize.js';
-import type { AuthRule, RequestContext } from '../../../src/kernel/http/route.js';
-import type { ClusterState, License } from '../../../src/areas/cluster/state.js';
-import { capabilitiesOf } from '../../../src/areas/cluster/policy.js';
-import { errorsOf, kvWorld } from './helpers.js';
+import { authorize } from '../../../../src/areas/cluster/http/authorize.js';
+import type { AuthRule, RequestContext } from '../../../../src/areas/cluster/http/route.js';
+import type { ClusterState, License } from '../../../../src/areas/cluster/state.js';
+import { capabilitiesOf } from '../../../../src/areas/cluster/policy.js';
+import { errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
 
 function ctxFor(over: { license?: License; drSecondary?: boolean; namespace?: string; body?: Record<string, unknown>; opToken?: string | null } = {}) {
   const w = kvWorld();
