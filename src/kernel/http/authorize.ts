@@ -33,7 +33,7 @@ export function isDrSecondary(cluster: ClusterState): boolean {
 export function authorize(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, fullPath: string, sentToken: string | undefined): Reply | null {
   const { cluster } = ctx;
   // A community build never registered the path: as unknown as any unmatched path.
-  if (rule.enterpriseBuildOnly && cluster.license === 'none') return errors.unsupportedPath();
+  if (rule.enterpriseBuildOnly && cluster.license === 'none') return errors.enterpriseBuildOnly();
   if (isDrSecondary(cluster) && !rule.openOnDrSecondary) return errors.drSecondaryClosed();
   if (rule.license === 'enterprise' && cluster.license !== 'enterprise') return errors.enterpriseOnly();
   if (rule.license === 'enterprise-or-managed' && cluster.license === 'none') return errors.enterpriseOnly();
@@ -58,10 +58,10 @@ function clientTokenRefusal(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>,
   const { cluster } = ctx;
 
   const token: TokenEntry | null = sentToken ? (own(cluster.storage.tokens, sentToken) ?? null) : null;
-  if (!token) return errors.permissionDenied();
+  if (!token) return errors.unknownToken();
   const caps = capabilitiesOf(token, fullPath);
   const needed = typeof rule.capability === 'function' ? rule.capability(ctx as RequestContext) : (rule.capability ?? capabilityOfMethod(ctx.method));
   if (!caps.has(needed)) return errors.permissionDenied();
-  if (rule.sudo && !caps.has('sudo')) return errors.permissionDenied();
+  if (rule.sudo && !caps.has('sudo')) return errors.sudoRequired();
   return null;
 }
