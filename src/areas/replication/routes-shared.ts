@@ -5,7 +5,8 @@
 // event with the reply. Error texts are the service's where known (vault-api-facts.md, or confirmed
 // by search as noted), otherwise simulator wording that names the cause and the fix.
 import semver from 'semver';
-import { canRole, modeOf, type RoleEvent } from '../../../models/replication-role.machine.js';
+import { canRole, modeOf, stepRole, type RoleEvent } from '../../../models/replication-role.machine.js';
+import { operationTokenValid } from '../../kernel/http/authorize.js';
 import { generateSecondaryKeyPair } from '../cluster/crypto/sealed-box.js';
 import { isMerkleCorrupted } from '../merkle/merkle.js';
 import {
@@ -325,11 +326,14 @@ export function secondaryEnableRoute(kind: ReplicationKind): Route {
         handle: (ctx) => {
           const c = ctx.cluster;
           const role = c.replication[kind].role;
-          if (!canRole(kind, role, { type: 'secondary.enable', activationTokenValid: true }))
-            return role === 'primary' ? err.primaryCannotEnableSecondary() : err.alreadySecondary();
+          // Redeeming changes nothing and draws nothing, so it is done first: the role machine then
+          // decides with the real fact (was a valid activation token given?). A refusal names the
+          // first failing condition in the service's order: the role, then the token.
+          const redeemed = ctx.fields.token.trim() === '' ? null : redeemActivationToken(ctx.state, c, kind, ctx.fields.token, ctx.fields.primary_api_addr.trim());
+          const decided = stepRole(kind, role, { type: 'secondary.enable', activationTokenValid: redeemed?.ok === true });
+          if (decided === null && role !== 'disabled') return role === 'primary' ? err.primaryCannotEnableSecondary() : err.alreadySecondary();
           if (kind === 'dr' && c.replication.performance.role !== 'disabled') return err.drSecondaryAlone();
-          if (ctx.fields.token.trim() === '') return err.missingToken();
-          const redeemed = redeemActivationToken(ctx.state, c, kind, ctx.fields.token, ctx.fields.primary_api_addr.trim());
+          if (redeemed === null) return err.missingToken();
           if (!redeemed.ok) return redeemRefusal(redeemed);
           return accepted([{ type: 'replication-secondary-enabled', at: ctx.now, kind, cluster: c.name, ...redeemed.assignment }], WARNINGS.secondaryFound);
         },
@@ -361,7 +365,7 @@ export function promoteRoute(kind: ReplicationKind): Route {
           if (!isSecondary(c, kind)) return err.notSecondary();
           // A primary that is down is no reason to refuse: that is what a failover is for.
           const blockers = promotionBlockers(c, kind);
-          const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: true, force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
+          const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: operationTokenValid(c, ctx.body), force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
           if (!canRole(kind, c.replication[kind].role, event)) return err.unsafePromotion(blockers);
           return accepted(
             [
@@ -395,7 +399,7 @@ export function secondaryDisableRoute(kind: ReplicationKind): Route {
         fields: { ...operationTokenField(kind) },
         handle: (ctx) => {
           const c = ctx.cluster;
-          if (!isSecondary(c, kind) || !canRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: true })) return err.notSecondary();
+          if (!isSecondary(c, kind) || !canRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(c, ctx.body) })) return err.notSecondary();
           return accepted([{ type: 'replication-secondary-disabled', at: ctx.now, kind, cluster: c.name }], WARNINGS.disabled);
         },
       }),
@@ -454,10 +458,10 @@ export function updatePrimaryRoute(kind: ReplicationKind): Route {
           let roleEvent: RoleEvent;
           if (addrs.length > 0) {
             via = 'addresses';
-            roleEvent = { type: 'secondary.update-primary', operationTokenValid: true, addresses: addrs };
+            roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), addresses: addrs };
           } else {
             via = token === '' ? 'empty-token' : 'token';
-            roleEvent = { type: 'secondary.update-primary', operationTokenValid: true, token };
+            roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), token };
           }
           if (!canRole(kind, r.role, roleEvent)) {
             if (via === 'addresses' && r.role === 'secondary.demoted') return err.addressesAfterDemotion();
