@@ -43,7 +43,7 @@ describe('narration names the rule of the refusal, read from its code', () => {
 
   it('results.json carries the code and the rule of each refused step, and null for the others', async () => {
     const r = await run('03-dr-planned-failover.yaml');
-    expect(stepJson(r.steps[18]).rule).toEqual({ code: 'http.unknownToken', rule: 'auth.7', words: expect.stringMatching(/not known to this cluster/) });
+    expect(stepJson(r.steps[18]).rule).toEqual({ code: 'http.unknownToken', rule: 'facts.tokens', words: expect.stringMatching(/not known to this cluster/) });
     const ok = r.steps.find((s) => s.response && s.response.status < 300)!;
     expect(stepJson(ok).rule).toBeNull();
   });

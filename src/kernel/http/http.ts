@@ -66,8 +66,8 @@ export const errors = defineRefusals('http', {
   /** A parameter of the wrong type, or a required one missing: the field parser's text (Vault's framework). */
   badField: { status: 400, wording: 'service', text: (message: string) => [message], rule: http('facts.fields', 'each parameter of the endpoint\'s table has the type the table states, and required ones must be given') },
   /** The token is not one this cluster knows: never issued here, revoked, or wiped with the cluster's storage. */
-  unknownToken: { status: 403, wording: 'service', text: () => [multierror('permission denied')], rule: http('auth.7', 'the client token is not known to this cluster: it was never issued here, or was revoked, or was wiped with the cluster\'s data (enabling a secondary clears all data in the cluster)') },
-  permissionDenied: { status: 403, wording: 'service', text: () => [multierror('permission denied')], rule: http('auth.7', "the token's policy lacks the capability for this path") },
+  unknownToken: { status: 403, wording: 'service', text: () => [multierror('permission denied')], rule: http('facts.tokens', 'the client token is not known to this cluster: it was never issued here, or was revoked, or was wiped with the cluster\'s data (enabling a secondary clears all data in the cluster)') },
+  permissionDenied: { status: 403, wording: 'service', text: () => [multierror('permission denied')], rule: http('facts.policy', "the token's policy lacks the capability for this path") },
   sudoRequired: { status: 403, wording: 'service', text: () => [multierror('permission denied')], rule: http('auth.5', "the token's policy lacks sudo on this path, which the endpoint needs (all endpoints of area C need sudo as well as the path's capability)") },
   unsupportedPath: { status: 404, wording: 'service', text: () => [multierror('unsupported path')], rule: http('endpoints', 'no endpoint of the spec has this path') },
   /** A path under no mount of this cluster (`secret/data/x` where `secret/` is not mounted). */
