@@ -112,3 +112,11 @@ describe('every route of the route table refuses only with registered refusals',
     expect(seen.size).toBeGreaterThan(15);
   });
 });
+
+describe('docs/refusals.md', () => {
+  it('is the reference generated from the registry (run npx tsx src/report/write-refusals.ts)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { refusalReference } = await import('../../../src/report/refusals-doc.js');
+    expect(readFileSync(new URL('../../../docs/refusals.md', import.meta.url), 'utf8')).toBe(refusalReference());
+  });
+});
