@@ -2,6 +2,7 @@
 // The facts file lacks most texts (gap 2 and area D's unknown validation messages): simulator
 // wording unless marked `service`.
 import { defineRefusals } from '../../kernel/http/refusal.js';
+import { multierror } from '../../kernel/http/http.js';
 
 const rule = (id: string, words: string) => ({ id, words });
 const sim = 'simulator' as const;
@@ -61,5 +62,5 @@ export const syncRefusals = defineRefusals('sync', {
     rule: rule('facts.fields', 'a flag of a DELETE (purge) is a boolean'),
   },
   /** An unknown destination type in the path: as an unregistered path. */
-  unknownType: { status: 404, wording: 'service', text: () => ['1 error occurred:\n\t* unsupported path\n\n'], rule: rule('D.types', 'the destination types are the ones area D lists') },
+  unknownType: { status: 404, wording: 'service', text: () => [multierror('unsupported path')], rule: rule('D.types', 'the destination types are the ones area D lists') },
 });
