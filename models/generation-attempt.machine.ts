@@ -168,26 +168,52 @@ export function stepGenerationAttempt(
   return { value: next.value as GenerationAttemptState['value'], context: next.context };
 }
 
-/** Vault's error text for refusing `event` in `state`, or null when the event is allowed. */
-export function refusalOf(state: GenerationAttemptState, event: GenerationAttemptEvent): string | null {
+/** Why the machine refuses an event, as data: the API registers one refusal per reason (operation-token/refusals.ts). */
+export type GenerationRefusal =
+  | { reason: 'in-progress' }
+  | { reason: 'not-started' }
+  | { reason: 'wrong-nonce'; nonce: string }
+  | { reason: 'wrong-strategy' }
+  | { reason: 'share-repeated' };
+
+/** Why `event` is refused in `state`, or null when the event is allowed; in Vault's order of checks. */
+export function refusalReasonOf(state: GenerationAttemptState, event: GenerationAttemptEvent): GenerationRefusal | null {
   const { value, context } = state;
   switch (event.type) {
     case 'start':
-      return value === 'inProgress' ? 'root generation already in progress' : null;
+      return value === 'inProgress' ? { reason: 'in-progress' } : null;
     case 'cancel':
       return null;
     case 'update':
       // Same order as Vault's GenerateRootUpdate, so the first failing check names the error.
-      if (value !== 'inProgress') return 'no root generation in progress';
-      if (!nonceMatches(context, event)) {
-        return `incorrect nonce supplied; nonce for this root generation operation is ${JSON.stringify(context.nonce)}`;
-      }
-      if (!strategyMatches(context, event)) {
-        return 'incorrect strategy supplied; a generate root operation of another type is already in progress';
-      }
-      if (!shareNotYetProvided(context, event)) return 'given key has already been provided during this generation operation';
+      if (value !== 'inProgress') return { reason: 'not-started' };
+      if (!nonceMatches(context, event)) return { reason: 'wrong-nonce', nonce: context.nonce };
+      if (!strategyMatches(context, event)) return { reason: 'wrong-strategy' };
+      if (!shareNotYetProvided(context, event)) return { reason: 'share-repeated' };
       return null;
   }
+}
+
+/** Vault's error text for a refusal reason. */
+export function generationRefusalText(r: GenerationRefusal): string {
+  switch (r.reason) {
+    case 'in-progress':
+      return 'root generation already in progress';
+    case 'not-started':
+      return 'no root generation in progress';
+    case 'wrong-nonce':
+      return `incorrect nonce supplied; nonce for this root generation operation is ${JSON.stringify(r.nonce)}`;
+    case 'wrong-strategy':
+      return 'incorrect strategy supplied; a generate root operation of another type is already in progress';
+    case 'share-repeated':
+      return 'given key has already been provided during this generation operation';
+  }
+}
+
+/** Vault's error text for refusing `event` in `state`, or null when the event is allowed. */
+export function refusalOf(state: GenerationAttemptState, event: GenerationAttemptEvent): string | null {
+  const why = refusalReasonOf(state, event);
+  return why ? generationRefusalText(why) : null;
 }
 
 /** Whether a status read reports the attempt as started: a completed attempt no longer is. */

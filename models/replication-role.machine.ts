@@ -51,12 +51,14 @@ export const replicationRoleMachine = setup({
   initial: 'disabled',
   states: {
     disabled: {
+      meta: { label: 'disabled' },
       on: {
         'primary.enable': { target: 'primary' },
         'secondary.enable': { guard: 'hasValidActivationToken', target: 'secondary.following' },
       },
     },
     primary: {
+      meta: { label: 'primary' },
       on: {
         // Keeps its cluster id and does not connect anywhere until update-primary.
         'primary.demote': { target: 'secondary.demoted' },
@@ -76,6 +78,7 @@ export const replicationRoleMachine = setup({
       states: {
         /** Follows a primary (connected or trying to). */
         following: {
+          meta: { label: 'secondary' },
           on: {
             'secondary.update-primary': [
               { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
@@ -86,6 +89,7 @@ export const replicationRoleMachine = setup({
         },
         /** A newly demoted former primary: it must be given a token; addresses are refused (rule 3). */
         demoted: {
+          meta: { label: 'secondary (demoted, no primary)' },
           on: {
             'secondary.update-primary': [
               { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
@@ -98,6 +102,7 @@ export const replicationRoleMachine = setup({
          * credentials an address update reuses, so like a newly demoted cluster it needs a token.
          */
         unassigned: {
+          meta: { label: 'secondary (no primary)' },
           on: {
             'secondary.update-primary': [
               { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
@@ -161,4 +166,10 @@ export function stepRole(kind: ReplicationKind, role: RoleValue, event: RoleEven
 /** Whether the role table allows this request from this role. */
 export function canRole(kind: ReplicationKind, role: RoleValue, event: RoleEvent): boolean {
   return stepRole(kind, role, event) !== null;
+}
+
+/** How people read a role (narration, the report): the `label` of the machine's state node for it. */
+export function roleLabel(role: RoleValue): string {
+  const node = replicationRoleMachine.getStateNodeById(`replicationRole.${role}`);
+  return (node.meta as { label?: string } | undefined)?.label ?? role;
 }

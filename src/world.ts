@@ -10,7 +10,8 @@ import type { SimState } from './areas/cluster/state.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
 import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/external-store.js';
-import { render, type ApiRequest, type ApiResponse } from './kernel/http/http.js';
+import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/http/http.js';
+import { explainRefusal, type RefusalExplanation } from './kernel/http/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
 import { kvRoutes } from './areas/cluster/kv.js';
 import { dispatch, type Dispatch, type RouteTable } from './areas/cluster/http/router.js';
@@ -50,6 +51,8 @@ export interface RequestResult {
   pattern?: string;
   /** The events the request appended (none when refused or read-only). */
   events: SimEvent[];
+  /** When refused: the registered refusal's code and the spec rule it applies (kernel/http/refusal.ts). */
+  refusal?: RefusalExplanation;
 }
 
 /** Where a live world's log keeps its generator's position (see the World constructor). */
@@ -200,10 +203,12 @@ export class World {
 
   private settle(d: Dispatch, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {
     const requestId = () => this.rng.uuid();
-    if ('kind' in outcome) return { response: render(outcome, requestId, d.mountType), summary: d.summary, pattern: d.pattern, events: [] };
+    const explained = (r: Reply) => (r.kind === 'error' ? { refusal: explainRefusal(r) } : {});
+    if ('kind' in outcome) return { response: render(outcome, requestId, d.mountType), summary: d.summary, pattern: d.pattern, events: [], ...explained(outcome) };
     this.store.append(...outcome.events);
-    const response = render(outcome.reply(this.store.state), requestId, d.mountType);
-    return { response, summary: d.summary, pattern: d.pattern, events: outcome.events };
+    const answer = outcome.reply(this.store.state);
+    const response = render(answer, requestId, d.mountType);
+    return { response, summary: d.summary, pattern: d.pattern, events: outcome.events, ...explained(answer) };
   }
 
   /** Moves the virtual clock, delivering and expiring whatever falls due on the way, in time order. */

@@ -6,7 +6,6 @@ import type { Finding } from '../areas/monitoring/types.js';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
 import { formatMs } from '../scenario/runner.js';
 import { redact } from './redact.js';
-import { ruleFor } from './rules.js';
 import { topologyChanges } from './topology.js';
 
 export interface Style {
@@ -117,8 +116,7 @@ export function narrateStep(r: StepRecord, st: Style, options: NarrationOptions 
     const statusText = status >= 400 ? st.yellow(String(status)) : st.green(String(status));
     if (Array.isArray(errs)) {
       lines.push(`${pad}→ ${statusText} ${errs.length ? errs.map((e) => oneLine(String(e))).join('; ') : '(no error text)'}`);
-      const rule = ruleFor(errs);
-      if (rule) lines.push(`${pad}${st.cyan('rule:')} ${rule}`);
+      if (r.refusal) lines.push(`${pad}${st.cyan('rule:')} ${r.refusal.words}`);
     } else if (body === null) {
       lines.push(`${pad}→ ${statusText} (no content)`);
     } else {

@@ -148,7 +148,7 @@ function drawStep(i) {
     box.appendChild(el('p', {}, '→ status ' + s.response.status));
     const d = el('details', { open: '' }); d.appendChild(el('summary', {}, 'response body')); d.appendChild(el('pre', { id: 'response' }, JSON.stringify(s.response.body, null, 2))); box.appendChild(d);
   }
-  if (s.rule) box.appendChild(el('p', { class: 'rule' }, 'rule: ' + s.rule));
+  if (s.rule) box.appendChild(el('p', { class: 'rule' }, 'rule: ' + s.rule.words));
   for (const f of s.findings) box.appendChild(el('p', { class: 'finding ' + f.kind, 'data-finding': f.id }, (f.kind === 'hazard' ? '⚠ hazard ' : '✗ violation ') + f.id + ' at ' + fmt(f.at) + ': ' + f.message));
   if (!s.ok) box.appendChild(el('p', { class: 'finding violation' }, '✗ ' + (s.failure || 'failed')));
 }

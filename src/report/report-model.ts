@@ -8,7 +8,7 @@ import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
 import type { RunResult } from '../scenario/runner.js';
 import { messagesOf, type NetworkMessage } from './messages.js';
 import { redact } from './redact.js';
-import { ruleFor } from './rules.js';
+import type { RefusalExplanation } from '../kernel/http/refusal.js';
 
 export interface RoleView {
   /** disabled | primary | secondary, as the status record's `mode`. */
@@ -51,8 +51,8 @@ export interface StepView {
   /** The response with secrets shortened. */
   response: { status: number; body: unknown } | null;
   endpoint: string | null;
-  /** The spec's rule behind a refusal, in its words. */
-  rule: string | null;
+  /** A refusal's registered code and the spec rule behind it (id and words). */
+  rule: RefusalExplanation | null;
   ok: boolean;
   failure: string | null;
   findings: { kind: string; id: string; message: string; at: number }[];
@@ -151,7 +151,6 @@ export function reportModel(file: string, r: RunResult, description?: string): R
   let seqEnd = 1; // the world-created event
   const steps: StepView[] = r.steps.map((s) => {
     for (const e of s.events) seqEnd = Math.max(seqEnd, e.seq ?? 0);
-    const errs = (s.response?.body as { errors?: unknown } | null | undefined)?.errors;
     return {
       n: s.index + 1,
       title: s.title,
@@ -160,7 +159,7 @@ export function reportModel(file: string, r: RunResult, description?: string): R
       request: s.request ? redact(s.request) : null,
       response: s.response ? { status: s.response.status, body: redact(s.response.body) } : null,
       endpoint: s.endpoint ?? null,
-      rule: Array.isArray(errs) ? (ruleFor(errs as string[]) ?? null) : null,
+      rule: s.refusal ?? null,
       ok: s.ok,
       failure: s.failure ?? null,
       findings: s.findings.map((f) => ({ kind: f.kind, id: f.id, message: f.message, at: f.at })),

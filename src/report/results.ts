@@ -24,6 +24,8 @@ export function stepJson(s: StepRecord) {
     request: s.request ?? null,
     response: s.response ?? null,
     endpoint: s.endpoint ?? null,
+    // A refused step's registered refusal: `code`, the spec `rule` it applies and that rule's `words`.
+    rule: s.refusal ?? null,
     // An `inspect` step: the store it read and what it held then (#13).
     ...(s.inspected ? { inspected: s.inspected } : {}),
     ok: s.ok,

@@ -1,6 +1,6 @@
 // What changed in the topology between two states, in plain words: replication roles, cluster ids,
 // links cut and healed, crashes and restarts, WALs received. Narration prints these under a step.
-import { modeOf } from '../../models/replication-role.machine.js';
+import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import { replicationStatus } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
 import { KIND_WORD } from '../areas/vocabulary.js';
@@ -12,19 +12,6 @@ function streaming(state: SimState, name: string, kind: ReplicationKind): string
   return `${s.state ?? '?'}, ${s.connection_state ?? '?'}`;
 }
 
-
-function roleLabel(role: string): string {
-  switch (role) {
-    case 'secondary.demoted':
-      return 'secondary (demoted, no primary)';
-    case 'secondary.unassigned':
-      return 'secondary (no primary)';
-    case 'secondary.following':
-      return 'secondary';
-    default:
-      return role;
-  }
-}
 
 /** One line per change, sorted by cluster. */
 export function topologyChanges(before: SimState, after: SimState): string[] {

@@ -1,6 +1,7 @@
 // Runs a loaded scenario against a fresh world: each step in order, its expectation checked, the
 // invariant and hazard monitors run after it, and the outcome judged against the file's `expect`.
 // The runner stops at the first step that fails: later steps usually depend on it.
+import type { RefusalExplanation } from '../kernel/http/refusal.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/cluster/events.js';
@@ -38,6 +39,8 @@ export interface StepRecord {
   expected?: Record<string, unknown>;
   /** The endpoint's summary in the spec's words, when the path matched one. */
   endpoint?: string;
+  /** A refused request's registered refusal: its code and the spec rule (id and words). */
+  refusal?: RefusalExplanation;
   ok: boolean;
   /** Why the step failed: the expectation that did not hold. */
   failure?: string;
@@ -311,6 +314,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
   const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
   record.response = { status: result.response.status, body: result.response.body };
   record.endpoint = result.summary;
+  if (result.refusal) record.refusal = result.refusal;
 
   const mismatch = checkExpectation(step, result.response.status, result.response.body, vars);
   if (mismatch) {

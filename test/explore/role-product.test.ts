@@ -5,20 +5,47 @@
 import { createMachine, type AnyStateMachine } from 'xstate';
 import { getShortestPaths, getSimplePaths } from 'xstate/graph';
 import { describe, expect, it } from 'vitest';
+import { modeOf, stepRole, type RoleEvent, type RoleValue } from '../../models/replication-role.machine.js';
 import { ROLE_FAMILIES } from '../../src/explore/commands/index.js';
 import { explore } from '../../src/explore/explore.js';
 
 const MODES = { disabled: 'd', primary: 'p', secondary: 's' } as const;
+type Mode = keyof typeof MODES;
 
-/** One cluster's role machine, as the spec's role table has it (modes only). */
+/** Every request of the role table, with facts that let it through where the table allows it at all. */
+const REQUESTS: RoleEvent[] = [
+  { type: 'primary.enable' },
+  { type: 'primary.demote' },
+  { type: 'primary.disable' },
+  { type: 'secondary.enable', activationTokenValid: true },
+  { type: 'secondary.promote', operationTokenValid: true, force: false, safetyChecksPass: true },
+  { type: 'secondary.disable', operationTokenValid: true },
+  { type: 'secondary.update-primary', operationTokenValid: true, token: 'jwt' },
+];
+const ROLES: RoleValue[] = ['disabled', 'primary', 'secondary.following', 'secondary.demoted', 'secondary.unassigned'];
+
+/**
+ * The role table projected on modes, asked of the real role machine (no hand copy): for each mode,
+ * the mode each request leads to when it changes the mode.
+ */
+function modeMoves(): Record<Mode, Record<string, Mode>> {
+  const moves: Record<Mode, Record<string, Mode>> = { disabled: {}, primary: {}, secondary: {} };
+  for (const role of ROLES)
+    for (const e of REQUESTS) {
+      const next = stepRole('dr', role, e);
+      if (next !== null && modeOf(next) !== modeOf(role)) moves[modeOf(role)][e.type] = modeOf(next);
+    }
+  return moves;
+}
+const MOVES = modeMoves();
+
+/** One cluster's role machine, from the real machine's table (modes only). */
 function roleStates(c: string) {
   return {
     initial: 'disabled',
-    states: {
-      disabled: { on: { [`${c}.primary.enable`]: 'primary', [`${c}.secondary.enable`]: 'secondary' } },
-      primary: { on: { [`${c}.primary.demote`]: 'secondary', [`${c}.primary.disable`]: 'disabled' } },
-      secondary: { on: { [`${c}.secondary.promote`]: 'primary', [`${c}.secondary.disable`]: 'disabled' } },
-    },
+    states: Object.fromEntries(
+      (Object.keys(MOVES) as Mode[]).map((mode) => [mode, { on: Object.fromEntries(Object.entries(MOVES[mode]).map(([type, to]) => [`${c}.${type}`, to])) }]),
+    ),
   };
 }
 
@@ -29,7 +56,7 @@ function product(clusters: string[]): AnyStateMachine {
 
 /** Simple paths from the initial state, counted (not listed) by depth-first search, up to a cap. */
 function countSimplePaths(clusters: string[], cap: number): number {
-  const moves: Record<string, string[]> = { d: ['p', 's'], p: ['s', 'd'], s: ['p', 'd'] };
+  const moves: Record<string, string[]> = Object.fromEntries((Object.keys(MOVES) as Mode[]).map((m) => [MODES[m], [...new Set(Object.values(MOVES[m]).map((to) => MODES[to]))]]));
   let count = 0;
   const visiting = new Set<string>();
   const walk = (state: string) => {
@@ -49,6 +76,14 @@ function countSimplePaths(clusters: string[], cap: number): number {
 }
 
 describe('the role product: xstate/graph and the explorer', () => {
+  it('the product is built from the real role machine: each mode leads to the two others', () => {
+    expect(MOVES).toEqual({
+      disabled: { 'primary.enable': 'primary', 'secondary.enable': 'secondary' },
+      primary: { 'primary.demote': 'secondary', 'primary.disable': 'disabled' },
+      secondary: { 'secondary.promote': 'primary', 'secondary.disable': 'disabled' },
+    });
+  });
+
   const three = ['east', 'west', 'south'];
 
   it('getShortestPaths reaches the 27 states of the three-cluster product', () => {

@@ -9,6 +9,7 @@ import type { ClusterState, ReplicationKind } from './state.js';
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type RequestContext, type Route } from './http/route.js';
+import { clusterRefusals } from './refusals.js';
 
 /**
  * sys/health's default status codes (api-docs system/health, 1.7 to 1.21): 200 initialised,
@@ -27,7 +28,7 @@ function clusterName(c: ClusterState): string {
 function statusCodeParam(ctx: RequestContext, name: string, fallback: number): number | Reply {
   const raw = ctx.query[name];
   if (raw === undefined) return fallback;
-  if (!/^\d{3}$/.test(raw)) return errors.badRequest(`unable to parse ${name} code: ${raw}`);
+  if (!/^\d{3}$/.test(raw)) return clusterRefusals.badStatusCode(name, raw);
   return Number(raw);
 }
 
@@ -94,7 +95,7 @@ const sealStatusRoute: Route = {
 };
 
 /** The service's answer to a wrapping token it does not hold (vault/wrapping.go). */
-const invalidWrappingToken = (): Reply => errors.badRequest('wrapping token is not valid or does not exist');
+const invalidWrappingToken = (): Reply => clusterRefusals.invalidWrappingToken();
 
 /**
  * The activation token a wrapping call names, when this cluster issued it and it can still be
@@ -163,7 +164,7 @@ const lookupSelfRoute: Route = {
       auth: { token: 'none' },
       handle: (ctx) => {
         const t = ctx.token;
-        if (!t) return errors.permissionDenied();
+        if (!t) return errors.unknownToken();
         const root = t.policy === 'root';
         return reply.data(
           {

@@ -8,6 +8,7 @@ import { rfc3339 } from '../../kernel/clock.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
+import { clusterRefusals } from './refusals.js';
 
 function mountOf(ctx: RequestContext): MountEntry {
   return ctx.cluster.storage.mounts[ctx.params.mount];
@@ -50,14 +51,14 @@ function listChildren(keys: Record<string, KvRecord> | undefined, folder: string
 
 function write(ctx: RequestContext, data: Record<string, unknown>, answer: (after: SimState, landed: string) => Reply): Outcome {
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
-  if ('refuse' in target) return reply.error(target.refuse.status, target.refuse.error);
+  if ('refuse' in target) return target.refuse;
   const event: SimEvent = { type: 'kv-written', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, data };
   return { events: [event], reply: (after) => answer(after, target.cluster) };
 }
 
 function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
-  if ('refuse' in target) return reply.error(target.refuse.status, target.refuse.error);
+  if ('refuse' in target) return target.refuse;
   if (!recordOf(ctx, ctx.params.key)) return reply.empty();
   return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope }], reply: () => reply.empty() };
 }
@@ -143,7 +144,7 @@ const kvV1: Route[] = [
         openBody: true,
         handle: (ctx) => {
           if (!ctx.params.key) return errors.unsupportedPath();
-          if (Object.keys(ctx.body).length === 0) return errors.badRequest('missing data fields');
+          if (Object.keys(ctx.body).length === 0) return clusterRefusals.missingData();
           return write(ctx, ctx.body, () => reply.empty());
         },
       }),

@@ -6,6 +6,7 @@ import { isDrSecondary } from '../cluster/http/authorize.js';
 import { errors, reply } from '../../kernel/http/http.js';
 import { drOperationTokenAuth, notDrSecondary } from '../operation-token/routes.js';
 import { endpoint, type Route } from '../cluster/http/route.js';
+import { merkleRefusals } from './refusals.js';
 
 const REINDEX = 'sys/replication/dr/secondary/reindex';
 const MERKLE_CHECK = 'sys/replication/dr/secondary/merkle-check';
@@ -27,7 +28,7 @@ const reindex: Route = {
         if (!isDrSecondary(c)) return notDrSecondary(REINDEX);
         // Simulator wording: the service's answer to a second reindex is not public.
         if (c.merkle.reindexUntil !== null)
-          return errors.badRequest(`a reindex is already running on this cluster until ${c.merkle.reindexUntil} ms; wait for it to finish (last_reindex_epoch changes) before starting another`);
+          return merkleRefusals.reindexRunning(c.merkle.reindexUntil);
         const { diff, force, skip_flush: skipFlush } = ctx.fields;
         const objects = storedObjectCount(c);
         const duration = reindexDurationMs(objects, { diff, skipFlush });

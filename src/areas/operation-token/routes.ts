@@ -2,7 +2,7 @@
 // sys/replication/dr/secondary/generate-operation-token (only on a DR secondary), a new root token
 // at sys/generate-root (closed on a DR secondary), and operation-token/delete. The attempt's rules
 // are the generation-attempt machine's; handlers only check, draw and describe events.
-import { refusalOf, type GenerationStrategy, type UpdateGenerationEvent } from '../../../models/generation-attempt.machine.js';
+import { refusalReasonOf, type GenerationStrategy, type UpdateGenerationEvent } from '../../../models/generation-attempt.machine.js';
 import { combineShares } from '../cluster/crypto/shamir.js';
 import { OTP_LENGTH, encodeToken, generateOtp } from '../cluster/crypto/otp.js';
 import { encryptTokenWithPgp, pgpFingerprint } from '../cluster/crypto/pgp.js';
@@ -20,13 +20,14 @@ import type { ClusterState } from '../cluster/state.js';
 import { isDrSecondary } from '../cluster/http/authorize.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
+import { generationRefusal, operationTokenRefusals as T } from './refusals.js';
 
 const DR_ATTEMPT = 'sys/replication/dr/secondary/generate-operation-token/attempt';
 const DR_UPDATE = 'sys/replication/dr/secondary/generate-operation-token/update';
 
 /** Simulator wording: Vault's text for a DR-secondary endpoint on another kind of cluster is not public (facts file, gap 2). */
 export function notDrSecondary(path: string, hint = ''): Reply {
-  return errors.badRequest(`this cluster is not a DR secondary: ${path} can only be called on a DR secondary${hint}`);
+  return T.notDrSecondary(path, hint);
 }
 
 /** The two ways to reach the machinery: which path, who may call, and on which clusters. */
@@ -86,8 +87,8 @@ function startAttempt(s: StrategyRoutes) {
 
     // Vault's order: the OTP's length, then the PGP key, then whether an attempt is already open.
     const inProgress = (): Reply | null => {
-      const why = refusalOf(ctx.cluster.generation, { type: 'start', strategy: s.strategy, nonce: '', required: 0, otpLength: 0, pgpFingerprint: '' });
-      return why ? errors.badRequest(why) : null;
+      const why = refusalReasonOf(ctx.cluster.generation, { type: 'start', strategy: s.strategy, nonce: '', required: 0, otpLength: 0, pgpFingerprint: '' });
+      return why ? generationRefusal(why) : null;
     };
     const open = (otp: string, key: string, fingerprint: string, shownOtp: (drawn: string) => string): Outcome => {
       const nonce = ctx.rng.uuid();
@@ -109,7 +110,7 @@ function startAttempt(s: StrategyRoutes) {
 
     if (givenOtp !== '') {
       // Go's len() counts bytes: the OTP is XORed byte for byte with the token.
-      if (Buffer.byteLength(givenOtp, 'utf8') !== OTP_LENGTH) return errors.badRequest('OTP string is wrong length');
+      if (Buffer.byteLength(givenOtp, 'utf8') !== OTP_LENGTH) return T.otpLength();
       // An OTP given by the operator wins over a PGP key, and the response does not repeat it.
       return inProgress() ?? open(givenOtp, '', '', () => '');
     }
@@ -121,7 +122,7 @@ function startAttempt(s: StrategyRoutes) {
           try {
             fingerprint = await pgpFingerprint(pgpKey);
           } catch (err) {
-            return errors.badRequest((err as Error).message);
+            return T.badPgpKey((err as Error).message);
           }
           const r = inProgress() ?? open('', pgpKey, fingerprint, () => '');
           if ('later' in r) throw new Error('unreachable: opening an attempt is synchronous');
@@ -155,13 +156,13 @@ function giveKeyShare(s: StrategyRoutes) {
     const refused = s.precondition(ctx.cluster, s.updatePath);
     if (refused) return refused;
     const decoded = decodeKeyShare(ctx.fields.key);
-    if ('error' in decoded) return errors.badRequest(decoded.error);
+    if ('error' in decoded) return T.badKeyShare(decoded.error);
     const { share } = decoded;
     const c = ctx.cluster;
     const nonce = ctx.fields.nonce;
     const update: UpdateGenerationEvent = { type: 'update', strategy: s.strategy, share, nonce };
-    const why = refusalOf(c.generation, update);
-    if (why) return errors.badRequest(why);
+    const why = refusalReasonOf(c.generation, update);
+    if (why) return generationRefusal(why);
 
     const { providedShares, required, pgpFingerprint: fingerprint } = c.generation.context;
     const base = { at: ctx.now, cluster: c.name, strategy: s.strategy, nonce, share };
@@ -179,7 +180,7 @@ function giveKeyShare(s: StrategyRoutes) {
     }
     if (reason !== null) {
       const event: SimEvent = { type: 'generation-aborted', ...base, reason };
-      return { events: [event], reply: () => errors.badRequest(reason) };
+      return { events: [event], reply: () => T.wrongRootKey(reason) };
     }
 
     const secret = attemptSecretOf(c);

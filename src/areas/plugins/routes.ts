@@ -25,6 +25,7 @@ import {
 import type { FieldSpec } from '../../kernel/http/fields.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type AuthRule, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
+import { pluginRefusals as P } from './refusals.js';
 
 /** A CE feature: no licence needed. Root-namespace only, and `sudo` on top of the path's capability. */
 const catalogAuth: AuthRule = { token: 'client', sudo: true, rootNamespace: true };
@@ -32,11 +33,10 @@ const catalogAuth: AuthRule = { token: 'client', sudo: true, rootNamespace: true
 /** The cluster a change lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
-  return 'refuse' in l ? reply.error(l.refuse.status, l.refuse.error) : ctx.state.clusters[l.cluster];
+  return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
 }
 
 /** The catalog's answer for a runtime that is not registered (newest form), passed on as a plain error. */
-const runtimeNotFound = (name: string) => `failed to retrieve container plugin runtime ${JSON.stringify(name)}: plugin runtime not found`;
 
 function runtimeView(r: PluginRuntime) {
   return { name: r.name, type: r.type, oci_runtime: r.oci_runtime, cgroup_parent: r.cgroup_parent, cpu_nanos: r.cpu_nanos, memory_bytes: r.memory_bytes };
@@ -51,8 +51,8 @@ const runtimeFields = {
 
 function registerRuntime(ctx: RequestContext<typeof runtimeFields>): Outcome {
   const { oci_runtime, cgroup_parent, cpu_nanos, memory_bytes } = ctx.fields;
-  if (cpu_nanos < 0) return errors.badRequest('runtime cpu in nanos cannot be negative');
-  if (memory_bytes < 0) return errors.badRequest('runtime memory in bytes cannot be negative');
+  if (cpu_nanos < 0) return P.negativeCpu();
+  if (memory_bytes < 0) return P.negativeMemory();
   const target = landing(ctx);
   if ('kind' in target) return target;
   // Stored as given: an empty `oci_runtime` means the default, runsc, and reads back empty.
@@ -68,8 +68,8 @@ function deleteRuntime(ctx: RequestContext): Outcome {
   const catalog = target.plugins;
   const value: RuntimeValue = catalog.runtimes[catalogKey('container', name)] ? 'registered' : 'absent';
   const refusal = runtimeRefusal(value, { type: 'delete', referencedBy: pluginsWithRuntime(catalog, name) });
-  if (refusal?.kind === 'referenced') return errors.badRequest(`unable to delete ${JSON.stringify(name)} runtime. Registered plugins=[${refusal.plugins.join(' ')}] are referencing it.`);
-  if (refusal?.kind === 'not-found') return errors.internal('plugin runtime not found');
+  if (refusal?.kind === 'referenced') return P.referenced(name, refusal.plugins);
+  if (refusal?.kind === 'not-found') return P.runtimeAbsent();
   const event: PluginRuntimeDeleted = { type: 'plugin-runtime-deleted', at: ctx.now, cluster: target.name, runtimeType: 'container', name };
   return { events: [event], reply: () => reply.empty() };
 }
@@ -102,7 +102,7 @@ const runtimeRoutes: Route[] = [
         auth: catalogAuth,
         handle: (ctx) => {
           const r = ctx.cluster.plugins.runtimes[catalogKey('container', ctx.params.name)];
-          return r ? reply.data(runtimeView(r)) : errors.internal(runtimeNotFound(ctx.params.name));
+          return r ? reply.data(runtimeView(r)) : P.runtimeUnknown(ctx.params.name);
         },
       }),
       DELETE: endpoint({ summary: 'remove a plugin runtime', auth: catalogAuth, handle: deleteRuntime }),
@@ -134,21 +134,21 @@ function registerPlugin(type: PluginType, ctx: RequestContext<typeof pluginField
   const name = ctx.params.name;
   const { sha256, oci_image, runtime } = ctx.fields;
   // Checked in the service's order, so the first failing check names the error.
-  if (sha256 === '') return errors.badRequest('missing SHA-256 value');
-  if (ctx.fields.command === '' && oci_image === '') return errors.badRequest('must provide at least one of command or oci_image');
+  if (sha256 === '') return P.missingSha();
+  if (ctx.fields.command === '' && oci_image === '') return P.noCommand();
   let command = ctx.fields.command;
   let args = ctx.fields.args;
   const parts = command.split(' ');
-  if (parts.length > 1 && args.length > 0) return errors.badRequest('must not specify args in command and args field');
+  if (parts.length > 1 && args.length > 0) return P.argsTwice();
   if (parts.length > 1) args = parts.slice(1);
   command = parts[0];
   const bad = hexError(sha256);
-  if (bad) return errors.badRequest(`Could not decode SHA256 value from Hex ${sha256}: ${bad}`);
+  if (bad) return P.badSha(sha256, bad);
   const target = landing(ctx);
   if ('kind' in target) return target;
   // The runtime is looked up only for a container plugin; a missing one fails registration as a plain error.
   if (oci_image !== '' && runtime !== '' && !target.plugins.runtimes[catalogKey('container', runtime)])
-    return errors.internal(`failed to get configured runtime for plugin ${JSON.stringify(name)}: ${runtimeNotFound(runtime)}`);
+    return P.pluginRuntimeUnknown(name, runtime);
   const plugin: RegisteredPlugin = { name, type, command, args, sha256: sha256.toLowerCase(), oci_image, runtime };
   const event: PluginRegistered = { type: 'plugin-registered', at: ctx.now, cluster: target.name, plugin };
   return { events: [event], reply: () => reply.empty() };

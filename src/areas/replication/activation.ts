@@ -15,6 +15,8 @@ import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.j
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
 import { KIND_WORD } from '../vocabulary.js';
+import type { Refused } from '../../kernel/http/refusal.js';
+import { replicationRefusals as R } from './refusals.js';
 
 const signingKeys = new Map<string, ActivationSigningKey>();
 
@@ -68,19 +70,14 @@ export function sealedActivationToken(primary: ClusterState, kind: ReplicationKi
   return sealToPublicKey(JSON.stringify(credentials), publicKey, rng);
 }
 
-/**
- * A refusal to redeem a token. `internal` refusals are errors of the secondary's own call to the
- * primary, which the service answers 500 with its multierror wrapping; the others are 400s.
- */
+/** A refusal to redeem a token (registered in refusals.ts): a 400, or the 500 of the secondary's own failed call to the primary. */
 export interface RedeemRefusal {
-  internal: boolean;
-  error: string;
+  refusal: Refused;
 }
 
 export type Redeemed = { ok: true; assignment: PrimaryAssignment } | ({ ok: false } & RedeemRefusal);
 
-const refuse = (error: string): Redeemed => ({ ok: false, internal: false, error });
-const failedCall = (error: string): Redeemed => ({ ok: false, internal: true, error });
+const refuse = (refusal: Refused): Redeemed => ({ ok: false, refusal });
 
 
 /** "https://east.replsim.test:8200" → "east.replsim.test:8200", as Go's dialer prints it. */
@@ -93,12 +90,8 @@ function hostPort(address: string): string {
   }
 }
 
-/** What the primary's unwrap answered when it refused the token: the secondary reports the status line. */
-const unwrapRefused = () => failedCall('error response unwrapping secondary token; status code is 400, message is "400 Bad Request"');
-
 /** The issuer of the token is no longer its set's primary (demoted or disabled). Simulator wording. */
-const notAPrimary = (kind: ReplicationKind, address: string) =>
-  `error activating secondary: the cluster that issued this token (${address.replace(/\/+$/, '')}) is no longer a ${KIND_WORD[kind]} primary; ask the set's current primary for a new token`;
+const notAPrimary = (kind: ReplicationKind, address: string, form: 'wrapped' | 'sealed') => refuse(R.issuerNotPrimary(KIND_WORD[kind], address.replace(/\/+$/, ''), form));
 
 function assignmentFrom(primary: ClusterState | null, apiAddr: string, clusterAddr: string, id: string, jti: string, clusterId: string): PrimaryAssignment {
   return {
@@ -125,31 +118,29 @@ export function redeemActivationToken(state: SimState, secondary: ClusterState, 
 
 function redeemWrapped(state: SimState, secondary: ClusterState, kind: ReplicationKind, jwt: string, override: string): Redeemed {
   const claims = decodeActivationClaims(jwt);
-  if (!claims) return refuse('error decoding secondary activation token: the token is not a valid activation token');
+  if (!claims) return refuse(R.tokenUndecodable());
   const address = override || claims.addr;
   const primary = clusterAt(state, address);
   // The unwrap is a call over the network, made now: no answer, no activation.
   if (!primary || !reachable(state.network, secondary.name, primary.name))
-    return failedCall(`error unwrapping secondary token: Post "${address.replace(/\/+$/, '')}/v1/sys/wrapping/unwrap": dial tcp ${hostPort(address)}: i/o timeout`);
+    return refuse(R.unwrapUnreachable(address.replace(/\/+$/, ''), hostPort(address)));
   // The primary unwraps: its own signature, not expired, a token it issued for this kind, unused and not revoked.
   const check = verifyActivationTokenSync(signingKeyOf(primary).publicKey, jwt, epochSeconds(state.now));
-  if (!check.ok) return unwrapRefused();
+  if (!check.ok) return refuse(R.unwrapRefused());
   const r = primary.replication[kind];
   const issued = Object.values(r.issued).find((i) => i.jti === claims.jti);
-  if (!issued || issued.usedBy !== null || issued.revoked || issued.publicKey) return unwrapRefused();
+  if (!issued || issued.usedBy !== null || issued.revoked || issued.publicKey) return refuse(R.unwrapRefused());
   // A token activates a secondary of its issuer's replication set only while the issuer is that
   // set's primary: a demoted issuer (now a secondary) serves no secondaries. The spec is silent on
   // redeeming a token of a demoted issuer; the service's secondary would unwrap, then fail to
   // connect to a cluster that is no primary, so replsim refuses the activation itself (simulator wording).
-  if (r.role !== 'primary') return failedCall(notAPrimary(kind, address));
+  if (r.role !== 'primary') return notAPrimary(kind, address, 'wrapped');
   return { ok: true, assignment: assignmentFrom(primary, address, advertisedClusterAddr(primary, kind), issued.id, issued.jti, r.clusterId) };
 }
 
 function redeemSealed(state: SimState, secondary: ClusterState, kind: ReplicationKind, sealed: string, override: string): Redeemed {
   const keys = secondary.secondaryKeys[kind];
-  const notForUs = refuse(
-    `invalid secondary activation token: it is neither a wrapped token nor credentials encrypted to this cluster's ${KIND_WORD[kind]} public key (call ${kind}/secondary/generate-public-key before the primary issues the token)`,
-  );
+  const notForUs = refuse(R.tokenNotForUs(KIND_WORD[kind], kind));
   if (!keys) return notForUs;
   let credentials: SealedCredentials;
   try {
@@ -158,16 +149,16 @@ function redeemSealed(state: SimState, secondary: ClusterState, kind: Replicatio
     return notForUs;
   }
   if (credentials.type !== 'replsim-secondary-credentials') return notForUs;
-  if (credentials.kind !== kind) return refuse(`invalid secondary activation token: it was issued for ${KIND_WORD[credentials.kind]} replication, not ${KIND_WORD[kind]}`);
-  if (credentials.exp <= epochSeconds(state.now)) return refuse('secondary activation token has expired: ask the primary for a new one');
+  if (credentials.kind !== kind) return refuse(R.tokenOtherKind(KIND_WORD[credentials.kind], KIND_WORD[kind]));
+  if (credentials.exp <= epochSeconds(state.now)) return refuse(R.tokenExpired());
   // No call is made; the primary's bookkeeping still decides single use and revocation.
   const issuer = clusterAt(state, credentials.primary_api_addr);
   const issued = own(issuer?.replication[kind].issued, credentials.id);
-  if (issued && issued.jti === credentials.jti && issued.revoked) return refuse(`secondary activation token was revoked on the primary (secondary id "${credentials.id}")`);
-  if (issued && issued.jti === credentials.jti && issued.usedBy !== null) return refuse('secondary activation token has already been used: each token activates one secondary once');
+  if (issued && issued.jti === credentials.jti && issued.revoked) return refuse(R.tokenRevoked(credentials.id));
+  if (issued && issued.jti === credentials.jti && issued.usedBy !== null) return refuse(R.tokenUsed());
   // As for the wrapped form: the issuer must still be the primary of the set the credentials name.
   if (issuer && issued?.jti === credentials.jti && (issuer.replication[kind].role !== 'primary' || issuer.replication[kind].clusterId !== credentials.cluster_id))
-    return refuse(notAPrimary(kind, credentials.primary_api_addr));
+    return notAPrimary(kind, credentials.primary_api_addr, 'sealed');
   const address = override || credentials.primary_api_addr;
   const primary = clusterAt(state, address);
   return { ok: true, assignment: assignmentFrom(primary, address, credentials.primary_cluster_addr, credentials.id, credentials.jti, credentials.cluster_id) };

@@ -6,14 +6,12 @@
 import { modeOf } from '../../../models/replication-role.machine.js';
 import { linkDown } from './link.js';
 import type { ClusterState, MountEntry, SimState } from '../cluster/state.js';
+import type { Refused } from '../../kernel/http/refusal.js';
+import { replicationRefusals as R } from './refusals.js';
 
-export type WriteLanding = { cluster: string } | { refuse: { status: number; error: string } };
+export type WriteLanding = { cluster: string } | { refuse: Refused };
 
-/** The service wraps a plain error from its core in a multierror; these are returned as 500s. */
-const multierror = (message: string) => `1 error occurred:\n\t* ${message}\n\n`;
-
-/** The service's `logical.ErrReadOnly` (sdk/logical/storage.go): replicated storage is read-only on a secondary. */
-const READ_ONLY = { status: 500, error: multierror('cannot write to readonly storage') };
+// The service's `logical.ErrReadOnly` (sdk/logical/storage.go) is `replication.readOnly` in refusals.ts.
 
 /**
  * The cluster a write of replicated configuration (sync destinations and associations, the plugin
@@ -23,25 +21,20 @@ const READ_ONLY = { status: 500, error: multierror('cannot write to readonly sto
 export function configurationLanding(state: SimState, cluster: ClusterState): WriteLanding {
   const r = cluster.replication.performance;
   if (modeOf(r.role) !== 'secondary') return { cluster: cluster.name };
-  if (r.role !== 'secondary.following' || r.primary === null) return { refuse: READ_ONLY };
+  if (r.role !== 'secondary.following' || r.primary === null) return { refuse: R.readOnly() };
   const down = linkDown(state, 'performance', cluster);
-  if (down !== null) return { refuse: forwardingFailure(r.primaryApiAddr, down) };
+  if (down !== null) return { refuse: R.forwardingFailed(r.primaryApiAddr, down) };
   return { cluster: r.primary };
-}
-
-/** Simulator wording: the service's text for a forwarding failure is not public. */
-function forwardingFailure(primaryApiAddr: string, down: string) {
-  return { status: 500, error: multierror(`error forwarding the write to the performance primary at ${primaryApiAddr}: it cannot be reached as this secondary's primary (${down})`) };
 }
 
 /** The cluster a write to this mount of this cluster is applied on, or why it is refused. */
 export function writeLanding(state: SimState, cluster: ClusterState, mount: MountEntry): WriteLanding {
   const r = cluster.replication.performance;
   if (mount.local || modeOf(r.role) !== 'secondary') return { cluster: cluster.name };
-  if (r.role !== 'secondary.following' || r.primary === null) return { refuse: READ_ONLY };
+  if (r.role !== 'secondary.following' || r.primary === null) return { refuse: R.readOnly() };
   const down = linkDown(state, 'performance', cluster);
-  if (down !== null) return { refuse: forwardingFailure(r.primaryApiAddr, down) };
+  if (down !== null) return { refuse: R.forwardingFailed(r.primaryApiAddr, down) };
   // The primary applies the write to its own mount of that path; one the primary no longer has cannot take it.
-  if (!state.clusters[r.primary].storage.mounts[mount.path] || state.clusters[r.primary].storage.mounts[mount.path].local) return { refuse: READ_ONLY };
+  if (!state.clusters[r.primary].storage.mounts[mount.path] || state.clusters[r.primary].storage.mounts[mount.path].local) return { refuse: R.readOnly() };
   return { cluster: r.primary };
 }

@@ -1,8 +1,9 @@
-// How replication's events change the world state (immer drafts, mutation style). Role changes are
-// computed by the role machine (`stepRole`) from the facts the event records, so the stored role
-// can only ever be one the spec's role table reaches. Reducers never draw and never read a clock.
+// How replication's events change the world state (immer drafts, mutation style). Role changes were
+// decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; an
+// event records that decision (the role it reached), and the reducer applies it without asking the
+// machine again. Reducers never draw and never read a clock.
 import { original } from 'immer';
-import { stepRole, type RoleEvent } from '../../../models/replication-role.machine.js';
+import type { RoleValue } from '../../../models/replication-role.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
@@ -27,10 +28,8 @@ import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
 
-/** Applies a role change the handler checked; an event the role table refuses is a corrupt log. */
-function moveRole(r: ReplicationState, kind: ReplicationKind, event: RoleEvent, cluster: string): void {
-  const next = stepRole(kind, r.role, event);
-  if (next === null) throw new Error(`replication log is inconsistent: ${cluster} cannot go from ${r.role} on ${event.type} (${kind})`);
+/** Applies the role the handler's machine decided, as the event records it. */
+function moveRole(r: ReplicationState, next: RoleValue): void {
   r.role = next;
 }
 
@@ -109,7 +108,7 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
 export const replicationReducers = {
   'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'primary.enable' }, e.cluster);
+    moveRole(r, 'primary');
     clearSecondarySide(r);
     r.clusterId = e.clusterId;
     r.primaryClusterAddr = e.primaryClusterAddr;
@@ -119,7 +118,7 @@ export const replicationReducers = {
   },
   'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'primary.demote' }, e.cluster);
+    moveRole(r, 'secondary.demoted');
     // A former primary holds all its data: promoting it back passes the "initial sync" check.
     r.synced = true;
     r.primaryClusterAddr = '';
@@ -129,7 +128,7 @@ export const replicationReducers = {
   },
   'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'primary.disable' }, e.cluster);
+    moveRole(r, 'disabled');
     // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
     r.issued = {};
     r.primaryClusterAddr = '';
@@ -153,7 +152,7 @@ export const replicationReducers = {
   'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
     const c = d.clusters[e.cluster];
     const r = c.replication[e.kind];
-    moveRole(r, e.kind, { type: 'secondary.enable', activationTokenValid: true }, e.cluster);
+    moveRole(r, 'secondary.following');
     // Everything the cluster stored is cleared at once, before it ever connects.
     c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
     c.sync = emptySyncState();
@@ -181,7 +180,7 @@ export const replicationReducers = {
     const r = d.clusters[e.cluster].replication[e.kind];
     // Its own record in the list it took up goes: a primary is not its own secondary.
     if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
-    moveRole(r, e.kind, { type: 'secondary.promote', operationTokenValid: true, force: e.force, safetyChecksPass: e.safetyChecksPassed }, e.cluster);
+    moveRole(r, 'primary');
     clearSecondarySide(r);
     // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
     // revocations included; a demoted former primary its own; a performance secondary knows none,
@@ -196,7 +195,7 @@ export const replicationReducers = {
   },
   'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'secondary.disable', operationTokenValid: true }, e.cluster);
+    moveRole(r, 'disabled');
     clearSecondarySide(r);
     // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
     // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
@@ -209,11 +208,8 @@ export const replicationReducers = {
   },
   'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    const roleEvent: RoleEvent =
-      e.via === 'addresses'
-        ? { type: 'secondary.update-primary', operationTokenValid: true, addresses: e.knownPrimaryClusterAddrs }
-        : { type: 'secondary.update-primary', operationTokenValid: true, token: e.via === 'token' ? 'redeemed' : '' };
-    moveRole(r, e.kind, roleEvent, e.cluster);
+    // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.
+    moveRole(r, e.via === 'empty-token' ? 'secondary.unassigned' : 'secondary.following');
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
     if (e.via === 'empty-token') {
       clearSecondarySide(r);

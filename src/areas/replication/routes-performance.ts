@@ -11,19 +11,17 @@ import { hasOwn, own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { adminAuth, replicationErrors, replicationRoutes } from './routes-shared.js';
 import { endpoint, type Route } from '../cluster/http/route.js';
+import { replicationRefusals as R } from './refusals.js';
 
 const PERF = 'sys/replication/performance';
 const err = replicationErrors('performance');
 
-/** The filter refusals. Simulator wording: the service's texts are not public. */
+/** The filter refusals (refusals.ts). */
 const filterErrors = {
-  badMode: (mode: string) => errors.badRequest(`invalid mode "${mode}": a paths filter's mode is "allow" or "deny"`),
-  emptyPath: () => errors.badRequest('paths must be mount or namespace paths such as "secret/" or "team-a/"; an empty path was given'),
-  revoked: (id: string) => errors.badRequest(`the secondary "${id}" is revoked: issue it a new token, then set its filter`),
-  notThisSecondary: (own: string, id: string) =>
-    own === ''
-      ? errors.badRequest('this performance secondary follows no primary, so nothing is filtered for it: give it a primary with secondary/update-primary')
-      : errors.badRequest(`this performance secondary's id is "${own}", not "${id}": read its dynamic filter by its own id, or read any secondary's on the primary`),
+  badMode: (mode: string) => R.badFilterMode(mode),
+  emptyPath: () => R.emptyFilterPath(),
+  revoked: (id: string) => R.filterRevoked(id),
+  notThisSecondary: (own: string, id: string) => (own === '' ? R.noPrimaryToFilter() : R.notThisSecondary(own, id)),
 };
 
 /** The paths filter `:id` on a performance primary: the secondary id must be one it issued a token for. */

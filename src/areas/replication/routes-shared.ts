@@ -5,7 +5,8 @@
 // event with the reply. Error texts are the service's where known (vault-api-facts.md, or confirmed
 // by search as noted), otherwise simulator wording that names the cause and the fix.
 import semver from 'semver';
-import { canRole, modeOf, type RoleEvent } from '../../../models/replication-role.machine.js';
+import { canRole, modeOf, stepRole, type RoleEvent } from '../../../models/replication-role.machine.js';
+import { operationTokenValid } from '../cluster/http/authorize.js';
 import { generateSecondaryKeyPair } from '../cluster/crypto/sealed-box.js';
 import { isMerkleCorrupted } from '../merkle/merkle.js';
 import {
@@ -25,6 +26,7 @@ import { reachable } from '../../kernel/network.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type AuthRule, type Outcome, type Route } from '../cluster/http/route.js';
+import { replicationRefusals as R } from './refusals.js';
 
 /** How the spec and the service name each kind in texts (one vocabulary: src/areas/vocabulary.ts). */
 export { KIND_WORD } from '../vocabulary.js';
@@ -42,48 +44,32 @@ export const WARNINGS = {
   secondaryFound: 'Vault has successfully found secondary information; it may take a while to perform setup tasks. Vault will be unavailable until these tasks and initial sync complete.',
 };
 
-/** The replication refusals, by kind. Simulator wording unless noted. */
+/** The replication refusals (refusals.ts), with the kind's word filled in. */
 export function replicationErrors(kind: ReplicationKind) {
   const K = KIND_WORD[kind];
   return {
-    alreadyPrimary: () => errors.badRequest(`this cluster is already a ${K} primary`),
-    /** Role table note: a secondary must be promoted instead of enabled as a primary. */
-    mustPromote: () => errors.badRequest(`this cluster is a ${K} secondary: a secondary must be promoted (secondary/promote), not enabled as a primary`),
-    notPrimary: (c: ClusterState) => errors.badRequest(`this cluster is not a ${K} primary (its ${K} mode is ${modeOf(c.replication[kind].role)}): run this on the ${K} primary`),
-    /** The service's text for DR (facts file, gap 2; seen on a primary's dr/secondary/disable in hashicorp/vault#19603). */
-    notSecondary: () => errors.badRequest(`Not a ${K} secondary.`),
-    primaryCannotEnableSecondary: () => errors.badRequest(`this cluster is a ${K} primary: disable ${K} replication on it before enabling it as a ${K} secondary`),
-    alreadySecondary: () => errors.badRequest(`this cluster is already a ${K} secondary: use secondary/update-primary to give it another primary`),
-    drSecondaryAlone: () =>
-      errors.badRequest('a DR secondary is read only, so no other replication may run beside it: disable performance replication on this cluster first'),
-    missingId: () => errors.badRequest('missing id'),
-    missingToken: () => errors.badRequest('missing token'),
-    duplicateId: (id: string) => errors.badRequest(`a secondary with the id "${id}" already exists: revoke it first, or use another id`),
-    unknownId: (id: string) => errors.badRequest(`no secondary with the id "${id}" is known to this primary`),
-    alreadyRevoked: (id: string) => errors.badRequest(`the secondary "${id}" is already revoked: issue it a new token to let it back`),
-    badTtl: () => errors.badRequest('ttl must be a duration of at least one second, such as "30m"'),
-    publicKeyTooOld: (version: string) =>
-      errors.badRequest(`secondary_public_key needs version ${SECONDARY_PUBLIC_KEY_SINCE} or later on the primary; this cluster runs ${version}`),
-    badPublicKey: () => errors.badRequest('secondary_public_key is not a valid public key: give the base64 value that secondary/generate-public-key returned'),
-    /** Promote without force while replication is in an error state (spec: "safety checks"). */
-    unsafePromotion: (reasons: string[]) =>
-      errors.badRequest(`cannot promote: replication is in an error state (${reasons.join('; ')}); set force=true to promote anyway, which loses whatever the primary had not yet replicated`),
-    /** Area A rule 1 / area B rule 2. */
-    tokenAndAddresses: () => errors.badRequest('update-primary takes a token or update_primary_addrs, not both'),
-    neitherTokenNorAddresses: () => errors.badRequest('update-primary needs a token or update_primary_addrs (an empty token makes the cluster forget its primary)'),
-    /** Area A rule 3. */
-    addressesAfterDemotion: () =>
-      errors.badRequest(`a newly demoted ${K} secondary must be updated with a token; update_primary_addrs is not allowed until it has followed a primary`),
-    otherReplicationSet: (theirs: string, ours: string) =>
-      errors.badRequest(
-        `the primary that issued this token belongs to another ${K} replication set (cluster_id ${theirs}; this secondary's is ${ours}): update-primary does not wipe, so join that set with secondary/disable then secondary/enable, which wipes this cluster`,
-      ),
-    addressesWithoutPrimary: () =>
-      errors.badRequest(
-        `this ${K} secondary has forgotten its primary (update-primary with an empty token), and with it the credentials an address update reuses: update it with a token`,
-      ),
-    noAddressAnswered: (addrs: string[]) =>
-      errors.badRequest(`none of update_primary_addrs answered as the ${K} primary of this replication set: ${addrs.join(', ')}`),
+    alreadyPrimary: () => R.alreadyPrimary(K),
+    mustPromote: () => R.mustPromote(K),
+    notPrimary: (c: ClusterState) => R.notPrimary(K, modeOf(c.replication[kind].role)),
+    notSecondary: () => R.notSecondary(K),
+    primaryCannotEnableSecondary: () => R.primaryCannotEnableSecondary(K),
+    alreadySecondary: () => R.alreadySecondary(K),
+    drSecondaryAlone: () => R.drSecondaryAlone(),
+    missingId: () => R.missingId(),
+    missingToken: () => R.missingToken(),
+    duplicateId: (id: string) => R.duplicateId(id),
+    unknownId: (id: string) => R.unknownId(id),
+    alreadyRevoked: (id: string) => R.alreadyRevoked(id),
+    badTtl: () => R.badTtl(),
+    publicKeyTooOld: (version: string) => R.publicKeyTooOld(SECONDARY_PUBLIC_KEY_SINCE, version),
+    badPublicKey: () => R.badPublicKey(),
+    unsafePromotion: (reasons: string[]) => R.unsafePromotion(reasons),
+    tokenAndAddresses: () => R.tokenAndAddresses(),
+    neitherTokenNorAddresses: () => R.neitherTokenNorAddresses(),
+    addressesAfterDemotion: () => R.addressesAfterDemotion(K),
+    otherReplicationSet: (theirs: string, ours: string) => R.otherReplicationSet(K, theirs, ours),
+    addressesWithoutPrimary: () => R.addressesWithoutPrimary(K),
+    noAddressAnswered: (addrs: string[]) => R.noAddressAnswered(K, addrs),
   };
 }
 
@@ -127,8 +113,8 @@ function accepted(events: ReplicationEvent[], warning?: string): Outcome {
 }
 
 /** The refusal for a token the secondary could not redeem. */
-function redeemRefusal(r: { internal: boolean; error: string }): Reply {
-  return r.internal ? errors.internal(r.error) : errors.badRequest(r.error);
+function redeemRefusal(r: { refusal: Reply }): Reply {
+  return r.refusal;
 }
 
 function isSecondary(c: ClusterState, kind: ReplicationKind): boolean {
@@ -341,11 +327,14 @@ export function secondaryEnableRoute(kind: ReplicationKind): Route {
         handle: (ctx) => {
           const c = ctx.cluster;
           const role = c.replication[kind].role;
-          if (!canRole(kind, role, { type: 'secondary.enable', activationTokenValid: true }))
-            return role === 'primary' ? err.primaryCannotEnableSecondary() : err.alreadySecondary();
+          // Redeeming changes nothing and draws nothing, so it is done first: the role machine then
+          // decides with the real fact (was a valid activation token given?). A refusal names the
+          // first failing condition in the service's order: the role, then the token.
+          const redeemed = ctx.fields.token.trim() === '' ? null : redeemActivationToken(ctx.state, c, kind, ctx.fields.token, ctx.fields.primary_api_addr.trim());
+          const decided = stepRole(kind, role, { type: 'secondary.enable', activationTokenValid: redeemed?.ok === true });
+          if (decided === null && role !== 'disabled') return role === 'primary' ? err.primaryCannotEnableSecondary() : err.alreadySecondary();
           if (kind === 'dr' && c.replication.performance.role !== 'disabled') return err.drSecondaryAlone();
-          if (ctx.fields.token.trim() === '') return err.missingToken();
-          const redeemed = redeemActivationToken(ctx.state, c, kind, ctx.fields.token, ctx.fields.primary_api_addr.trim());
+          if (redeemed === null) return err.missingToken();
           if (!redeemed.ok) return redeemRefusal(redeemed);
           return accepted([{ type: 'replication-secondary-enabled', at: ctx.now, kind, cluster: c.name, ...redeemed.assignment }], WARNINGS.secondaryFound);
         },
@@ -377,7 +366,7 @@ export function promoteRoute(kind: ReplicationKind): Route {
           if (!isSecondary(c, kind)) return err.notSecondary();
           // A primary that is down is no reason to refuse: that is what a failover is for.
           const blockers = promotionBlockers(c, kind);
-          const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: true, force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
+          const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: operationTokenValid(c, ctx.body), force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
           if (!canRole(kind, c.replication[kind].role, event)) return err.unsafePromotion(blockers);
           return accepted(
             [
@@ -411,7 +400,7 @@ export function secondaryDisableRoute(kind: ReplicationKind): Route {
         fields: { ...operationTokenField(kind) },
         handle: (ctx) => {
           const c = ctx.cluster;
-          if (!isSecondary(c, kind) || !canRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: true })) return err.notSecondary();
+          if (!isSecondary(c, kind) || !canRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(c, ctx.body) })) return err.notSecondary();
           return accepted([{ type: 'replication-secondary-disabled', at: ctx.now, kind, cluster: c.name }], WARNINGS.disabled);
         },
       }),
@@ -470,10 +459,10 @@ export function updatePrimaryRoute(kind: ReplicationKind): Route {
           let roleEvent: RoleEvent;
           if (addrs.length > 0) {
             via = 'addresses';
-            roleEvent = { type: 'secondary.update-primary', operationTokenValid: true, addresses: addrs };
+            roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), addresses: addrs };
           } else {
             via = token === '' ? 'empty-token' : 'token';
-            roleEvent = { type: 'secondary.update-primary', operationTokenValid: true, token };
+            roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), token };
           }
           if (!canRole(kind, r.role, roleEvent)) {
             if (via === 'addresses' && r.role === 'secondary.demoted') return err.addressesAfterDemotion();

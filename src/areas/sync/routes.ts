@@ -31,6 +31,7 @@ import { own, PROTO_NAME } from '../../kernel/own.js';
 import type { FieldSpec } from '../../kernel/http/fields.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
+import { syncRefusals } from './refusals.js';
 
 /**
  * Every sync endpoint: a client token with the path's capability, and a licence that has the
@@ -48,24 +49,11 @@ function syncAuth(capability?: AuthRule['capability']): AuthRule {
 /** The cluster a write lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
-  return 'refuse' in l ? reply.error(l.refuse.status, l.refuse.error) : ctx.state.clusters[l.cluster];
+  return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
 }
 
-/** Texts the facts file lacks (gap 2 and area D's unknown validation messages): simulator wording. */
-const syncErrors = {
-  missingField: (name: string): Reply => errors.badRequest(`missing required field "${name}"`),
-  badAccepted: (field: string, value: string, accepted: readonly string[]): Reply => errors.badRequest(`invalid ${field} value "${value}": accepted values are ${accepted.join(', ')}`),
-  noDestination: (type: string, name: string): Reply => reply.error(404, `destination ${type}/${name} does not exist: create it with POST sys/sync/destinations/${type}/${name}`),
-  purging: (type: string, name: string): Reply => errors.badRequest(`destination ${type}/${name} is being purged: wait until it is gone, then create it again`),
-  stillManages: (type: string, name: string, count: number): Reply =>
-    errors.badRequest(`destination ${type}/${name} still manages ${count} association${count === 1 ? '' : 's'}: remove them first, or delete with purge=true to unsync and remove them`),
-  noMount: (mount: string): Reply => errors.badRequest(`mount "${mount}" not found in this namespace`),
-  notKvV2: (mount: string): Reply => errors.badRequest(`mount "${mount}" is a KV version 1 mount: only KV version 2 secrets can be synced`),
-  /** The service's text (vault-api-facts.md §D), checked on set only. */
-  cannotRead: (name: string, mount: string): Reply => reply.error(403, `permission denied to read the content of the secret ${name} in mount ${mount}`),
-  /** The UI mock's text for a secret that is not there (vault-api-facts.md §D, tag I). */
-  noSecret: (): Reply => errors.badRequest('Secret not found. Please provide full path to existing secret'),
-};
+/** The sync refusals (refusals.ts). */
+const syncErrors = syncRefusals;
 
 // ---------------------------------------------------------------------------------------------------
 // Reading
@@ -190,10 +178,10 @@ function configure(type: DestinationType, ctx: RequestContext): Outcome {
   const granularity = (given || info.defaultGranularity) as Granularity;
   const template = (fields.secret_name_template as string) || defaultTemplate(granularity);
   const problem = templateProblem(template, granularity);
-  if (problem) return errors.badRequest(problem);
+  if (problem) return syncRefusals.badTemplate(problem);
   const customTags: Record<string, string> = {};
   for (const [k, v] of Object.entries((fields.custom_tags as Record<string, unknown> | undefined) ?? {})) {
-    if (typeof v !== 'string') return errors.badRequest(`custom_tags: the value of "${k}" must be a string`);
+    if (typeof v !== 'string') return syncRefusals.badCustomTag(k);
     if (k === PROTO_NAME) return errors.forbiddenName(); // a plain object cannot hold it (world/own.ts)
     customTags[k] = v;
   }
@@ -211,7 +199,7 @@ function flag(ctx: RequestContext, name: string): boolean | Reply {
   if (raw === undefined || raw === null || raw === '') return false;
   if (typeof raw === 'boolean') return raw;
   const b = BOOL_WORDS[String(raw).toLowerCase()];
-  return b ?? errors.badRequest(`Field validation failed: error converting input ${JSON.stringify(raw)} for field "${name}": expected a boolean`);
+  return b ?? syncRefusals.badFlag(JSON.stringify(raw), name);
 }
 
 function remove(type: DestinationType, ctx: RequestContext): Outcome {
@@ -387,7 +375,7 @@ const listDestinationsOfType: Route = {
       summary: 'list sync destinations of one type',
       auth: syncAuth(),
       handle: (ctx) => {
-        if (!isDestinationType(ctx.params.type)) return errors.unsupportedPath();
+        if (!isDestinationType(ctx.params.type)) return syncRefusals.unknownType();
         const names = destinationsIn(ctx.cluster, ctx.namespace)
           .filter((d) => d.type === ctx.params.type)
           .map((d) => d.name)

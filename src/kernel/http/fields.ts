@@ -58,14 +58,14 @@ export function parseFields<S extends Record<string, FieldSpec>>(spec: S, body: 
   for (const [name, field] of Object.entries(spec)) {
     const raw = own(body, name);
     if (raw === undefined || raw === null) {
-      if (field.required !== undefined) return { ok: false, reply: errors.badRequest(field.required) };
+      if (field.required !== undefined) return { ok: false, reply: errors.badField(field.required) };
       out[name] = field.default;
       continue;
     }
     const parsed = schemas[field.type].safeParse(raw);
     if (!parsed.success) {
       const why = parsed.error.issues[0]?.message ?? 'invalid value';
-      return { ok: false, reply: errors.badRequest(`Field validation failed: error converting input ${JSON.stringify(raw)} for field "${name}": ${why}`) };
+      return { ok: false, reply: errors.badField(`Field validation failed: error converting input ${JSON.stringify(raw)} for field "${name}": ${why}`) };
     }
     // A name field reaches the state as a key (a secondary id, a destination name): see http.ts.
     if (field.type === 'string' && (parsed.data as string).trim() === PROTO_NAME) return { ok: false, reply: errors.forbiddenName() };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { render, reply } from '../../../src/kernel/http/http.js';
+import { errors, render, reply } from '../../../src/kernel/http/http.js';
 import { kvWorld } from './helpers.js';
 
 const id = () => 'req-1';
@@ -24,7 +24,7 @@ describe('response envelope', () => {
   });
 
   it('errors are {"errors": [...]} with their status', () => {
-    expect(render(reply.error(400, 'bad'), id)).toEqual({ status: 400, body: { errors: ['bad'] } });
+    expect(render(errors.badField('bad'), id)).toEqual({ status: 400, body: { errors: ['bad'] } });
   });
 
   it('a bare reply is returned without the envelope', () => {

@@ -86,7 +86,7 @@ function decodeParam(raw: string): string {
     const bad = /%(?![0-9a-fA-F]{2})[^]{0,2}/.exec(raw)?.[0];
     // Every escape well formed but the bytes are not UTF-8 (`%C0%AF`): Go would pass the bytes on;
     // replsim's names are text, so it refuses them (simulator wording).
-    throw new Unroutable(errors.badRequest(bad !== undefined ? `invalid URL escape ${JSON.stringify(bad)}` : `invalid URL escape: ${JSON.stringify(raw)} does not decode to UTF-8 text`));
+    throw new Unroutable(errors.badUrlEscape(bad !== undefined ? `invalid URL escape ${JSON.stringify(bad)}` : `invalid URL escape: ${JSON.stringify(raw)} does not decode to UTF-8 text`));
   }
   if (value === PROTO_NAME) throw new Unroutable(errors.forbiddenName());
   return value;
@@ -120,15 +120,15 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
 
   // The listener's bounds come before anything else reads the body.
   const tooBig = bodyLimitProblem(req.body ?? null, limits);
-  if (tooBig) return { outcome: errors.badRequest(`failed to parse JSON input: ${tooBig}`) };
+  if (tooBig) return { outcome: errors.badJson(tooBig) };
   let body: Record<string, unknown> = {};
   if (req.body !== undefined && req.body !== null) {
-    if (typeof req.body !== 'object' || Array.isArray(req.body)) return { outcome: errors.badRequest('failed to parse JSON input: the request body must be a JSON object') };
+    if (typeof req.body !== 'object' || Array.isArray(req.body)) return { outcome: errors.badJson('the request body must be a JSON object') };
     body = req.body as Record<string, unknown>;
   }
   // Headers are text (null or undefined: none); a caller of `world.request` may pass anything. Simulator wording.
-  if (req.token != null && typeof req.token !== 'string') return { outcome: errors.badRequest('the client token (X-Vault-Token) must be a string') };
-  if (req.namespace != null && typeof req.namespace !== 'string') return { outcome: errors.badRequest('the namespace (X-Vault-Namespace) must be a string') };
+  if (req.token != null && typeof req.token !== 'string') return { outcome: errors.badHeader('client token (X-Vault-Token)') };
+  if (req.namespace != null && typeof req.namespace !== 'string') return { outcome: errors.badHeader('namespace (X-Vault-Namespace)') };
 
   // The request line, parsed in one place (paths.ts); the query is null-prototype.
   const { path: raw, query, method: asked } = parseRequestLine(req.method, req.path);
@@ -136,12 +136,14 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
   if (!METHODS.includes(method)) return { outcome: errors.unsupportedOperation() };
 
   const headerNs = asFolder(req.namespace);
-  if (headerNs !== '' && !hasOwn(cluster.storage.namespaces, headerNs)) return { outcome: errors.unsupportedPath(), method };
+  if (headerNs !== '' && !hasOwn(cluster.storage.namespaces, headerNs)) return { outcome: errors.noNamespace(), method };
   const full = headerNs + raw;
   const namespace = namespaceOfPath(full, Object.keys(cluster.storage.namespaces));
   const rel = full.slice(namespace.length);
 
   let found: { route: Route; params: Record<string, string> } | null = null;
+  // Which refusal an unmatched path gets: no mount holds it, or no endpoint under its mount or sys/.
+  let unmatched = errors.unsupportedPath;
   let fullPath = full;
   // `auth/token/` is the token store's fixed paths (lookup-self), served from the same table as `sys/`.
   if (rel === 'sys' || rel.startsWith('sys/') || rel.startsWith('auth/token/')) {
@@ -154,9 +156,9 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
       found = match(routes.mounts[mount.type], remainder);
       if (found) found.params.mount = mount.path;
       fullPath = full;
-    }
+    } else unmatched = errors.noMount;
   }
-  if (!found) return { outcome: errors.unsupportedPath(), method };
+  if (!found) return { outcome: unmatched(), method };
   const ep: Endpoint | undefined = found.route.methods[method] ?? (method === 'PUT' ? found.route.methods.POST : undefined);
   if (!ep) return { outcome: errors.unsupportedOperation(), pattern: found.route.pattern, method };
 

@@ -44,7 +44,11 @@ function gatedCall(e: SimEvent): string | null {
   }
 }
 
-/** The DR mode an event leaves its cluster in, for the events that change it. */
+/**
+ * The DR mode an event leaves its cluster in, for the events that change it. An independent
+ * restatement of the role table's To column on purpose: this monitor cross-checks the gate from the
+ * log alone, so it must not ask the machine whose decisions it watches.
+ */
 function drModeAfter(e: SimEvent): 'disabled' | 'primary' | 'secondary' | null {
   if (!('kind' in e) || e.kind !== 'dr') return null;
   switch (e.type) {

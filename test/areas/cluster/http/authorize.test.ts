@@ -1,3 +1,4 @@
+import { refusalResponse } from '../../../../src/kernel/http/refusal.js';
 import { describe, expect, it } from 'vitest';
 import { authorize } from '../../../../src/areas/cluster/http/authorize.js';
 import type { AuthRule, RequestContext } from '../../../../src/areas/cluster/http/route.js';
@@ -18,18 +19,23 @@ function ctxFor(over: { license?: License; drSecondary?: boolean; namespace?: st
   return { w, ctx };
 }
 
-const refusalText = (r: ReturnType<typeof authorize>) => (r && r.kind === 'error' ? r.errors[0] : null);
+const refusalText = (r: ReturnType<typeof authorize>) => (r && r.kind === 'error' ? refusalResponse(r).errors[0] : null);
+/** The authorisation step's answer as the router renders it: a refusal value becomes its status and text. */
+const authz = (...a: Parameters<typeof authorize>) => {
+  const r = authorize(...a);
+  return r && r.kind === 'error' ? { kind: r.kind, ...refusalResponse(r) } : r;
+};
 
 describe('authorisation: one step, driven by the rule each route declares', () => {
   it('a client-token rule refuses a missing token with 403 permission denied', () => {
     const { ctx } = ctxFor();
-    const r = authorize({ token: 'client' }, ctx, 'sys/replication/dr/primary/enable', undefined);
+    const r = authz({ token: 'client' }, ctx, 'sys/replication/dr/primary/enable', undefined);
     expect(r).toMatchObject({ kind: 'error', status: 403 });
   });
 
   it('a client-token rule refuses a token this cluster does not know', () => {
     const { ctx } = ctxFor();
-    expect(authorize({ token: 'client' }, ctx, 'sys/replication/dr/primary/enable', 'hvs.notatoken000000000000000')).toMatchObject({ status: 403 });
+    expect(authz({ token: 'client' }, ctx, 'sys/replication/dr/primary/enable', 'hvs.notatoken000000000000000')).toMatchObject({ status: 403 });
   });
 
   it('a token needs the capability of the method on the path', () => {
@@ -58,9 +64,9 @@ describe('authorisation: one step, driven by the rule each route declares', () =
     const ops = w.state.clusters.east.storage.tokens[w.tokenNamed('east', 'ops')!];
     const { ctx } = ctxFor();
     const rule: AuthRule = { token: 'client', sudo: true };
-    expect(authorize(rule, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', ops.id)).toMatchObject({ status: 403 });
-    expect(authorize({ token: 'client' }, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', ops.id)).toBeNull();
-    expect(authorize(rule, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', w.tokenNamed('east', 'root'))).toBeNull();
+    expect(authz(rule, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', ops.id)).toMatchObject({ status: 403 });
+    expect(authz({ token: 'client' }, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', ops.id)).toBeNull();
+    expect(authz(rule, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', w.tokenNamed('east', 'root'))).toBeNull();
   });
 
   it('a token of a namespace reaches only paths in that namespace', () => {
@@ -73,34 +79,34 @@ describe('authorisation: one step, driven by the rule each route declares', () =
   it('a restricted-root rule refuses a request made in a namespace', () => {
     const { ctx } = ctxFor({ namespace: 'team-a/' });
     expect(refusalText(authorize({ token: 'none', rootNamespace: true }, ctx, 'team-a/sys/x', undefined))).toMatch(/root namespace/);
-    expect(authorize({ token: 'none', rootNamespace: true }, ctxFor().ctx, 'sys/x', undefined)).toBeNull();
+    expect(authz({ token: 'none', rootNamespace: true }, ctxFor().ctx, 'sys/x', undefined)).toBeNull();
   });
 
   it('an enterprise rule refuses other licences with 404 enterprise-only feature', () => {
     for (const license of ['managed', 'none'] as const) {
-      const r = authorize({ token: 'none', license: 'enterprise' }, ctxFor({ license }).ctx, 'sys/x', undefined);
+      const r = authz({ token: 'none', license: 'enterprise' }, ctxFor({ license }).ctx, 'sys/x', undefined);
       expect(r).toEqual({ kind: 'error', status: 404, errors: ['enterprise-only feature'] });
     }
   });
 
   it('an enterprise-or-managed rule (status) accepts a managed cluster but not an unlicensed one', () => {
     const rule: AuthRule = { token: 'none', license: 'enterprise-or-managed' };
-    expect(authorize(rule, ctxFor({ license: 'managed' }).ctx, 'sys/x', undefined)).toBeNull();
-    expect(authorize(rule, ctxFor({ license: 'none' }).ctx, 'sys/x', undefined)).toMatchObject({ status: 404 });
+    expect(authz(rule, ctxFor({ license: 'managed' }).ctx, 'sys/x', undefined)).toBeNull();
+    expect(authz(rule, ctxFor({ license: 'none' }).ctx, 'sys/x', undefined)).toMatchObject({ status: 404 });
   });
 
   it('a DR secondary refuses every path not declared open on it, before anything else', () => {
     const { ctx } = ctxFor({ drSecondary: true });
-    expect(authorize({ token: 'client' }, ctx, 'secret/data/x', undefined)).toEqual({ kind: 'error', status: 400, errors: ['path disabled in replication DR secondary mode'] });
-    expect(authorize({ token: 'none', openOnDrSecondary: true }, ctx, 'sys/replication/dr/status', undefined)).toBeNull();
+    expect(authz({ token: 'client' }, ctx, 'secret/data/x', undefined)).toEqual({ kind: 'error', status: 400, errors: ['path disabled in replication DR secondary mode'] });
+    expect(authz({ token: 'none', openOnDrSecondary: true }, ctx, 'sys/replication/dr/status', undefined)).toBeNull();
   });
 
   it('a DR-operation-token rule needs the cluster’s current token in the body and no client token', () => {
     const rule: AuthRule = { token: 'dr-operation-token', openOnDrSecondary: true };
     expect(refusalText(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good' }).ctx, 'p', undefined))).toMatch(/DR operation token was not provided/);
-    expect(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good', body: { dr_operation_token: 'hvs.bad' } }).ctx, 'p', undefined)).toMatchObject({ status: 400 });
-    expect(authorize(rule, ctxFor({ drSecondary: true, opToken: null, body: { dr_operation_token: 'hvs.good' } }).ctx, 'p', undefined)).toMatchObject({ status: 400 });
-    expect(authorize(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good', body: { dr_operation_token: 'hvs.good' } }).ctx, 'p', undefined)).toBeNull();
+    expect(authz(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good', body: { dr_operation_token: 'hvs.bad' } }).ctx, 'p', undefined)).toMatchObject({ status: 400 });
+    expect(authz(rule, ctxFor({ drSecondary: true, opToken: null, body: { dr_operation_token: 'hvs.good' } }).ctx, 'p', undefined)).toMatchObject({ status: 400 });
+    expect(authz(rule, ctxFor({ drSecondary: true, opToken: 'hvs.good', body: { dr_operation_token: 'hvs.good' } }).ctx, 'p', undefined)).toBeNull();
   });
 
   it('off a DR secondary, the operation-token paths take a client token and answer "Not a DR secondary."', () => {
@@ -113,7 +119,7 @@ describe('authorisation: one step, driven by the rule each route declares', () =
   });
 
   it('an unauthenticated rule needs no token', () => {
-    expect(authorize({ token: 'none' }, ctxFor().ctx, 'sys/x', undefined)).toBeNull();
+    expect(authz({ token: 'none' }, ctxFor().ctx, 'sys/x', undefined)).toBeNull();
   });
 });
 

@@ -1,0 +1,15 @@
+// The refusals of merkle's own endpoints (reindex, merkle-check), registered once
+// (kernel/http/refusal.ts). Calling them off a DR secondary is operation-token's `notDrSecondary`.
+import { defineRefusals } from '../../kernel/http/refusal.js';
+
+const rule = (id: string, words: string) => ({ id, words });
+
+export const merkleRefusals = defineRefusals('merkle', {
+  /** Simulator wording: the service's answer to a second reindex is not public. */
+  reindexRunning: {
+    status: 400,
+    wording: 'simulator',
+    text: (until: number) => [`a reindex is already running on this cluster until ${until} ms; wait for it to finish (last_reindex_epoch changes) before starting another`],
+    rule: rule('A.rule6', 'a reindex can take a very long time; one runs at a time (area A rule 6)'),
+  },
+});
