@@ -1,0 +1,40 @@
+// The report's space-time diagram reads the bus (src/report/messages.ts): every arrow is a message
+// the bus delivered, with the bus's own send and delivery times, not times inferred from the log.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { messagesOf } from '../../src/report/messages.js';
+import { loadScenario } from '../../src/scenario/loader.js';
+import { runScenario } from '../../src/scenario/runner.js';
+
+async function run(file: string) {
+  const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+  if (!loaded.ok) throw new Error(file);
+  return runScenario(loaded.scenario);
+}
+
+describe('the report reads the bus', () => {
+  it.each(['scenarios/01-dr-setup.yaml', 'scenarios/17-dr-sealed-token-and-partition.yaml', 'scenarios/20-sync-codehost.yaml'])('%s: each arrow is a delivered bus message', async (file) => {
+    const r = await run(file);
+    const bus = r.world.messages;
+    const arrows = messagesOf(bus, r.world.log);
+    expect(arrows.length).toBeGreaterThan(0);
+    for (const a of arrows) {
+      const carried = bus.filter((m) => m.deliveredBy === a.seq && m.from === a.from && m.to === a.to && m.kind === a.kind);
+      expect(carried.length, `${a.kind} ${a.from}→${a.to} at ${a.at}`).toBeGreaterThan(0);
+      expect(a.at).toBe(carried[0].deliveredAt);
+      expect(a.sentAt).toBe(Math.min(...carried.map((m) => m.sentAt)));
+    }
+    // Every delivered message is drawn (WALs of one delivery as one arrow).
+    const delivered = bus.filter((m) => m.deliveredBy !== null);
+    for (const m of delivered) expect(arrows.some((a) => a.seq === m.deliveredBy && a.from === m.from && a.to === m.to)).toBe(true);
+    // In the order delivered, as sequence.md reads them.
+    expect(arrows.map((a) => a.seq)).toEqual([...arrows.map((a) => a.seq)].sort((x, y) => x - y));
+  });
+
+  it('draws a WAL held back (07: east crashes before west has it) from its sending to its late delivery', async () => {
+    const r = await run('scenarios/07-dr-unplanned-failover.yaml');
+    const latency = r.world.state.network.latencyMs;
+    const held = messagesOf(r.world.messages, r.world.log).filter((a) => a.kind === 'wal' && a.at - a.sentAt > latency);
+    expect(held.length).toBeGreaterThan(0);
+  });
+});
