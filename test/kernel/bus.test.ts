@@ -3,6 +3,9 @@
 // after heal, in order; and the same messages read back from a replay of the log.
 import { describe, expect, it } from 'vitest';
 import type { BusMessage, BusRecord } from '../../src/kernel/bus.js';
+import { readFileSync } from 'node:fs';
+import { loadScenario } from '../../src/scenario/loader.js';
+import { runScenario } from '../../src/scenario/runner.js';
 import { World } from '../../src/world.js';
 import { drWorld, enablePrimary, enableSecondary, writeKv } from '../areas/replication/helpers.js';
 
@@ -78,5 +81,17 @@ describe('the bus between the clusters', () => {
     expect(replayed.inFlight.map((m) => m.id)).toEqual(w.inFlight.map((m) => m.id));
     expect(w.inFlight.length).toBe(1);
     expect(w.messages.map((m) => m.kind)).toEqual(expect.arrayContaining(['unwrap', 'connect', 'merkle-sync', 'wal']));
+  });
+
+  it('is what the lost-writes hazard reads: the WALs still on the way to a secondary promoted after its primary crashed', async () => {
+    const file = 'scenarios/23-dr-lost-writes-after-promotion.yaml';
+    const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+    if (!loaded.ok) throw new Error(file);
+    const r = await runScenario(loaded.scenario);
+    const promoted = r.world.log.find((e) => e.type === 'replication-secondary-promoted')!;
+    const onTheWay = r.world.messages.filter((m) => m.kind === 'wal' && m.to === 'west' && m.sentBy < promoted.seq! && (m.deliveredBy === null || m.deliveredBy > promoted.seq!));
+    expect(onTheWay.map((m) => m.order)).toEqual([3, 4]);
+    const finding = r.findings.find((f) => f.id === 'lost-writes')!;
+    expect(finding.message).toContain('WALs 3–4 were still on the way to it');
   });
 });
