@@ -2,10 +2,8 @@
 // `sequence.md`: the messages of the bus between the clusters (src/kernel/bus.ts; a secondary
 // connecting to its primary, the merkle sync, WAL shipments, activation-token unwrap calls, sync
 // jobs pushing to external stores), each with its real send and delivery time on the virtual clock.
-// WALs one delivery brought are drawn as one arrow, from the first one's sending. Writes a
-// performance secondary forwarded to its primary are not on the bus yet (the log does not say which
-// cluster a request was sent to): they are read from the run's steps.
-import type { SimEvent } from '../areas/cluster/events.js';
+// WALs one delivery brought are drawn as one arrow, from the first one's sending. A client's KV write
+// a performance secondary forwarded to its primary is a message too.
 import type { BusMessage } from '../kernel/bus.js';
 
 export type MessageKind = 'connect' | 'merkle-sync' | 'wal' | 'unwrap' | 'forwarded-write' | 'sync-job';
@@ -24,12 +22,8 @@ export interface NetworkMessage {
   seq: number;
 }
 
-/**
- * The delivered messages of a run, in the order delivered. `receivedBy` tells, for an event a request
- * appended, which cluster the request was sent to: a KV write that lands on another cluster was
- * forwarded there (a performance secondary forwards replicated writes).
- */
-export function messagesOf(bus: readonly BusMessage[], log: readonly SimEvent[], receivedBy: (seq: number) => string | undefined = () => undefined): NetworkMessage[] {
+/** The delivered messages of a run, in the order delivered. */
+export function messagesOf(bus: readonly BusMessage[]): NetworkMessage[] {
   const out: NetworkMessage[] = [];
   const walGroups = new Map<string, NetworkMessage & { first: number; last: number; word: string }>();
   for (const m of bus) {
@@ -53,14 +47,6 @@ export function messagesOf(bus: readonly BusMessage[], log: readonly SimEvent[],
     out.push({ kind: m.kind as MessageKind, from: m.from, to: m.to, sentAt: m.sentAt, at: m.deliveredAt, label: m.label, seq: m.deliveredBy });
   }
   for (const g of walGroups.values()) g.label = `${g.first === g.last ? `WAL ${g.first}` : `WALs ${g.first}–${g.last}`} (${g.word})`;
-  for (const raw of log) {
-    const e = raw as SimEvent & Record<string, unknown>;
-    if (e.type !== 'kv-written' && e.type !== 'kv-deleted') continue;
-    const seq = e.seq ?? 0;
-    const origin = receivedBy(seq);
-    if (origin !== undefined && origin !== e.cluster)
-      out.push({ kind: 'forwarded-write', from: origin, to: e.cluster as string, sentAt: e.at, at: e.at, label: `forwarded ${e.type === 'kv-written' ? 'write' : 'delete'} ${e.mount}${e.key}`, seq });
-  }
   // In the order delivered (then sent), as the sequence diagram reads them.
   return out
     .map((m, i) => ({ m, i }))

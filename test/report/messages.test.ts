@@ -13,10 +13,10 @@ async function run(file: string) {
 }
 
 describe('the report reads the bus', () => {
-  it.each(['scenarios/01-dr-setup.yaml', 'scenarios/17-dr-sealed-token-and-partition.yaml', 'scenarios/20-sync-codehost.yaml'])('%s: each arrow is a delivered bus message', async (file) => {
+  it.each(['scenarios/01-dr-setup.yaml', 'scenarios/09-perf-allow-filter.yaml', 'scenarios/17-dr-sealed-token-and-partition.yaml', 'scenarios/20-sync-codehost.yaml'])('%s: each arrow is a delivered bus message', async (file) => {
     const r = await run(file);
     const bus = r.world.messages;
-    const arrows = messagesOf(bus, r.world.log);
+    const arrows = messagesOf(bus);
     expect(arrows.length).toBeGreaterThan(0);
     for (const a of arrows) {
       const carried = bus.filter((m) => m.deliveredBy === a.seq && m.from === a.from && m.to === a.to && m.kind === a.kind);
@@ -34,7 +34,16 @@ describe('the report reads the bus', () => {
   it('draws a WAL held back (07: east crashes before west has it) from its sending to its late delivery', async () => {
     const r = await run('scenarios/07-dr-unplanned-failover.yaml');
     const latency = r.world.state.network.latencyMs;
-    const held = messagesOf(r.world.messages, r.world.log).filter((a) => a.kind === 'wal' && a.at - a.sentAt > latency);
+    const held = messagesOf(r.world.messages).filter((a) => a.kind === 'wal' && a.at - a.sentAt > latency);
     expect(held.length).toBeGreaterThan(0);
+  });
+
+  it('draws a write a performance secondary forwarded to its primary, as the log records it', async () => {
+    const r = await run('scenarios/09-perf-allow-filter.yaml');
+    const forwarded = messagesOf(r.world.messages).filter((a) => a.kind === 'forwarded-write');
+    expect(forwarded.length).toBe(1);
+    const event = r.world.log.find((e) => e.seq === forwarded[0].seq) as { type: string; cluster: string; forwardedBy?: string };
+    expect(event.type).toBe('kv-written');
+    expect([forwarded[0].from, forwarded[0].to]).toEqual([event.forwardedBy, event.cluster]);
   });
 });

@@ -6,6 +6,7 @@
 //   covers it. A partition, a crash or a revocation holds it in flight.
 // - `connect`: a secondary's connection attempt, sent when it could start, arriving when the link came up.
 // - `merkle-sync`: the primary's initial sync (or diff), from the link coming up to the sync's end.
+// - `forwarded-write`: a client's KV write or delete a performance secondary sent on to its primary.
 // - `unwrap`: redeeming a response-wrapped activation token calls the primary (a token sealed to a
 //   public key needs no call); made and answered within the request.
 import type { BusEffects, BusMessage, MessageSource } from '../../kernel/bus.js';
@@ -43,6 +44,12 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     }
   }
   switch (e.type) {
+    case 'kv-written':
+    case 'kv-deleted':
+      // A performance secondary forwarded a client's write to its primary, within the request.
+      if (typeof e.forwardedBy === 'string')
+        out.sent.push({ id: `forwarded-write:${e.forwardedBy}>${e.cluster}@${seq}`, kind: 'forwarded-write', from: e.forwardedBy, to: e.cluster as string, sentAt: event.at, label: `forwarded ${e.type === 'kv-written' ? 'write' : 'delete'} ${e.mount}${e.key}`, order: 0, now: true });
+      break;
     case 'replication-secondary-connected': {
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
