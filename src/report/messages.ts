@@ -2,7 +2,8 @@
 // `sequence.md`: the messages of the bus between the clusters (src/kernel/bus.ts; a secondary
 // connecting to its primary, the merkle sync, WAL shipments, activation-token unwrap calls, sync
 // jobs pushing to external stores), each with its real send and delivery time on the virtual clock.
-// WALs one delivery brought are drawn as one arrow, from the first one's sending. A client's KV write
+// WALs one delivery brought are drawn as one arrow, from the first one's sending (none for WALs a
+// merkle sync brought: the sync's arrow carries them). A client's KV write
 // a performance secondary forwarded to its primary is a message too.
 import type { BusMessage } from '../kernel/bus.js';
 
@@ -26,9 +27,12 @@ export interface NetworkMessage {
 export function messagesOf(bus: readonly BusMessage[]): NetworkMessage[] {
   const out: NetworkMessage[] = [];
   const walGroups = new Map<string, NetworkMessage & { first: number; last: number; word: string }>();
+  // WALs a merkle sync brought in line arrive with it: its arrow carries them.
+  const syncs = new Set(bus.filter((m) => m.kind === 'merkle-sync' && m.deliveredBy !== null).map((m) => `${m.from}>${m.to}@${m.deliveredBy}`));
   for (const m of bus) {
     if (m.deliveredAt === null || m.deliveredBy === null) continue;
     if (m.kind === 'wal') {
+      if (syncs.has(`${m.from}>${m.to}@${m.deliveredBy}`)) continue;
       // One arrow per delivery: the WALs it brought, from the first one's sending.
       const key = `${m.from}>${m.to}@${m.deliveredBy}`;
       const word = /\(([^)]*)\)$/.exec(m.label)?.[1] ?? '';
