@@ -2,6 +2,7 @@
 // router and the timed processes, wired together. Everything a user does to a world (a request, a
 // wait, a fault) goes through here and ends as events in the log, or as a refusal that changes
 // nothing.
+import type { Observable } from 'rxjs';
 import { coreReducers } from './areas/cluster/reducers.js';
 import type { SimEvent } from './areas/cluster/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
@@ -23,10 +24,15 @@ import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers }
 import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
+import { Bus, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
+import { replicationMessages } from './areas/replication/messages.js';
+import { syncMessages } from './areas/sync/messages.js';
 
 export { reducers };
 export const routes: RouteTable = { sys: sysRoutes, mounts: kvRoutes };
 const processes = domainProcesses;
+/** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
+const messageSources: MessageSource<SimState, SimEvent>[] = [replicationMessages, syncMessages];
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
@@ -71,11 +77,21 @@ function emptyState(seed: number, latencyMs: number): SimState {
 }
 
 export class World {
+  /** The state the bus last read: each appended event is read with the state before and after it. */
+  private seen: SimState;
+
   private constructor(
     private readonly store: EventStore<SimState, SimEvent>,
     private readonly rng: SeededRng,
     private readonly limits: Readonly<RequestLimits>,
+    private readonly bus: Bus<SimState, SimEvent> = new Bus(messageSources),
   ) {
+    this.seen = store.state;
+    store.events$.subscribe((event) => {
+      const after = store.state;
+      bus.observe(this.seen, event, after);
+      this.seen = after;
+    });
     // The log array itself says where this world's generator is, so `World.replay(world.log)`
     // resumes it too; the property is not enumerable and no copy (JSON, spread) carries it.
     Object.defineProperty(store.log, GENERATOR_OF_LOG, { value: () => rng.save() });
@@ -113,6 +129,8 @@ export class World {
     if (!first || first.type !== 'world-created') throw fail(first ? 1 : null, 'a history must start with a world-created event');
     if (end && end.events !== events.length) throw fail(null, `the closing record counts ${end.events} events, the history has ${events.length}`);
     let state = emptyState(first.seed, first.latencyMs);
+    // The bus reads the events as they fold, so the replayed world holds the same messages.
+    const bus = new Bus<SimState, SimEvent>(messageSources);
     // One loop with the position at hand, so a flaw names its line; the try sits outside the loop.
     let i = 0;
     try {
@@ -120,7 +138,9 @@ export class World {
         const e = events[i];
         if (!isEventType(reducers, e.type)) throw fail(i + 1, `unknown event type ${JSON.stringify(e.type)}`);
         if (e.seq !== undefined && e.seq !== i + 1) throw fail(i + 1, `seq ${JSON.stringify(e.seq)} where ${i + 1} was expected`);
-        state = applyEvent(state, e, reducers);
+        const next = applyEvent(state, e, reducers);
+        bus.observe(state, e, next);
+        state = next;
       }
     } catch (err) {
       if (err instanceof HistoryFileError) throw err;
@@ -133,7 +153,7 @@ export class World {
     const kept = store.log as SimEvent[];
     for (const e of events) kept.push(e);
     const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
-    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options));
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), bus);
     if (end && world.stateHash() !== end.stateHash)
       throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
     return world;
@@ -162,6 +182,22 @@ export class World {
   }
   get events$() {
     return this.store.events$;
+  }
+  /**
+   * Every message sent between the clusters (and to external stores) so far, in the order sent, each
+   * with its delivery once it happened. Derived from the log: a replay holds the same. A fork starts
+   * with no messages in flight (its bus reads only its own events).
+   */
+  get messages(): readonly BusMessage[] {
+    return this.bus.messages;
+  }
+  /** Messages sent and not delivered yet: held by a partition, a crash, a revocation. */
+  get inFlight(): readonly BusMessage[] {
+    return this.bus.inFlight;
+  }
+  /** Each send and each delivery on the bus, as it happens. */
+  get bus$(): Observable<BusRecord> {
+    return this.bus.records$;
   }
   get now(): number {
     return this.store.state.now;

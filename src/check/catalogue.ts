@@ -104,7 +104,7 @@ export class Watch {
     const events = this.world.log.slice(this.seen) as SimEvent[];
     // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
     const states = this.states.length === events.length ? this.states : undefined;
-    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses };
+    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages: this.world.messages };
     const found = this.monitors.flatMap((m) => m.observe(o));
     this.before = this.world.state;
     this.seen = this.world.log.length;

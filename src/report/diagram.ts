@@ -5,6 +5,7 @@ import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { generationAttemptMachine } from '../../models/generation-attempt.machine.js';
 import { pluginRuntimeMachine } from '../../models/plugin-runtime.machine.js';
 import { replicationRoleMachine } from '../../models/replication-role.machine.js';
+import { secondaryConnectionMachine } from '../../models/secondary-connection.machine.js';
 import { syncAssociationMachine } from '../../models/sync-association.machine.js';
 
 /** The machines drawn, in the order of the spec's tables, each with the words that introduce it. */
@@ -14,6 +15,12 @@ export const MACHINES: readonly { title: string; file: string; about: string; ma
     file: 'models/replication-role.machine.ts',
     about: 'The spec\'s role table, one machine for both kinds; `hasOperationTokenIfDr` is where the kinds differ.',
     machine: replicationRoleMachine,
+  },
+  {
+    title: 'Secondary connection',
+    file: 'models/secondary-connection.machine.ts',
+    about: 'A following secondary\'s link to its primary: what the status record reports as `connection_state` and `state`; the guards are the link\'s facts (reachable, issuer still a primary, same replication set, credentials accepted).',
+    machine: secondaryConnectionMachine,
   },
   {
     title: 'Operation token generation attempt',

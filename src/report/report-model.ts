@@ -142,11 +142,6 @@ function roleSpans(views: TopologyView[], end: number): RoleSpan[] {
 
 /** The report's data for a finished run. */
 export function reportModel(file: string, r: RunResult, description?: string): ReportModel {
-  const first = r.world.log[0] as { latencyMs?: number } | undefined;
-  const latency = first?.latencyMs ?? r.world.state.network.latencyMs;
-  // Which cluster each request was sent to, by the log positions of the events it appended.
-  const receivedBy = new Map<number, string>();
-  for (const s of r.steps) if (s.request) for (const e of s.events) if (e.seq !== undefined) receivedBy.set(e.seq, s.request.cluster);
   const initialState = r.steps[0]?.before ?? r.world.state;
   let seqEnd = 1; // the world-created event
   const steps: StepView[] = r.steps.map((s) => {
@@ -180,7 +175,7 @@ export function reportModel(file: string, r: RunResult, description?: string): R
     clusterNames: initial.clusters.map((c) => c.name),
     initial,
     steps,
-    messages: messagesOf(r.world.log, latency, (seq) => receivedBy.get(seq)),
+    messages: messagesOf(r.world.messages),
     roles: roleSpans([initial, ...steps.map((s) => s.topology)], end),
     end,
   };

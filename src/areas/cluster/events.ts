@@ -27,6 +27,8 @@ export interface TimeAdvanced extends BaseEvent {
 export interface KvWritten extends BaseEvent {
   type: 'kv-written';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary. */
+  forwardedBy?: string;
   /** Mount path, "secret/". */
   mount: string;
   key: string;
@@ -37,6 +39,8 @@ export interface KvWritten extends BaseEvent {
 export interface KvDeleted extends BaseEvent {
   type: 'kv-deleted';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary. */
+  forwardedBy?: string;
   mount: string;
   key: string;
   scope: 'latest' | 'all';

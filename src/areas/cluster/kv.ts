@@ -49,10 +49,15 @@ function listChildren(keys: Record<string, KvRecord> | undefined, folder: string
   return [...out].sort();
 }
 
+/** A write that lands on another cluster was forwarded there by the one it was sent to: the bus carries it (src/kernel/bus.ts). */
+function forwarded(ctx: RequestContext, landed: string): { forwardedBy?: string } {
+  return landed === ctx.cluster.name ? {} : { forwardedBy: ctx.cluster.name };
+}
+
 function write(ctx: RequestContext, data: Record<string, unknown>, answer: (after: SimState, landed: string) => Reply): Outcome {
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
-  const event: SimEvent = { type: 'kv-written', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, data };
+  const event: SimEvent = { type: 'kv-written', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, data, ...forwarded(ctx, target.cluster) };
   return { events: [event], reply: (after) => answer(after, target.cluster) };
 }
 
@@ -60,7 +65,7 @@ function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
   if (!recordOf(ctx, ctx.params.key)) return reply.empty();
-  return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope }], reply: () => reply.empty() };
+  return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope, ...forwarded(ctx, target.cluster) }], reply: () => reply.empty() };
 }
 
 function list(ctx: RequestContext): Reply {

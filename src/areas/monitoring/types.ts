@@ -1,5 +1,6 @@
 // What the invariant and hazard monitors report, and how they are built. A monitor only observes:
 // it reads the world's state and log after each step and never changes them.
+import type { BusMessage } from '../../kernel/bus.js';
 import type { ApiResponse } from '../../kernel/http/http.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';
@@ -61,6 +62,8 @@ export interface Observation {
   states?: readonly SimState[];
   /** The requests answered during the step, when the caller reported them (`Watch.observeResponse`). */
   responses?: readonly ResponseObservation[];
+  /** The messages of the bus between the clusters so far (`World.messages`), when the watch has a world. */
+  messages?: readonly BusMessage[];
 }
 
 export interface Monitor {

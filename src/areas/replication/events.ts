@@ -2,6 +2,7 @@
 // the values drawn when it was accepted (cluster ids, token ids, key pairs) so that replay draws
 // nothing. The first group is emitted by request handlers, the second by the streaming process as
 // time passes.
+import type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import type { PathsFilter, ReplicationKind } from '../cluster/state.js';
 
@@ -122,7 +123,8 @@ export interface SecondaryDisconnected extends ReplicationBase {
   reason: LinkDownReason;
 }
 
-export type LinkDownReason = 'unreachable' | 'revoked' | 'not-a-primary' | 'other-replication-set';
+/** Why a link is down: the connection machine's words (models/secondary-connection.machine.ts). */
+export type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
 
 export type ReplicationEvent =
   | PrimaryEnabled

@@ -9,6 +9,8 @@
 //    performance primary of the set (its performance secondaries follow it once pointed at it
 //    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
 //    performance primary with the same secondary id and token.
+import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
+import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import { emptyReplication } from '../cluster/state.js';
 
@@ -78,14 +80,15 @@ export function takeUpPerformance(c: ClusterState, at: number): boolean {
   c.replication.dr.mirroredPerformance = null;
   if (!held || c.replication.performance.role !== 'disabled') return false;
   const following = held.role === 'secondary.following';
-  c.replication.performance = {
+  const performance: typeof held = {
     ...held,
     mirroredPerformance: null,
-    connected: false,
     // The connection is attempted one link latency after the promotion.
     lastHeartbeat: at,
-    syncState: following ? 'merkle-diff' : 'idle',
     since: at,
   };
+  // A follower connects afresh and diffs the data it holds; otherwise there is no connection.
+  storeConnection(performance, stepConnection(IDLE_CONNECTION, following ? { type: 'follow', phase: 'merkle-diff' } : { type: 'unfollow' })!);
+  c.replication.performance = performance;
   return following;
 }

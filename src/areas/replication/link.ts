@@ -2,8 +2,17 @@
 // at an address, whether the link can carry replication now, and who follows a primary. The status
 // record and the streaming process both read these, so what status shows is what streaming does.
 import { reachable } from '../../kernel/network.js';
-import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
-import type { LinkDownReason } from './events.js';
+import {
+  IDLE_CONNECTION,
+  linkDownReason,
+  observeConnection,
+  stepConnection,
+  type Connection,
+  type ConnectionEvent,
+  type LinkDownReason,
+  type LinkFacts,
+} from '../../../models/secondary-connection.machine.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
 function sameAddress(a: string, b: string): boolean {
@@ -55,25 +64,67 @@ export function acceptsCredentials(state: SimState, kind: ReplicationKind, prima
 }
 
 /**
- * Why the link from a following secondary to its primary cannot carry replication now, or null
- * when it can: both running and reachable, the other side a primary of the same replication set,
- * and the primary taking the secondary's credentials (`acceptsCredentials`).
+ * The facts of the link from a following secondary to its primary as they are now: both running and
+ * reachable, the other side still a primary, of the same replication set, taking the secondary's
+ * credentials (`acceptsCredentials`). The connection machine's guards read these.
  */
+export function linkFacts(state: SimState, kind: ReplicationKind, secondary: ClusterState): LinkFacts {
+  const r = secondary.replication[kind];
+  const primary = r.primary === null ? undefined : state.clusters[r.primary];
+  if (!primary || !reachable(state.network, secondary.name, primary.name)) {
+    return { reachable: false, primaryIsPrimary: false, sameReplicationSet: false, credentialsAccepted: false };
+  }
+  const p = primary.replication[kind];
+  return {
+    reachable: true,
+    primaryIsPrimary: p.role === 'primary',
+    sameReplicationSet: p.clusterId === r.clusterId,
+    credentialsAccepted: acceptsCredentials(state, kind, primary, r.secondaryId, r.jti),
+  };
+}
+
+/** Why the link from a following secondary to its primary cannot carry replication now, or null when it can. */
 export function linkDown(state: SimState, kind: ReplicationKind, secondary: ClusterState): LinkDownReason | null {
   const r = secondary.replication[kind];
   if (r.role !== 'secondary.following' || r.primary === null) return 'unreachable';
-  const primary = state.clusters[r.primary];
-  if (!primary || !reachable(state.network, secondary.name, primary.name)) return 'unreachable';
-  const p = primary.replication[kind];
-  if (p.role !== 'primary') return 'not-a-primary';
-  if (p.clusterId !== r.clusterId) return 'other-replication-set';
-  if (!acceptsCredentials(state, kind, primary, r.secondaryId, r.jti)) return 'revoked';
-  return null;
+  return linkDownReason(linkFacts(state, kind, secondary));
 }
 
-/** Whether the secondary is connected to its primary right now (a fault since the last event shows at once). */
+/**
+ * The connection as the state records it (the machine's value, kept as `connected` and `syncState`
+ * so the state's shape is unchanged): idle unless following a primary; ready once the link was
+ * established; connecting otherwise. `transient_failure` is never stored: it follows from the facts
+ * of the link now (`currentConnection`).
+ */
+export function storedConnection(r: ReplicationState): Connection {
+  if (r.role !== 'secondary.following' || r.primary === null) return IDLE_CONNECTION;
+  const phase = r.syncState === 'idle' ? 'stream-wals' : r.syncState;
+  return { state: r.connected ? 'ready' : 'connecting', phase, reason: null };
+}
+
+/** Records what the machine holds. */
+export function storeConnection(r: ReplicationState, c: Connection): void {
+  r.connected = c.state === 'ready';
+  r.syncState = c.state === 'idle' ? 'idle' : c.phase;
+}
+
+/** Asks the machine, on what the state records, and stores the outcome; an event it refuses is a corrupt log. */
+export function moveConnection(state: SimState, kind: ReplicationKind, cluster: string, event: ConnectionEvent): void {
+  const r = state.clusters[cluster].replication[kind];
+  const next = stepConnection(storedConnection(r), event);
+  if (next === null) throw new Error(`replication log is inconsistent: ${cluster}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
+  storeConnection(r, next);
+}
+
+/** The connection now: the recorded one, observed against the link's facts now (a fault since the last event shows at once). */
+export function currentConnection(state: SimState, kind: ReplicationKind, secondary: ClusterState): Connection {
+  const stored = storedConnection(secondary.replication[kind]);
+  return stored.state === 'idle' ? stored : observeConnection(stored, linkFacts(state, kind, secondary));
+}
+
+/** Whether the secondary is connected to its primary right now. */
 export function isConnected(state: SimState, kind: ReplicationKind, secondary: ClusterState): boolean {
-  return secondary.replication[kind].connected && linkDown(state, kind, secondary) === null;
+  return currentConnection(state, kind, secondary).state === 'ready';
 }
 
 /** The clusters that follow this primary in its replication set, by name order, those it does not take (revoked, unknown) left out. */

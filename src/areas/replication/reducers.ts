@@ -4,6 +4,7 @@
 // machine again. Reducers never draw and never read a clock.
 import { original } from 'immer';
 import type { RoleValue } from '../../../models/replication-role.machine.js';
+import { stepConnection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
@@ -23,6 +24,7 @@ import type {
   WalDelivered,
 } from './events.js';
 import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
+import { linkFacts, moveConnection, storeConnection, storedConnection } from './link.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
@@ -40,8 +42,8 @@ function clearSecondarySide(r: ReplicationState): void {
   r.secondaryId = '';
   r.jti = '';
   r.lastRemoteWal = 0;
-  r.connected = false;
-  r.syncState = 'idle';
+  // No primary to follow: the connection goes idle (the role already left `following`).
+  storeConnection(r, stepConnection(storedConnection(r), { type: 'unfollow' })!);
   r.knownPrimaryClusterAddrs = [];
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
@@ -54,7 +56,6 @@ function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
   r.secondaryId = a.secondaryId;
   r.jti = a.jti;
   r.clusterId = a.clusterId;
-  r.connected = false;
   // The connection is attempted one link latency after this moment.
   r.lastHeartbeat = at;
   r.dynamicFilter = { mounts: [], namespaces: [] };
@@ -169,7 +170,8 @@ export const replicationReducers = {
     r.issued = {};
     r.lastRemoteWal = 0;
     r.synced = false;
-    r.syncState = 'merkle-sync';
+    // A new secondary connects into a full sync of its primary's data.
+    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-sync' });
     r.since = e.at;
     if (e.primary) {
       const issued = d.clusters[e.primary].replication[e.kind].issued[e.secondaryId];
@@ -217,29 +219,29 @@ export const replicationReducers = {
       return;
     }
     assign(r, e, e.at);
-    r.syncState = 'merkle-diff';
+    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-diff' });
     // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
     if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
   },
   'replication-secondary-connected': (d: SimState, e: SecondaryConnected) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    r.connected = true;
+    // The machine takes the link up only on the link's facts now; it resumes streaming, or syncs first.
+    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(d, e.kind, d.clusters[e.cluster]) });
     r.lastHeartbeat = e.at;
-    // A secondary that already holds its primary's data resumes streaming; otherwise it syncs first.
-    if (r.syncState !== 'merkle-sync' && r.syncState !== 'merkle-diff') r.syncState = 'stream-wals';
   },
   'replication-secondary-synced': (d: SimState, e: SecondarySynced) => {
     catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
     const r = d.clusters[e.cluster].replication[e.kind];
     r.synced = true;
-    r.syncState = 'stream-wals';
+    moveConnection(d, e.kind, e.cluster, { type: 'sync-done' });
   },
   'replication-wal-delivered': (d: SimState, e: WalDelivered) => {
     catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
   },
   'replication-secondary-disconnected': (d: SimState, e: SecondaryDisconnected) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    r.connected = false;
+    // Dropped on the link's facts now (partition, crash, revocation, the primary's role or set changed).
+    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(d, e.kind, d.clusters[e.cluster]) });
     r.lastHeartbeat = e.at;
   },
 };

@@ -2,10 +2,11 @@
 // as it is now, so partitions and crashes show at once, before the streaming process has recorded
 // the dropped link. Field names and value shapes follow vault-api-facts.md (A/B, Replication status).
 import { modeOf } from '../../../models/replication-role.machine.js';
+import { reportedConnection } from '../../../models/secondary-connection.machine.js';
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { isMerkleCorrupted, merkleRootOf } from '../merkle/merkle.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
-import { followersOf, isConnected, linkDown } from './link.js';
+import { currentConnection, followersOf, isConnected } from './link.js';
 
 /** Go's zero time in epoch seconds: what the service prints for a corruption check never run. */
 const NEVER_CHECKED_EPOCH = '-62135596800';
@@ -62,13 +63,9 @@ function primaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind) 
   };
 }
 
-/** `state` and `connection_state` of a secondary, from its link now. */
+/** `state` and `connection_state` of a secondary: what its connection machine holds, given its link now. */
 function secondaryProgress(state: SimState, c: ClusterState, kind: ReplicationKind): { state: string; connection_state: string } {
-  const r = c.replication[kind];
-  if (r.role !== 'secondary.following' || r.primary === null) return { state: 'idle', connection_state: 'idle' };
-  if (linkDown(state, kind, c) !== null) return { state: 'idle', connection_state: 'transient_failure' };
-  if (!r.connected) return { state: 'idle', connection_state: 'connecting' };
-  return { state: r.syncState, connection_state: 'ready' };
+  return reportedConnection(currentConnection(state, kind, c));
 }
 
 function secondaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind) {

@@ -6,7 +6,8 @@
 import type { SimEvent } from '../cluster/events.js';
 import type { ReplicationKind, SimState } from '../cluster/state.js';
 import type { TimedProcess } from '../cluster/timed.js';
-import { linkDown } from './link.js';
+import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
+import { linkFacts, storedConnection } from './link.js';
 
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 
@@ -22,18 +23,23 @@ export const streamingProcess: TimedProcess = (state: SimState) => {
       const r = secondary.replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       const primaryName = r.primary;
-      const down = linkDown(state, kind, secondary);
-      if (!r.connected) {
-        if (!down) consider(r.lastHeartbeat + latency, { type: 'replication-secondary-connected', at: r.lastHeartbeat + latency, kind, cluster: name, primary: primaryName });
+      // The connection machine decides each step, on the link's facts now.
+      const link = linkFacts(state, kind, secondary);
+      const stored = storedConnection(r);
+      const now = observeConnection(stored, link);
+      if (now.state === 'transient_failure') {
+        // The fault happened at or before now, and nothing moved the clock since: the link dropped now.
+        if (stored.state === 'ready') consider(state.now, { type: 'replication-secondary-disconnected', at: state.now, kind, cluster: name, primary: primaryName, reason: now.reason! });
         continue;
       }
-      if (down) {
-        // The fault happened at or before now, and nothing moved the clock since: the link dropped now.
-        consider(state.now, { type: 'replication-secondary-disconnected', at: state.now, kind, cluster: name, primary: primaryName, reason: down });
+      if (now.state === 'connecting') {
+        if (stepConnection(now, { type: 'connect', link }) !== null) {
+          consider(r.lastHeartbeat + latency, { type: 'replication-secondary-connected', at: r.lastHeartbeat + latency, kind, cluster: name, primary: primaryName });
+        }
         continue;
       }
       const wal = state.clusters[primaryName].wal;
-      if (r.syncState === 'merkle-sync' || r.syncState === 'merkle-diff') {
+      if (stepConnection(now, { type: 'sync-done' }) !== null) {
         const at = r.lastHeartbeat + latency;
         consider(at, { type: 'replication-secondary-synced', at, kind, cluster: name, primary: primaryName, wal: wal.last });
       } else if (wal.last > r.lastRemoteWal) {

@@ -6,7 +6,8 @@
 //
 // What the old primary "acknowledged" is what it would have sent this secondary: all of its storage
 // for DR, its replicated mounts through the secondary's paths filter for performance (local mounts
-// never leave a cluster). The old primary is the one the secondary followed; a secondary that follows
+// never leave a cluster). The WALs still on their way to the secondary are read from the bus
+// (src/kernel/bus.ts) when the observation carries its messages. The old primary is the one the secondary followed; a secondary that follows
 // nobody is compared with the primary of its replication set, when there is one (forced-promotion.ts).
 import { canonicalJson } from '../../../kernel/canonical.js';
 import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
@@ -57,12 +58,18 @@ export function lostWrites(): Monitor {
         const how = [e.force ? 'with force' : 'without force', before.network.down[p.name] ? `after ${p.name} crashed` : ''].filter(Boolean).join(' ');
         // DR mirrors the primary's WAL numbering; a performance secondary counts the primary's WAL it applied.
         const applied = e.kind === 'dr' ? `had applied up to WAL ${s.wal.last}` : `last_remote_wal ${s.replication[e.kind].lastRemoteWal}`;
+        // The bus shows what was on its way: WALs the old primary had sent it that had not arrived.
+        const seq = e.seq ?? Infinity;
+        const held = (o.messages ?? [])
+          .filter((m) => m.kind === 'wal' && m.from === p.name && m.to === e.cluster && m.sentBy < seq && (m.deliveredBy === null || m.deliveredBy > seq))
+          .map((m) => m.order);
+        const onTheWay = held.length ? `; ${held.length === 1 ? `WAL ${held[0]}` : `WALs ${Math.min(...held)}–${Math.max(...held)}`} ${held.length === 1 ? 'was' : 'were'} still on the way to it` : '';
         findings.push({
           kind: 'hazard',
           id: 'lost-writes',
           at: e.at,
           clusters: [e.cluster, p.name],
-          message: `${e.cluster} was promoted to ${KIND_WORD[e.kind]} primary ${how} while it lacked ${lost.length} write${lost.length === 1 ? '' : 's'} ${p.name} had acknowledged (${p.name}'s last_wal ${p.wal.last}, ${e.cluster} ${applied}): ${shown} ${lost.length === 1 ? 'is' : 'are'} lost`,
+          message: `${e.cluster} was promoted to ${KIND_WORD[e.kind]} primary ${how} while it lacked ${lost.length} write${lost.length === 1 ? '' : 's'} ${p.name} had acknowledged (${p.name}'s last_wal ${p.wal.last}, ${e.cluster} ${applied}): ${shown} ${lost.length === 1 ? 'is' : 'are'} lost${onTheWay}`,
           lostKeys: lost,
         });
       });

@@ -1,0 +1,185 @@
+// The connection of one secondary to the primary it follows, for one kind of replication: what the
+// status record reports as `connection_state` (gRPC connectivity: idle, connecting, ready,
+// transient_failure) and `state` (idle, merkle-sync, merkle-diff, stream-wals; vault-api-facts.md,
+// "Replication status"). The design (../shared/design/ARCHITECTURE.md) names this machine.
+//
+//   idle ──follow──▶ connecting ──connect [link up]──▶ ready.merkle-sync | ready.merkle-diff | ready.stream-wals
+//   ready.merkle-* ──sync-done──▶ ready.stream-wals
+//   connecting | ready ──observe [unreachable | not a primary | other set | revoked]──▶ transient_failure
+//   transient_failure ──observe [link up]──▶ connecting          any ──unfollow──▶ idle
+//
+// A new secondary (activation) connects into a full merkle-sync; one re-pointed at a primary
+// (update-primary, a DR promotion taking up a performance link) into a merkle-diff of the data it
+// keeps; one that was streaming and lost its link resumes streaming. `shutdown` (a connection closed
+// for good) is not reached: a cluster that stops following a primary reports no connection at all.
+//
+// Like the role machine, the world keeps the connection as plain data and uses this machine as a pure
+// transition function (`stepConnection`), with the link's facts read from the world as guard inputs.
+import { and, assign, setup, transition, type SnapshotFrom } from 'xstate';
+
+/** What a connected secondary does: sync all data, diff the data it holds, or stream new WALs. */
+export type SyncPhase = 'merkle-sync' | 'merkle-diff' | 'stream-wals';
+
+/** Why a link cannot carry replication, in the order the guards test it. */
+export type LinkDownReason = 'unreachable' | 'revoked' | 'not-a-primary' | 'other-replication-set';
+
+/** The facts of the link as the world sees it now: the guards read only these. */
+export interface LinkFacts {
+  /** Both sides running and no partition between them. */
+  reachable: boolean;
+  /** The cluster followed is (still) a primary of this kind. */
+  primaryIsPrimary: boolean;
+  /** It is the primary of the replication set the secondary belongs to (same cluster id). */
+  sameReplicationSet: boolean;
+  /** The primary takes the secondary's credentials (its id and token, not revoked in the set). */
+  credentialsAccepted: boolean;
+}
+
+/** The connection as the world stores it and the status record reports it. */
+export interface Connection {
+  state: 'idle' | 'connecting' | 'transient_failure' | 'ready';
+  /** While ready, what the link does; otherwise what it does once (re)connected. */
+  phase: SyncPhase;
+  /** Why the link is down, in transient_failure. */
+  reason: LinkDownReason | null;
+}
+
+export type ConnectionEvent =
+  | { type: 'follow'; phase: 'merkle-sync' | 'merkle-diff' }
+  | { type: 'unfollow' }
+  | { type: 'observe'; link: LinkFacts }
+  | { type: 'connect'; link: LinkFacts }
+  | { type: 'sync-done' };
+
+/** The first fact that keeps the link down, or null when it can carry replication. */
+export function linkDownReason(link: LinkFacts): LinkDownReason | null {
+  if (!link.reachable) return 'unreachable';
+  if (!link.primaryIsPrimary) return 'not-a-primary';
+  if (!link.sameReplicationSet) return 'other-replication-set';
+  if (!link.credentialsAccepted) return 'revoked';
+  return null;
+}
+
+const factsOf = (event: ConnectionEvent): LinkFacts | null => ('link' in event ? event.link : null);
+
+export const secondaryConnectionMachine = setup({
+  types: {
+    context: {} as { phase: SyncPhase; reason: LinkDownReason | null },
+    events: {} as ConnectionEvent,
+  },
+  guards: {
+    primaryReachable: ({ event }) => factsOf(event)?.reachable === true,
+    issuerStillPrimary: ({ event }) => factsOf(event)?.primaryIsPrimary === true,
+    sameReplicationSet: ({ event }) => factsOf(event)?.sameReplicationSet === true,
+    credentialsAccepted: ({ event }) => factsOf(event)?.credentialsAccepted === true,
+    linkDown: ({ event }) => {
+      const link = factsOf(event);
+      return link !== null && linkDownReason(link) !== null;
+    },
+    initialSyncPending: ({ context }) => context.phase === 'merkle-sync',
+    diffPending: ({ context }) => context.phase === 'merkle-diff',
+  },
+  actions: {
+    rememberPhase: assign({ phase: ({ event }) => (event.type === 'follow' ? event.phase : 'stream-wals'), reason: null }),
+    resumeStreaming: assign({ phase: 'stream-wals' as SyncPhase }),
+    rememberReason: assign({ reason: ({ event }) => linkDownReason(factsOf(event)!) }),
+    forgetReason: assign({ reason: null }),
+  },
+}).createMachine({
+  id: 'secondaryConnection',
+  context: { phase: 'stream-wals', reason: null },
+  initial: 'idle',
+  // Pointed at a primary (again) from anywhere: connect afresh, then sync or diff.
+  on: {
+    follow: { target: '.connecting', actions: 'rememberPhase' },
+    unfollow: { target: '.idle', actions: 'forgetReason' },
+  },
+  states: {
+    idle: {},
+    connecting: {
+      on: {
+        observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
+        connect: [
+          {
+            guard: and(['primaryReachable', 'issuerStillPrimary', 'sameReplicationSet', 'credentialsAccepted', 'initialSyncPending']),
+            target: 'ready.merkle-sync',
+          },
+          {
+            guard: and(['primaryReachable', 'issuerStillPrimary', 'sameReplicationSet', 'credentialsAccepted', 'diffPending']),
+            target: 'ready.merkle-diff',
+          },
+          { guard: and(['primaryReachable', 'issuerStillPrimary', 'sameReplicationSet', 'credentialsAccepted']), target: 'ready.stream-wals' },
+        ],
+      },
+    },
+    transient_failure: {
+      on: {
+        // Healed, re-issued, the primary back: try again.
+        observe: [
+          { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
+          { target: 'connecting', actions: 'forgetReason' },
+        ],
+      },
+    },
+    ready: {
+      // Entered only by `connect`, into the phase the connection was waiting for.
+      initial: 'stream-wals',
+      on: {
+        // Partition, crash, revocation, the primary demoted or re-enabled as another set.
+        observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
+      },
+      states: {
+        'merkle-sync': { on: { 'sync-done': { target: 'stream-wals', actions: 'resumeStreaming' } } },
+        'merkle-diff': { on: { 'sync-done': { target: 'stream-wals', actions: 'resumeStreaming' } } },
+        'stream-wals': {},
+      },
+    },
+  },
+});
+
+type ConnectionSnapshot = SnapshotFrom<typeof secondaryConnectionMachine>;
+
+function snapshotOf(c: Connection): ConnectionSnapshot {
+  const value = c.state === 'ready' ? { ready: c.phase } : c.state;
+  return secondaryConnectionMachine.resolveState({ value, context: { phase: c.phase, reason: c.reason } });
+}
+
+function connectionOfSnapshot(snap: ConnectionSnapshot): Connection {
+  const v = snap.value as string | Record<string, string>;
+  const state = (typeof v === 'string' ? v : Object.keys(v)[0]) as Connection['state'];
+  const phase = typeof v === 'string' ? snap.context.phase : (v.ready as SyncPhase);
+  return { state, phase, reason: state === 'transient_failure' ? snap.context.reason : null };
+}
+
+/** Every input the guards and actions read, as a key: each combination is asked of the machine once. */
+function factsKey(c: Connection, e: ConnectionEvent): string {
+  const l = factsOf(e);
+  const facts = l ? `${l.reachable}|${l.primaryIsPrimary}|${l.sameReplicationSet}|${l.credentialsAccepted}` : '-';
+  return `${c.state}|${c.phase}|${c.reason}|${e.type}|${e.type === 'follow' ? e.phase : ''}|${facts}`;
+}
+
+const outcomes = new Map<string, Connection | null>();
+
+/** The connection after the event, or null when the machine does not take it in this state. */
+export function stepConnection(c: Connection, event: ConnectionEvent): Connection | null {
+  const key = factsKey(c, event);
+  let next = outcomes.get(key);
+  if (next === undefined) {
+    const snap = snapshotOf(c);
+    next = snap.can(event) ? connectionOfSnapshot(transition(secondaryConnectionMachine, snap, event)[0]) : null;
+    outcomes.set(key, next);
+  }
+  return next;
+}
+
+/** The connection as it stands given the link's facts now (a fault since the last event shows at once). */
+export function observeConnection(c: Connection, link: LinkFacts): Connection {
+  return stepConnection(c, { type: 'observe', link }) ?? c;
+}
+
+/** What the status record reports for it: `connection_state` and `state`. */
+export function reportedConnection(c: Connection): { state: 'idle' | SyncPhase; connection_state: Connection['state'] } {
+  return { state: c.state === 'ready' ? c.phase : 'idle', connection_state: c.state };
+}
+
+export const IDLE_CONNECTION: Connection = { state: 'idle', phase: 'stream-wals', reason: null };

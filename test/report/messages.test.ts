@@ -1,0 +1,64 @@
+// The report's space-time diagram reads the bus (src/report/messages.ts): every arrow is a message
+// the bus delivered, with the bus's own send and delivery times, not times inferred from the log.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { messagesOf } from '../../src/report/messages.js';
+import { loadScenario } from '../../src/scenario/loader.js';
+import { runScenario } from '../../src/scenario/runner.js';
+import { drWorld, enablePrimary, enableSecondary, writeKv } from '../areas/replication/helpers.js';
+
+async function run(file: string) {
+  const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+  if (!loaded.ok) throw new Error(file);
+  return runScenario(loaded.scenario);
+}
+
+describe('the report reads the bus', () => {
+  it.each(['scenarios/01-dr-setup.yaml', 'scenarios/09-perf-allow-filter.yaml', 'scenarios/17-dr-sealed-token-and-partition.yaml', 'scenarios/20-sync-codehost.yaml'])('%s: each arrow is a delivered bus message', async (file) => {
+    const r = await run(file);
+    const bus = r.world.messages;
+    const arrows = messagesOf(bus);
+    expect(arrows.length).toBeGreaterThan(0);
+    for (const a of arrows) {
+      const carried = bus.filter((m) => m.deliveredBy === a.seq && m.from === a.from && m.to === a.to && m.kind === a.kind);
+      expect(carried.length, `${a.kind} ${a.from}→${a.to} at ${a.at}`).toBeGreaterThan(0);
+      expect(a.at).toBe(carried[0].deliveredAt);
+      expect(a.sentAt).toBe(Math.min(...carried.map((m) => m.sentAt)));
+    }
+    // Every delivered message is drawn (WALs of one delivery as one arrow; those a merkle sync brought, by the sync's arrow).
+    const delivered = bus.filter((m) => m.deliveredBy !== null);
+    for (const m of delivered) expect(arrows.some((a) => a.seq === m.deliveredBy && a.from === m.from && a.to === m.to && (a.kind === m.kind || a.kind === 'merkle-sync'))).toBe(true);
+    // In the order delivered, as sequence.md reads them.
+    expect(arrows.map((a) => a.seq)).toEqual([...arrows.map((a) => a.seq)].sort((x, y) => x - y));
+  });
+
+  it('draws WALs held back by a partition as one arrow from the first one\'s writing to their delivery after heal', () => {
+    const w = drWorld({ latencyMs: 40 });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    w.advance(1000);
+    w.partition(['east', 'west']);
+    const writtenAt = w.now;
+    writeKv(w, 'east', 'a', { v: 1 });
+    w.advance(500);
+    writeKv(w, 'east', 'b', { v: 2 });
+    const last = w.state.clusters.east.wal.last;
+    w.advance(500);
+    const healedAt = w.now;
+    w.heal(['east', 'west']);
+    w.advance(1000);
+    const held = messagesOf(w.messages).filter((a) => a.kind === 'wal' && a.to === 'west').at(-1)!;
+    expect(held).toMatchObject({ from: 'east', sentAt: writtenAt, label: `WALs ${last - 1}–${last} (DR)` });
+    // Held until the heal (the secondary's retries started at the drop, so the link is back at the heal).
+    expect(held.at).toBeGreaterThanOrEqual(healedAt);
+  });
+
+  it('draws a write a performance secondary forwarded to its primary, as the log records it', async () => {
+    const r = await run('scenarios/09-perf-allow-filter.yaml');
+    const forwarded = messagesOf(r.world.messages).filter((a) => a.kind === 'forwarded-write');
+    expect(forwarded.length).toBe(1);
+    const event = r.world.log.find((e) => e.seq === forwarded[0].seq) as { type: string; cluster: string; forwardedBy?: string };
+    expect(event.type).toBe('kv-written');
+    expect([forwarded[0].from, forwarded[0].to]).toEqual([event.forwardedBy, event.cluster]);
+  });
+});
