@@ -8,7 +8,7 @@ import type { Io } from './run.js';
 export function registerDiagram(program: Command, io: Io, setExit: (code: number) => void): void {
   program
     .command('diagram')
-    .description('write a Mermaid stateDiagram-v2 of every state machine (role, generation attempt, sync association, plugin runtime), guards named')
+    .description('write a Mermaid stateDiagram-v2 of every state machine (role, secondary connection, generation attempt, sync association, plugin runtime), guards named')
     .option('--out <file>', 'write the Markdown to this file instead of printing it (the repository keeps it in docs/machines.md)')
     .action((opts: { out?: string }) => {
       const text = machinesMarkdown();
