@@ -3,8 +3,8 @@
 // (copied below as the reference): the same values, keys in the same order, every object frozen,
 // and everything unchanged shared with the state before.
 import { produce } from 'immer';
-import { isMap } from 'immutable';
 import { emptyKeyMap, keyNames } from '../../src/areas/cluster/keymap.js';
+import { objects } from './reachable.js';
 import { describe, expect, it } from 'vitest';
 import { coreReducers } from '../../src/areas/cluster/reducers.js';
 import type { KvDeleted, KvWritten, SimEvent } from '../../src/areas/cluster/events.js';
@@ -52,18 +52,6 @@ function referenceApply(state: SimState, e: SimEvent): SimState {
     if (e.at > d.now) d.now = e.at;
     reference[e.type](d as unknown as SimState, e);
   });
-}
-
-/** Every object reachable from a value, with its path. */
-function* objects(v: unknown, path = '$'): Generator<[string, object]> {
-  if (v === null || typeof v !== 'object') return;
-  // A persistent key map is immutable by construction (not frozen: it caches its hash); its records must be.
-  if (isMap(v)) {
-    for (const [k, c] of v.entries()) yield* objects(c, `${path}.${String(k)}`);
-    return;
-  }
-  yield [path, v];
-  for (const [k, c] of Object.entries(v)) yield* objects(c, `${path}.${k}`);
 }
 
 function world(): World {
