@@ -33,6 +33,7 @@ import { FindingError, keyOwnersOf, Operator, type Ref } from './commands/operat
 import { withModelExpectation, type ScenarioExport } from './export.js';
 import { recordRun } from './property.js';
 import type { Finding, Observation } from '../areas/monitoring/types.js';
+import { keyCount } from '../areas/cluster/keymap.js';
 
 export interface ExploreOptions {
   /** Commands per trace, at most. */
@@ -358,7 +359,7 @@ function clusterRecords(state: SimState, m: Readonly<Model>, roots: ReadonlyMap<
 
 function kvCount(kv: SimState['clusters'][string]['storage']['kv']): number {
   let n = 0;
-  for (const mount in kv) n += Object.keys(kv[mount]).length;
+  for (const mount in kv) n += keyCount(kv[mount]);
   return n;
 }
 

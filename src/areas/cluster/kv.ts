@@ -9,6 +9,7 @@ import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
 import { clusterRefusals } from './refusals.js';
+import { keyEntries, recordAt, type KeyMap } from './keymap.js';
 
 function mountOf(ctx: RequestContext): MountEntry {
   return ctx.cluster.storage.mounts[ctx.params.mount];
@@ -16,7 +17,7 @@ function mountOf(ctx: RequestContext): MountEntry {
 
 /** The record of a key: the key comes from the request path, so own entries only (`toString` is a key like any other). */
 function recordOf(ctx: RequestContext, key: string): KvRecord | undefined {
-  return own(own(ctx.cluster.storage.kv, ctx.params.mount), key);
+  return recordAt(own(ctx.cluster.storage.kv, ctx.params.mount), key);
 }
 
 /** create for a key that does not exist yet, update for one that does (the service's existence check). */
@@ -36,10 +37,10 @@ function versionMetadata(rec: KvRecord, version: number) {
 }
 
 /** The immediate children of a folder: keys, and sub-folders with a trailing slash. */
-function listChildren(keys: Record<string, KvRecord> | undefined, folder: string): string[] {
+function listChildren(keys: KeyMap | undefined, folder: string): string[] {
   const prefix = folder === '' || folder.endsWith('/') ? folder : folder + '/';
   const out = new Set<string>();
-  for (const [k, rec] of Object.entries(keys ?? {})) {
+  for (const [k, rec] of keyEntries(keys)) {
     if (!k.startsWith(prefix)) continue;
     if (!Object.values(rec.versions).some((v) => v.deletedAt === null && !v.destroyed)) continue;
     const rest = k.slice(prefix.length);
@@ -98,7 +99,7 @@ const kvV2: Route[] = [
         handle: (ctx) =>
           missingKey(ctx) ??
           write(ctx, ctx.fields.data, (after, landed) => {
-            const rec = after.clusters[landed].storage.kv[ctx.params.mount][ctx.params.key];
+            const rec = recordAt(after.clusters[landed].storage.kv[ctx.params.mount], ctx.params.key) as KvRecord;
             return reply.data(versionMetadata(rec, rec.current), { mountType: 'kv' });
           }),
       }),

@@ -10,7 +10,8 @@ import { current, isDraft, isDraftable } from 'immer';
 import type { DirectForm, Reducer } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { KvDeleted, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
-import type { ClusterState, KvRecord, SimState } from './state.js';
+import { emptyKeyMap, recordAt } from './keymap.js';
+import type { ClusterState, KeyMap, KvRecord, SimState } from './state.js';
 
 const freeze = Object.freeze;
 
@@ -43,15 +44,15 @@ function onCluster<E extends KvWritten | KvDeleted>(step: (c: ClusterState, e: E
  * The cluster with one mount's key map replaced, its WAL advanced (local mounts included: DR
  * secondaries get them).
  */
-function withKeys(c: ClusterState, mount: string, keys: Record<string, KvRecord>, at: number): ClusterState {
+function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): ClusterState {
   const storage = freeze({ ...c.storage, kv: freeze({ ...c.storage.kv, [mount]: keys }) });
   return freeze({ ...c, storage, wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: at }) });
 }
 
 function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
   const mount = c.storage.mounts[e.mount];
-  const keys = own(c.storage.kv, e.mount) ?? {};
-  const prev: KvRecord | undefined = own(keys, e.key);
+  const keys = own(c.storage.kv, e.mount) ?? emptyKeyMap;
+  const prev: KvRecord | undefined = recordAt(keys, e.key);
   const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
   const versions = mount.type === 'kv-v1' || !prev ? {} : prev.versions;
   const rec: KvRecord = freeze({
@@ -60,22 +61,22 @@ function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
     createdAt: prev?.createdAt ?? e.at,
     updatedAt: e.at,
   });
-  return withKeys(c, e.mount, freeze({ ...keys, [e.key]: rec }), e.at);
+  // The persistent map shares all but the changed path: O(log keys), not a copy of the map.
+  return withKeys(c, e.mount, keys.set(e.key, rec), e.at);
 }
 
 function kvDeleted(c: ClusterState, e: KvDeleted): ClusterState | null {
   const keys = own(c.storage.kv, e.mount);
-  const rec = own(keys, e.key);
+  const rec = recordAt(keys, e.key);
   if (!keys || !rec) return null;
-  let next: Record<string, KvRecord>;
+  let next: KeyMap;
   if (e.scope === 'all' || c.storage.mounts[e.mount].type === 'kv-v1') {
-    const { [e.key]: _gone, ...rest } = keys;
-    next = rest;
+    next = keys.delete(e.key);
   } else {
     const latest = freeze({ ...rec.versions[rec.current], deletedAt: e.at });
-    next = { ...keys, [e.key]: freeze({ ...rec, versions: freeze({ ...rec.versions, [rec.current]: latest }), updatedAt: e.at }) };
+    next = keys.set(e.key, freeze({ ...rec, versions: freeze({ ...rec.versions, [rec.current]: latest }), updatedAt: e.at }));
   }
-  return withKeys(c, e.mount, freeze(next), e.at);
+  return withKeys(c, e.mount, next, e.at);
 }
 
 const timeAdvanced: Reducer<SimState, TimeAdvanced> = Object.assign(

@@ -6,6 +6,7 @@ import type { RoleValue } from '../../../models/replication-role.machine.js';
 
 export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
+import type { OrderedMap } from 'immutable';
 import type { Capability, ReplicationKind } from '../vocabulary.js';
 export type { Capability, ReplicationKind };
 
@@ -63,12 +64,15 @@ export interface Keyring {
   shares: number;
 }
 
+/** A mount's key map, key → record: a persistent map, read through keymap.ts. */
+export type KeyMap = OrderedMap<string, KvRecord>;
+
 /** What the service stores, and so what replication carries and enable-as-secondary wipes. */
 export interface Storage {
   namespaces: Record<string, NamespaceEntry>;
   mounts: Record<string, MountEntry>;
-  /** Mount path → key → record. */
-  kv: Record<string, Record<string, KvRecord>>;
+  /** Mount path → key → record (a persistent map: keymap.ts). */
+  kv: Record<string, KeyMap>;
   tokens: Record<string, TokenEntry>;
   keyring: Keyring;
 }

@@ -9,6 +9,7 @@ import { isUp } from '../../kernel/network.js';
 import type { ClusterState, SimState } from '../cluster/state.js';
 import type { TimedProcess } from '../cluster/timed.js';
 import type { MerkleChecked, MerkleEvent, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
+import { keyCount } from '../cluster/keymap.js';
 export type * from './events.js';
 
 export type MerkleTree = 'replicated' | 'local';
@@ -45,7 +46,7 @@ export function merkleRootOf(c: ClusterState): string {
 /** Stored objects a reindex walks: every mount and every KV key. */
 export function storedObjectCount(c: ClusterState): number {
   let n = Object.keys(c.storage.mounts).length;
-  for (const keys of Object.values(c.storage.kv)) n += Object.keys(keys).length;
+  for (const keys of Object.values(c.storage.kv)) n += keyCount(keys);
   return n;
 }
 

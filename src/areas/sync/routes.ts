@@ -32,6 +32,7 @@ import type { FieldSpec } from '../../kernel/http/fields.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { endpoint, type AuthRule, type Endpoint, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
 import { syncRefusals } from './refusals.js';
+import { recordAt } from '../cluster/keymap.js';
 
 /**
  * Every sync endpoint: a client token with the path's capability, and a licence that has the
@@ -245,7 +246,7 @@ function setAssociation(type: DestinationType, ctx: RequestContext<typeof setFie
   if (mount.type !== 'kv-v2') return syncErrors.notKvV2(mountGiven);
   // Read access to the secret itself, beyond the capability on the sync path.
   if (!ctx.token || !capabilitiesOf(ctx.token, `${mount.path}data/${secretName}`).has('read')) return syncErrors.cannotRead(secretName, mountGiven);
-  if (secretName.endsWith('/') || !liveVersion(own(own(target.storage.kv, mount.path), secretName))) return syncErrors.noSecret();
+  if (secretName.endsWith('/') || !liveVersion(recordAt(own(target.storage.kv, mount.path), secretName))) return syncErrors.noSecret();
 
   const id = associationId(mount.accessor, secretName);
   const prev = d.associations[id];

@@ -23,6 +23,7 @@ import { advancingWal } from './replicated-config.js';
 import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from '../cluster/state.js';
 import type { TimedProcess } from '../cluster/timed.js';
 import type { DestinationSettings, SyncAssociation, SyncAssociationRemoved, SyncAssociationSet, SyncAttempted, SyncDestination, SyncDestinationConfigured, SyncDestinationDeleted, SyncDestinationFaulted, SyncEvent, SyncPurgeStarted, SyncState } from './types.js';
+import { recordAt } from '../cluster/keymap.js';
 export type * from './types.js';
 
 // Timing of sync jobs, in simulated time. The service says only that it "propagates modifications
@@ -77,7 +78,7 @@ export function mountOfAssociation(c: ClusterState, a: Pick<SyncAssociation, 'mo
 /** The secret as the association's mount holds it now: its version tag and live data (null when deleted). */
 export function sourceOf(c: ClusterState, a: SyncAssociation): { version: string; data: Record<string, unknown> | null; record: KvRecord | undefined } | null {
   if (!mountOfAssociation(c, a)) return null;
-  const record = own(own(c.storage.kv, a.mount), a.secretName);
+  const record = recordAt(own(c.storage.kv, a.mount), a.secretName);
   const live = liveVersion(record);
   return live && record ? { version: `v${live.version}@${record.updatedAt}`, data: live.data, record } : { version: 'none', data: null, record };
 }

@@ -53,15 +53,15 @@ describe('DR streaming', () => {
     drPair(w);
     const [east, west] = [w.state.clusters.east, w.state.clusters.west];
     expect(Object.keys(west.storage.mounts).sort()).toEqual(['cache/', 'secret/', 'team-a/apps/']);
-    expect(west.storage.kv['cache/'].x).toBeDefined();
+    expect(west.storage.kv['cache/']?.get('x')).toBeDefined();
     expect(west.storage.namespaces).toEqual(east.storage.namespaces);
     // Structural sharing: the secondary holds the primary's storage object itself.
     expect(west.storage).toBe(east.storage);
     writeKv(w, 'east', 'z', { v: 1 });
     // A later write replaces the primary's objects and leaves the secondary's untouched until delivered.
-    expect(w.state.clusters.west.storage.kv['secret/']?.z).toBeUndefined();
+    expect(w.state.clusters.west.storage.kv['secret/']?.get('z')).toBeUndefined();
     w.advance(1000);
-    expect(w.state.clusters.west.storage.kv['secret/'].z).toBeDefined();
+    expect(w.state.clusters.west.storage.kv['secret/']?.get('z')).toBeDefined();
   });
 
   it('stops over a partition and resumes when it heals; status shows the cut at once', () => {

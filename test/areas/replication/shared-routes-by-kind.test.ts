@@ -73,7 +73,7 @@ describe('replicationRoutes(kind) for performance', () => {
     expect(west.replication.performance).toMatchObject({ role: 'secondary.following', primary: 'east', lastRemoteWal: h.state.clusters.east.wal.last });
     // Enabling wiped its own local mount too; afterwards only the primary's replicated mount arrives.
     expect(Object.keys(west.storage.mounts)).toEqual(['secret/']);
-    expect(west.storage.kv['secret/'].app).toBeDefined();
+    expect(west.storage.kv['secret/']?.get('app')).toBeDefined();
     expect(west.storage.kv['cache/']).toBeUndefined();
   });
 

@@ -57,8 +57,8 @@ describe('finding 1: no request reaches Object.prototype', () => {
     const t = other.tokenNamed('east', 'root')!;
     expect(other.request('east', { method: 'POST', path: 'secret/data/x', body: { data: { v: 1 } }, token: t }).status).toBe(200);
     expect(dataOf(other.request('east', { method: 'GET', path: 'secret/data/x', token: t })).data).toEqual({ v: 1 });
-    const stored = other.state.clusters.east.storage.kv['secret/'].x;
-    expect(Object.keys(stored)).toEqual(['current', 'versions', 'createdAt', 'updatedAt']);
+    const stored = other.state.clusters.east.storage.kv['secret/']?.get('x');
+    expect(Object.keys(stored ?? {})).toEqual(['current', 'versions', 'createdAt', 'updatedAt']);
   });
 
   it('replsim run a.yaml b.yaml: a first file sending those requests leaves the second, valid file valid (it exited 2 with unknown key "filter")', async () => {

@@ -23,6 +23,7 @@ import { canonicalJson } from '../../../kernel/canonical.js';
 import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import { expectedReplica } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { keyNames, recordAt } from '../../cluster/keymap.js';
 
 /** The bound, in link latencies. */
 export const CONVERGENCE_LATENCIES = 5;
@@ -66,9 +67,9 @@ export function storageDifference(held: Storage, expected: Storage, mirror: bool
   const diff: string[] = [];
   if (held.kv !== expected.kv) {
     for (const mount of new Set([...Object.keys(held.kv), ...Object.keys(expected.kv)])) {
-      const [h, x] = [held.kv[mount] ?? {}, expected.kv[mount] ?? {}];
+      const [h, x] = [held.kv[mount], expected.kv[mount]];
       if (h === x) continue;
-      for (const key of new Set([...Object.keys(h), ...Object.keys(x)])) if (!same(h[key], x[key])) diff.push(keyName(mount, key));
+      for (const key of new Set([...keyNames(h), ...keyNames(x)])) if (!same(recordAt(h, key), recordAt(x, key))) diff.push(keyName(mount, key));
     }
   }
   if (!same(held.mounts, expected.mounts)) diff.push('its mounts');

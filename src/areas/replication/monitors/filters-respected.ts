@@ -9,6 +9,7 @@ import type { SimState } from '../../cluster/state.js';
 import { stateAfter, violation } from '../../monitoring/observe.js';
 import { isOwnLocalMount, mountExcluded, namespaceExcluded } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { keyCount } from '../../cluster/keymap.js';
 
 /**
  * Local mounts each cluster held as its own: "cluster|uuid" for every local mount it held while it
@@ -34,7 +35,7 @@ export function heldExcluded(state: SimState, own: ReadonlySet<string> = new Set
     if (!p || p.replication.performance.role !== 'primary' || p.replication.performance.clusterId !== r.clusterId) continue;
     for (const ns of Object.keys(s.storage.namespaces))
       if (namespaceExcluded(state, p.name, r.secondaryId, ns)) out.set(`${s.name}|${ns}`, { secondary: s.name, primary: p.name, what: `namespace ${ns}, which its paths filter excludes` });
-    const paths = new Set([...Object.keys(s.storage.mounts), ...Object.keys(s.storage.kv).filter((m) => Object.keys(s.storage.kv[m]).length > 0)]);
+    const paths = new Set([...Object.keys(s.storage.mounts), ...Object.keys(s.storage.kv).filter((m) => keyCount(s.storage.kv[m]) > 0)]);
     for (const path of paths) {
       const uuid = s.storage.mounts[path]?.local ? s.storage.mounts[path].uuid : undefined;
       if (isOwnLocalMount(p, s, path) || (uuid !== undefined && own.has(`${s.name}|${uuid}`)) || !mountExcluded(state, p.name, r.secondaryId, path)) continue;

@@ -11,6 +11,7 @@ import type { ClusterState, ReplicationKind, SimState } from '../../cluster/stat
 import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { keyNames, recordAt } from '../../cluster/keymap.js';
 
 /** The primary whose writes a promoted secondary should have held, or null. */
 export function primaryOf(state: SimState, kind: ReplicationKind, secondary: ClusterState): ClusterState | null {
@@ -28,9 +29,9 @@ export function lostKeys(kind: ReplicationKind, primary: ClusterState, secondary
   for (const mount of new Set([...Object.keys(sent.kv), ...Object.keys(held.kv)])) {
     // The secondary's own local mounts are not the primary's to send.
     if (kind !== 'dr' && isOwnLocalMount(primary, secondary, mount)) continue;
-    const [x, h] = [sent.kv[mount] ?? {}, held.kv[mount] ?? {}];
+    const [x, h] = [sent.kv[mount], held.kv[mount]];
     if (x === h) continue;
-    for (const key of new Set([...Object.keys(x), ...Object.keys(h)])) if (!sameRecord(x[key], h[key])) lost.push(keyName(mount, key));
+    for (const key of new Set([...keyNames(x), ...keyNames(h)])) if (!sameRecord(recordAt(x, key), recordAt(h, key))) lost.push(keyName(mount, key));
   }
   return lost.sort();
 }

@@ -15,6 +15,7 @@ import { primaryOf } from './forced-promotion.js';
 import { KIND_WORD, keyName, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { keyEntries, recordAt } from '../../cluster/keymap.js';
 
 /** The versions the primary holds that the secondary lacks (or holds otherwise), as `mount/key vN`, sorted. */
 export function lostVersions(kind: ReplicationKind, primary: ClusterState, secondary: ClusterState): string[] {
@@ -25,8 +26,8 @@ export function lostVersions(kind: ReplicationKind, primary: ClusterState, secon
     if (kind !== 'dr' && isOwnLocalMount(primary, secondary, mount)) continue;
     const mine = held.kv[mount];
     if (mine === keys) continue;
-    for (const [key, rec] of Object.entries(keys)) {
-      const have = mine?.[key];
+    for (const [key, rec] of keyEntries(keys)) {
+      const have = recordAt(mine, key);
       if (have === rec) continue;
       for (const [n, version] of Object.entries(rec.versions)) {
         const h = have?.versions[n];

@@ -10,6 +10,7 @@
 import type { SimState } from '../../cluster/state.js';
 import { keyName, readableVersions, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { keyEntries, recordAt } from '../../cluster/keymap.js';
 
 /** The remembered versions of one cluster: "mount\0key" → fingerprints of its readable versions. */
 type Remembered = Map<string, Set<string>>;
@@ -18,7 +19,7 @@ function readableOn(state: SimState, cluster: string): Remembered {
   const out: Remembered = new Map();
   const c = state.clusters[cluster];
   for (const [mount, keys] of Object.entries(c?.storage.kv ?? {}))
-    for (const [key, rec] of Object.entries(keys)) {
+    for (const [key, rec] of keyEntries(keys)) {
       const fps = readableVersions(mount, key, rec);
       if (fps.length) out.set(`${mount}\u0000${key}`, new Set(fps));
     }
@@ -32,7 +33,7 @@ function stillReadable(state: SimState, cluster: string, pre: Remembered): Map<s
   if (!c) return found;
   for (const [mk, fps] of pre) {
     const [mount, key] = mk.split('\u0000');
-    const hits = readableVersions(mount, key, c.storage.kv[mount]?.[key]).filter((fp) => fps.has(fp));
+    const hits = readableVersions(mount, key, recordAt(c.storage.kv[mount], key)).filter((fp) => fps.has(fp));
     if (hits.length) found.set(mk, hits);
   }
   return found;
@@ -45,7 +46,7 @@ function forget(pre: Remembered, state: SimState, source: string, mount?: string
   for (const [mk, fps] of [...pre]) {
     const [m, k] = mk.split('\u0000');
     if ((mount !== undefined && m !== mount) || (key !== undefined && k !== key)) continue;
-    for (const fp of readableVersions(m, k, c.storage.kv[m]?.[k])) fps.delete(fp);
+    for (const fp of readableVersions(m, k, recordAt(c.storage.kv[m], k))) fps.delete(fp);
     if (fps.size === 0) pre.delete(mk);
   }
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changesReplication, convergence, convergenceBoundMs } from '../../../../src/areas/replication/monitors/convergence.js';
 import { World } from '../../../../src/world.js';
 import { DR, PERF, Watched, edited, stepOf, world } from '../../../check/helpers.js';
+import { emptyKeyMap } from '../../../../src/areas/cluster/keymap.js';
 
 describe('invariant convergence', () => {
   it('has a bound of five link latencies', () => {
@@ -20,7 +21,7 @@ describe('invariant convergence', () => {
     x.partition('east', 'west');
     x.write('east', 'b', { v: 2 });
     x.advance(10_000);
-    expect(x.w.state.clusters.west.storage.kv['secret/']?.b).toBeUndefined();
+    expect(x.w.state.clusters.west.storage.kv['secret/']?.get('b')).toBeUndefined();
     x.heal();
     x.advance(1000);
     x.crash('south');
@@ -28,7 +29,7 @@ describe('invariant convergence', () => {
     x.advance(1000);
     x.restart('south');
     x.advance(1000);
-    expect(x.w.state.clusters.south.storage.kv['secret/'].c).toBeDefined();
+    expect(x.w.state.clusters.south.storage.kv['secret/']?.get('c')).toBeDefined();
     expect(x.findings).toEqual([]);
   });
 
@@ -64,7 +65,7 @@ describe('invariant convergence', () => {
     expect(m.observe(edited(early, (d) => void delete d.clusters.west.storage.kv['secret/']))).toEqual([]);
     // Past it, a streaming process that dropped the delivery leaves west without the key.
     const late = edited(stepOf(w, () => w.advance(1000)), (d) => {
-      d.clusters.west.storage = { ...d.clusters.east.storage, kv: { ...d.clusters.east.storage.kv, 'secret/': {} } };
+      d.clusters.west.storage = { ...d.clusters.east.storage, kv: { ...d.clusters.east.storage.kv, 'secret/': emptyKeyMap } };
     });
     const found = m.observe(late);
     expect(found).toMatchObject([{ kind: 'violation', id: 'convergence', clusters: ['west', 'east'] }]);

@@ -13,7 +13,7 @@ describe('invariant wipe-on-enable', () => {
     x.advance(1000);
     x.write('east', 'later', { v: 1 });
     x.advance(1000);
-    expect(x.w.state.clusters.west.storage.kv['secret/'].shared).toBeDefined();
+    expect(x.w.state.clusters.west.storage.kv['secret/']?.get('shared')).toBeDefined();
     expect(x.findings).toEqual([]);
   });
 
@@ -33,7 +33,7 @@ describe('invariant wipe-on-enable', () => {
     x.drPrimary('east');
     x.drSecondary('east', 'west');
     x.advance(1000);
-    expect(x.w.state.clusters.west.storage.kv['secret/'].same).toBeDefined();
+    expect(x.w.state.clusters.west.storage.kv['secret/']?.get('same')).toBeDefined();
     expect(x.findings).toEqual([]);
   });
 

@@ -1,0 +1,14 @@
+// Every object reachable from a state, with its path: the direct-form tests check each is frozen.
+import { isMap } from 'immutable';
+
+/** Every object reachable from a value, with its path (a persistent key map's records, not the map). */
+export function* objects(v: unknown, path = '$'): Generator<[string, object]> {
+  if (v === null || typeof v !== 'object') return;
+  // A persistent key map is immutable by construction (not frozen: it caches its hash); its records must be.
+  if (isMap(v)) {
+    for (const [k, c] of v.entries()) yield* objects(c, `${path}.${String(k)}`);
+    return;
+  }
+  yield [path, v];
+  for (const [k, c] of Object.entries(v)) yield* objects(c, `${path}.${k}`);
+}
