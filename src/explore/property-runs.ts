@@ -3,7 +3,7 @@
 // anywhere — on a worker thread, in another CI job — and the ranges, joined in run order up to the
 // first failing run, give exactly what one `fc.check` over all the runs gives: the same counts, the
 // same first failing run, the same shrunk counterexample (shrinking depends on the failing value only).
-import { runProperty, type Counterexample, type PropertyOptions } from './property.js';
+import { runProperty, type Counterexample, type PropertyOptions, type RunCounts } from './property.js';
 
 /** What a range of runs needs: plain data only, so that it crosses to a worker thread or into a file. */
 export interface RunSettings {
@@ -23,16 +23,9 @@ export interface RunSettings {
 export type PortableCounterexample = Omit<Counterexample, 'commands'>;
 
 /** The runs of indexes `from` (from 0) to `to` (excluded), stopped at the first failing one. */
-export interface RangeResult {
+export interface RangeResult extends RunCounts {
   from: number;
   to: number;
-  /** Runs completed (the failing one included). */
-  runs: number;
-  commands: number;
-  requests: number;
-  refused: number;
-  hazards: Record<string, number>;
-  violations: Record<string, number>;
   /** The first failing run of the range, shrunk (its `run` counts from 1 over the whole run space). */
   finding: PortableCounterexample | null;
 }
@@ -56,14 +49,8 @@ function portable(found: Counterexample): PortableCounterexample {
 }
 
 /** Ranges joined in run order: the whole run's counts and its first counterexample. */
-export interface JoinedRuns {
+export interface JoinedRuns extends RunCounts {
   seed: number;
-  runs: number;
-  commands: number;
-  requests: number;
-  refused: number;
-  hazards: Record<string, number>;
-  violations: Record<string, number>;
   finding: PortableCounterexample | null;
 }
 

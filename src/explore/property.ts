@@ -96,8 +96,8 @@ export interface Counterexample {
   scenario: ScenarioExport;
 }
 
-export interface PropertyResult {
-  seed: number;
+/** What a set of runs counted: the same fields for one process, a range of runs, and joined ranges. */
+export interface RunCounts {
   /** Runs completed (the failing one included). */
   runs: number;
   /** Commands run, requests sent and requests refused, over those runs. */
@@ -108,6 +108,10 @@ export interface PropertyResult {
   hazards: Record<string, number>;
   /** Invariant violations met, per id. */
   violations: Record<string, number>;
+}
+
+export interface PropertyResult extends RunCounts {
+  seed: number;
   /** At most one: fast-check stops at the first failing run. */
   findings: Counterexample[];
 }
