@@ -4,6 +4,7 @@
 // and everything unchanged shared with the state before.
 import { produce } from 'immer';
 import { emptyKeyMap, keyNames } from '../../src/areas/cluster/keymap.js';
+import { emptyVersions } from '../../src/areas/cluster/versions.js';
 import { objects } from './reachable.js';
 import { describe, expect, it } from 'vitest';
 import { coreReducers } from '../../src/areas/cluster/reducers.js';
@@ -27,12 +28,20 @@ const reference: Record<string, (d: SimState, e: any) => void> = {
     const keys = c.storage.kv[e.mount] ?? emptyKeyMap;
     const prev: KvRecord | undefined = keys.get(e.key);
     const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
-    const versions = mount.type === 'kv-v1' || !prev ? {} : prev.versions;
+    let versions = (mount.type === 'kv-v1' || !prev ? emptyVersions : prev.versions).set(String(version), { data: e.data, createdAt: e.at, deletedAt: null, destroyed: false });
+    // KV-v2 keeps the service's default 10 versions (no config or metadata in these events).
+    let oldest = prev?.oldest ?? 0;
+    if (mount.type === 'kv-v2' && version - oldest >= 10) {
+      for (let n = oldest; n <= version - 10; n++) versions = versions.delete(String(n));
+      oldest = version - 10 + 1;
+    }
     c.storage.kv[e.mount] = keys.set(e.key, {
+      ...prev,
       current: version,
-      versions: { ...versions, [version]: { data: e.data, createdAt: e.at, deletedAt: null, destroyed: false } },
+      versions,
       createdAt: prev?.createdAt ?? e.at,
       updatedAt: e.at,
+      ...(oldest > 0 && mount.type === 'kv-v2' ? { oldest } : {}),
     });
     bumpWal(c, e.at);
   },
@@ -42,7 +51,7 @@ const reference: Record<string, (d: SimState, e: any) => void> = {
     const rec = keys?.get(e.key);
     if (!rec) return;
     if (e.scope === 'all' || c.storage.mounts[e.mount].type === 'kv-v1') c.storage.kv[e.mount] = keys.delete(e.key);
-    else c.storage.kv[e.mount] = keys.set(e.key, { ...rec, versions: { ...rec.versions, [rec.current]: { ...rec.versions[rec.current], deletedAt: e.at } }, updatedAt: e.at });
+    else c.storage.kv[e.mount] = keys.set(e.key, { ...rec, versions: rec.versions.set(String(rec.current), { ...rec.versions.get(String(rec.current))!, deletedAt: e.at }), updatedAt: e.at });
     bumpWal(c, e.at);
   },
 };

@@ -46,6 +46,37 @@ export interface KvDeleted extends BaseEvent {
   scope: 'latest' | 'all';
 }
 
+/**
+ * A KV-v2 mount's `config` was written (on `cluster`, or forwarded to it): the fields present replace
+ * the mount's. Replicated state: it advances the WAL and reaches the secondaries with the mount.
+ */
+export interface KvConfigWritten extends BaseEvent {
+  type: 'kv-config-written';
+  cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary. */
+  forwardedBy?: string;
+  mount: string;
+  maxVersions?: number;
+  casRequired?: boolean;
+  /** Seconds; -1 disables it on every key (the service's sentinel for a negative value). */
+  deleteVersionAfter?: number;
+}
+
+/** A KV-v2 key's metadata was written: the fields present replace the key's (a key with no record gets one, with no versions). */
+export interface KvMetadataWritten extends BaseEvent {
+  type: 'kv-metadata-written';
+  cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary. */
+  forwardedBy?: string;
+  mount: string;
+  key: string;
+  maxVersions?: number;
+  casRequired?: boolean;
+  /** Seconds. */
+  deleteVersionAfter?: number;
+  customMetadata?: Record<string, string>;
+}
+
 /** The `corrupt` fault: a merkle page of a cluster's tree was damaged (for merkle-check and reindex). */
 export interface MerkleCorrupted extends BaseEvent {
   type: 'merkle-corrupted';
@@ -55,7 +86,7 @@ export interface MerkleCorrupted extends BaseEvent {
   subpage: number;
 }
 
-export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | MerkleCorrupted | NetworkEvent;
+export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | NetworkEvent;
 
 /** The events of the spec areas, each declared by its area in a types-only module. */
 export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent;

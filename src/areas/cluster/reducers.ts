@@ -9,9 +9,10 @@
 import { current, isDraft, isDraftable } from 'immer';
 import type { DirectForm, Reducer } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { KvDeleted, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
+import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
-import type { ClusterState, KeyMap, KvRecord, SimState } from './state.js';
+import type { ClusterState, KeyMap, KvMountConfig, KvRecord, SimState } from './state.js';
+import { effectiveMaxVersions, emptyVersions, pruned, versionAt } from './versions.js';
 
 const freeze = Object.freeze;
 
@@ -27,7 +28,7 @@ function deepFreeze<T>(value: T): T {
  * for no change`. Its draft form puts the step's result into the draft; its direct form into a new
  * `clusters` map.
  */
-function onCluster<E extends KvWritten | KvDeleted>(step: (c: ClusterState, e: E) => ClusterState | null): Reducer<SimState, E> {
+function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten>(step: (c: ClusterState, e: E) => ClusterState | null): Reducer<SimState, E> {
   const draftForm = (d: SimState, e: E) => {
     const c = d.clusters[e.cluster];
     const next = step(isDraft(c) ? current(c) : c, e);
@@ -54,14 +55,20 @@ function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
   const keys = own(c.storage.kv, e.mount) ?? emptyKeyMap;
   const prev: KvRecord | undefined = recordAt(keys, e.key);
   const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
-  const versions = mount.type === 'kv-v1' || !prev ? {} : prev.versions;
+  const held = mount.type === 'kv-v1' || !prev ? emptyVersions : prev.versions;
+  const added = held.set(String(version), freeze({ data: deepFreeze(e.data), createdAt: e.at, deletedAt: null, destroyed: false }));
+  // KV-v2 keeps max_versions versions (versions.ts): the oldest are dropped and oldest_version moves.
+  const window = mount.type === 'kv-v1' ? { versions: added, oldest: 0 } : pruned(added, version, prev?.oldest ?? 0, effectiveMaxVersions(prev, mount));
   const rec: KvRecord = freeze({
+    // The key's metadata (max_versions, cas_required …) stays; absent fields stay absent.
+    ...prev,
     current: version,
-    versions: freeze({ ...versions, [version]: freeze({ data: deepFreeze(e.data), createdAt: e.at, deletedAt: null, destroyed: false }) }),
+    versions: window.versions,
     createdAt: prev?.createdAt ?? e.at,
     updatedAt: e.at,
+    ...(window.oldest > 0 ? { oldest: window.oldest } : {}),
   });
-  // The persistent map shares all but the changed path: O(log keys), not a copy of the map.
+  // The persistent maps share all but the changed path: O(log keys + log versions), not a copy.
   return withKeys(c, e.mount, keys.set(e.key, rec), e.at);
 }
 
@@ -73,10 +80,43 @@ function kvDeleted(c: ClusterState, e: KvDeleted): ClusterState | null {
   if (e.scope === 'all' || c.storage.mounts[e.mount].type === 'kv-v1') {
     next = keys.delete(e.key);
   } else {
-    const latest = freeze({ ...rec.versions[rec.current], deletedAt: e.at });
-    next = keys.set(e.key, freeze({ ...rec, versions: freeze({ ...rec.versions, [rec.current]: latest }), updatedAt: e.at }));
+    const v = versionAt(rec, rec.current);
+    if (!v) return null;
+    const latest = freeze({ ...v, deletedAt: e.at });
+    next = keys.set(e.key, freeze({ ...rec, versions: rec.versions.set(String(rec.current), latest), updatedAt: e.at }));
   }
   return withKeys(c, e.mount, next, e.at);
+}
+
+/** `<mount>/config` written: the fields given replace the mount's (the rest keep theirs); the WAL advances. */
+function kvConfigWritten(c: ClusterState, e: KvConfigWritten): ClusterState {
+  const mount = c.storage.mounts[e.mount];
+  const before: KvMountConfig = mount.kvConfig ?? { maxVersions: 0, casRequired: false, deleteVersionAfter: 0 };
+  const kvConfig: KvMountConfig = freeze({
+    maxVersions: e.maxVersions ?? before.maxVersions,
+    casRequired: e.casRequired ?? before.casRequired,
+    deleteVersionAfter: e.deleteVersionAfter ?? before.deleteVersionAfter,
+  });
+  const storage = freeze({ ...c.storage, mounts: freeze({ ...c.storage.mounts, [e.mount]: freeze({ ...mount, kvConfig }) }) });
+  return freeze({ ...c, storage, wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: e.at }) });
+}
+
+/**
+ * `<mount>/metadata/<key>` written: the fields given replace the key's; a key without a record gets
+ * one with no versions (current_version 0), created and updated now, as the service does. Versions
+ * are not pruned here: a lowered max_versions applies on the next write (path_metadata.go).
+ */
+function kvMetadataWritten(c: ClusterState, e: KvMetadataWritten): ClusterState {
+  const keys = own(c.storage.kv, e.mount) ?? emptyKeyMap;
+  const prev = recordAt(keys, e.key);
+  const rec: KvRecord = freeze({
+    ...(prev ?? { current: 0, versions: emptyVersions, createdAt: e.at, updatedAt: e.at }),
+    ...(e.maxVersions !== undefined ? { maxVersions: e.maxVersions } : {}),
+    ...(e.casRequired !== undefined ? { casRequired: e.casRequired } : {}),
+    ...(e.deleteVersionAfter !== undefined ? { deleteVersionAfter: e.deleteVersionAfter } : {}),
+    ...(e.customMetadata !== undefined ? { customMetadata: deepFreeze(Object.fromEntries(Object.entries(e.customMetadata))) } : {}),
+  });
+  return withKeys(c, e.mount, keys.set(e.key, rec), e.at);
 }
 
 const timeAdvanced: Reducer<SimState, TimeAdvanced> = Object.assign(
@@ -96,6 +136,8 @@ export const coreReducers = {
   'time-advanced': timeAdvanced,
   'kv-written': onCluster(kvWritten),
   'kv-deleted': onCluster(kvDeleted),
+  'kv-config-written': onCluster(kvConfigWritten),
+  'kv-metadata-written': onCluster(kvMetadataWritten),
   'merkle-corrupted': (d: SimState, e: MerkleCorrupted) => {
     const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
     const subpages = pages[e.page] ?? [];
@@ -106,7 +148,7 @@ export const coreReducers = {
 /** The record's live version, or null when absent, deleted or destroyed. */
 export function liveVersion(rec: KvRecord | undefined): { version: number; data: Record<string, unknown>; createdAt: number } | null {
   if (!rec) return null;
-  const v = rec.versions[rec.current];
+  const v = versionAt(rec, rec.current);
   if (!v || v.deletedAt !== null || v.destroyed) return null;
   return { version: rec.current, data: v.data, createdAt: v.createdAt };
 }

@@ -8,6 +8,44 @@ const rule = (id: string, words: string) => ({ id, words });
 export const clusterRefusals = defineRefusals('cluster', {
   /** The service's text (vault/logical/framework) for a KV write with no data. */
   missingData: { status: 400, wording: 'service', text: () => ['missing data fields'], rule: rule('facts.kv', 'a KV write must carry at least one field of data') },
+  // KV-v2 (hashicorp/vault-plugin-secrets-kv path_data.go, path_metadata.go): the service's texts.
+  /** A metadata write to the mount's `metadata/` itself (no key). */
+  missingPath: { status: 400, wording: 'service', text: () => ['missing path'], rule: rule('facts.kv-metadata', "a KV-v2 metadata write names the key whose metadata it sets: <mount>/metadata/<path>") },
+  /** A data write without `options.cas` where the mount's config or the key's metadata sets cas_required. */
+  casRequired: {
+    status: 400,
+    wording: 'service',
+    text: () => ['check-and-set parameter required for this call'],
+    rule: rule('facts.kv-cas', "where the mount's config or the key's metadata sets cas_required, every KV-v2 data write must carry options.cas"),
+  },
+  /** `options.cas` is not the key's current version (0: the key must not exist yet). */
+  casMismatch: {
+    status: 400,
+    wording: 'service',
+    text: () => ['check-and-set parameter did not match the current version'],
+    rule: rule('facts.kv-cas', "a KV-v2 data write with options.cas is applied only when cas equals the key's current version (0 for a key with no versions)"),
+  },
+  /** `options.cas` that is not a number. */
+  casUnparsable: {
+    status: 400,
+    wording: 'service',
+    text: () => ['error parsing check-and-set parameter'],
+    rule: rule('facts.kv-cas', 'options.cas of a KV-v2 data write is a version number'),
+  },
+  /** custom_metadata that breaks the service's bounds; the texts are the service's, listed as its multierror does. */
+  customMetadataInvalid: {
+    status: 400,
+    wording: 'service',
+    text: (problems: readonly string[]) => [problems.length === 1 ? `1 error occurred:\n\t* ${problems[0]}\n\n` : `${problems.length} errors occurred:\n${problems.map((p) => `\t* ${p}`).join('\n')}\n\n`],
+    rule: rule('facts.kv-metadata', 'custom_metadata holds at most 64 keys, each key 1-128 and each value 1-512 printable characters'),
+  },
+  /** A custom_metadata value that is not a string, number or boolean (the service's weak decoding fails). */
+  customMetadataType: {
+    status: 400,
+    wording: 'simulator',
+    text: (key: string) => [`custom_metadata validation failed: value for key ${JSON.stringify(key)} must be a string, a number or a boolean`],
+    rule: rule('facts.kv-metadata', 'custom_metadata maps keys to string values'),
+  },
   /** sys/health's `?standbycode=abc`: the service's text. */
   badStatusCode: { status: 400, wording: 'service', text: (name: string, raw: string) => [`unable to parse ${name} code: ${raw}`], rule: rule('facts.health', "sys/health's status-code parameters are three-digit HTTP codes") },
   /** The service's text for a wrapping token it does not know (used, expired, or never issued). */

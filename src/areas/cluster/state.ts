@@ -23,6 +23,21 @@ export interface MountEntry {
   uuid: string;
   /** The namespace it lives in: "" for root, else "team-a/". */
   namespace: string;
+  /**
+   * KV-v2 only: the mount's `<mount>/config` (max_versions, cas_required, delete_version_after), once
+   * written. Absent means the service's defaults. It lives with the mount entry because the service
+   * keeps it in the mount's own storage: it replicates as the mount does (a local mount's stays local).
+   */
+  kvConfig?: KvMountConfig;
+}
+
+/** A KV-v2 mount's `config`, as the service stores it (src/areas/cluster/README.md, "KV v2 versions"). */
+export interface KvMountConfig {
+  /** 0 means the default (10). */
+  maxVersions: number;
+  casRequired: boolean;
+  /** Seconds; 0 unset, -1 disabled on every key (the service's sentinel). Reported, not simulated. */
+  deleteVersionAfter: number;
 }
 
 export interface NamespaceEntry {
@@ -38,12 +53,29 @@ export interface KvVersion {
   destroyed: boolean;
 }
 
-/** One key of a KV mount. KV-v1 keeps a single version (1), overwritten in place. */
+/** A key's versions, number (as a string) → version: a persistent map, read through versions.ts. */
+export type VersionMap = OrderedMap<string, KvVersion>;
+
+/**
+ * One key of a KV mount. KV-v1 keeps a single version (1), overwritten in place. KV-v2 keeps at most
+ * `max_versions` (versions.ts `effectiveMaxVersions`): older ones are dropped and `oldest` moves.
+ * The optional fields are the key's metadata (`<mount>/metadata/<key>`), present once set, so a
+ * record that never had any serialises as it always did.
+ */
 export interface KvRecord {
+  /** 0 for a key whose metadata was written before any data. */
   current: number;
-  versions: Record<string, KvVersion>;
+  versions: VersionMap;
   createdAt: number;
   updatedAt: number;
+  /** The service's `oldest_version`; absent while 0. */
+  oldest?: number;
+  /** The key's own `max_versions` (0: the mount's). */
+  maxVersions?: number;
+  casRequired?: boolean;
+  /** Seconds; reported, not simulated. */
+  deleteVersionAfter?: number;
+  customMetadata?: Readonly<Record<string, string>>;
 }
 
 export interface TokenEntry {

@@ -6,6 +6,7 @@ import { asFolder, parseRequestLine } from '../cluster/paths.js';
 import { modeOf } from '../../../models/replication-role.machine.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
+import { versionEntries } from '../cluster/versions.js';
 import { reducers } from '../domain.js';
 import { canonicalJson } from '../../kernel/canonical.js';
 import { applyEvent } from '../../kernel/engine.js';
@@ -74,7 +75,7 @@ export function keyName(mount: string, key: string): string {
 export function readableVersions(mount: string, key: string, rec: KvRecord | undefined): string[] {
   if (!rec) return [];
   const out: string[] = [];
-  for (const [n, v] of Object.entries(rec.versions)) {
+  for (const [n, v] of versionEntries(rec)) {
     if (v.deletedAt !== null || v.destroyed) continue;
     out.push(`${mount}\u0000${key}\u0000${n}\u0000${v.createdAt}\u0000${canonicalJson(v.data)}`);
   }

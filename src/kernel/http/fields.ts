@@ -6,7 +6,7 @@ import { parseDuration } from '../clock.js';
 import { hasOwn, own, PROTO_NAME } from '../own.js';
 import { errors, type Reply } from './http.js';
 
-export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'strings' | 'map';
+export type FieldType = 'string' | 'bool' | 'int' | 'duration' | 'signed-duration' | 'strings' | 'map';
 
 export interface FieldSpec {
   type: FieldType;
@@ -19,7 +19,7 @@ type ValueOf<T extends FieldType> = T extends 'string'
   ? string
   : T extends 'bool'
     ? boolean
-    : T extends 'int' | 'duration'
+    : T extends 'int' | 'duration' | 'signed-duration'
       ? number
       : T extends 'strings'
         ? string[]
@@ -37,6 +37,17 @@ const schemas: Record<FieldType, z.ZodTypeAny> = {
   int: z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.number({ message: 'expected an integer' }).int({ message: 'expected an integer' })),
   duration: z.preprocess(
     (v) => (typeof v === 'string' || typeof v === 'number' ? (parseDuration(v, 's') ?? v) : v),
+    z.number({ message: 'expected a duration such as "30m" or a number of seconds' }),
+  ),
+  // The framework's TypeSignedDurationSecond: a duration that may be negative ("-1s", -1), in ms.
+  'signed-duration': z.preprocess(
+    (v) => {
+      if (typeof v === 'number') return Number.isFinite(v) ? v * 1000 : v;
+      if (typeof v !== 'string') return v;
+      const t = v.trim();
+      const ms = parseDuration(t.startsWith('-') ? t.slice(1) : t, 's');
+      return ms === null ? v : t.startsWith('-') ? -ms : ms;
+    },
     z.number({ message: 'expected a duration such as "30m" or a number of seconds' }),
   ),
   strings: z.preprocess(

@@ -16,6 +16,7 @@ import { KIND_WORD, keyName, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 import { keyEntries, recordAt } from '../../cluster/keymap.js';
+import { versionAt, versionEntries } from '../../cluster/versions.js';
 
 /** The versions the primary holds that the secondary lacks (or holds otherwise), as `mount/key vN`, sorted. */
 export function lostVersions(kind: ReplicationKind, primary: ClusterState, secondary: ClusterState): string[] {
@@ -29,8 +30,8 @@ export function lostVersions(kind: ReplicationKind, primary: ClusterState, secon
     for (const [key, rec] of keyEntries(keys)) {
       const have = recordAt(mine, key);
       if (have === rec) continue;
-      for (const [n, version] of Object.entries(rec.versions)) {
-        const h = have?.versions[n];
+      for (const [n, version] of versionEntries(rec)) {
+        const h = versionAt(have, n);
         if (h === version || (h && canonicalJson(h) === canonicalJson(version))) continue;
         lost.push(`${keyName(mount, key)} v${n}`);
       }
