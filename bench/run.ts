@@ -25,6 +25,7 @@ const SECTIONS: { name: string; issue: number; title: string; timeoutMs: number;
   { name: 'memory', issue: 5, title: 'Scale and memory', timeoutMs: 120_000 },
   { name: 'startup', issue: 6, title: 'CLI start-up', timeoutMs: 90_000 },
   { name: 'serve', issue: 7, title: 'replsim serve over HTTP', timeoutMs: 120_000 },
+  { name: 'kv-versions', issue: 5, title: 'One KV-v2 key rewritten (max_versions)', timeoutMs: 90_000 },
 ];
 
 const args = process.argv.slice(2);
