@@ -13,6 +13,7 @@ import { parseFields } from '../../kernel/http/fields.js';
 import { hasOwn } from '../../kernel/own.js';
 import { hasReadableVersion, versionAt, versionEntries } from './versions.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
+import { notBuilt } from './http/not-built.js';
 import { clusterRefusals } from './refusals.js';
 import { keyEntries, recordAt, type KeyMap } from './keymap.js';
 
@@ -313,6 +314,7 @@ const kvV2: Route[] = [
           ),
       }),
       DELETE: endpoint({ summary: 'delete the latest version of a KV-v2 secret', auth: { token: 'client' }, handle: (ctx) => missingKey(ctx) ?? remove(ctx, 'latest') }),
+      PATCH: notBuilt('data/*key', ['PATCH'], 'PATCH of KV-v2 data').methods.PATCH,
     },
   },
   {
@@ -322,8 +324,14 @@ const kvV2: Route[] = [
       GET: endpoint({ summary: 'read KV-v2 metadata', auth: { token: 'client' }, handle: readMetadata }),
       POST: endpoint({ summary: "set a KV-v2 key's max_versions, cas_required, delete_version_after or custom_metadata", auth: { token: 'client', capability: metadataCreateOrUpdate }, fields: metadataFields, mountType: 'kv', handle: writeMetadata }),
       DELETE: endpoint({ summary: 'delete a KV-v2 secret and all its versions', auth: { token: 'client' }, handle: (ctx) => missingKey(ctx) ?? remove(ctx, 'all') }),
+      PATCH: notBuilt('metadata/*key', ['PATCH'], 'PATCH of KV-v2 metadata').methods.PATCH,
     },
   },
+  // The service's other KV-v2 paths, not simulated: they answer 501 rather than a misleading 404.
+  notBuilt('delete/*key', ['POST'], 'KV-v2 delete of given versions'),
+  notBuilt('undelete/*key', ['POST'], 'KV-v2 undelete'),
+  notBuilt('destroy/*key', ['POST'], 'KV-v2 destroy'),
+  notBuilt('subkeys/*key', ['GET'], 'KV-v2 subkeys'),
 ];
 
 const kvV1: Route[] = [

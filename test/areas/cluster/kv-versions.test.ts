@@ -301,3 +301,23 @@ describe('config and metadata are replicated state', () => {
     expect(w.state.clusters.west.storage.mounts['mine/']).toBeUndefined();
   });
 });
+
+describe('the KV-v2 paths replsim does not simulate', () => {
+  it('answer 501 and change nothing: PATCH of data and metadata, delete, undelete, destroy, subkeys', () => {
+    const w = world();
+    rewrite(w, 'app', 2);
+    const hash = w.stateHash();
+    for (const [method, path] of [
+      ['PATCH', 'secret/data/app'],
+      ['PATCH', 'secret/metadata/app'],
+      ['POST', 'secret/delete/app'],
+      ['PUT', 'secret/undelete/app'],
+      ['POST', 'secret/destroy/app'],
+      ['GET', 'secret/subkeys/app'],
+    ] as const) {
+      const r = w.request('east', { method, path, body: { versions: [1] }, token: rootOf(w, 'east') });
+      expect(r.status, `${method} ${path}`).toBe(501);
+    }
+    expect(w.stateHash()).toBe(hash);
+  });
+});
