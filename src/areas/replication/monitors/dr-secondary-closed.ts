@@ -48,10 +48,10 @@ export function drSecondaryClosed(): Monitor {
       // Events already reported, by index, so that the request that appended one is not reported again.
       const flagged = new Map<number, string>();
       o.events.forEach((e, i) => {
-        if ((e.type === 'kv-written' || e.type === 'kv-deleted') && isDrSecondaryIn(stateBefore(o, i), e.cluster)) {
+        if ((e.type === 'kv-written' || e.type === 'kv-deleted' || e.type === 'kv-metadata-written' || e.type === 'kv-config-written') && isDrSecondaryIn(stateBefore(o, i), e.cluster)) {
           flagged.set(i, e.cluster);
-          const what = e.type === 'kv-written' ? 'a write to' : 'a delete of';
-          findings.push(violation('dr-secondary-closed', e.at, [e.cluster], `the DR secondary ${e.cluster} applied ${what} ${e.mount}${e.key}, a client request it must refuse`));
+          const what = e.type === 'kv-written' ? `a write to ${e.mount}${e.key}` : e.type === 'kv-deleted' ? `a delete of ${e.mount}${e.key}` : e.type === 'kv-metadata-written' ? `a metadata write to ${e.mount}${e.key}` : `a config write to ${e.mount}`;
+          findings.push(violation('dr-secondary-closed', e.at, [e.cluster], `the DR secondary ${e.cluster} applied ${what}, a client request it must refuse`));
         }
       });
       let from = 0;

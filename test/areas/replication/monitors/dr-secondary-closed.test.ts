@@ -49,6 +49,21 @@ describe('invariant dr-secondary-closed', () => {
     expect(found[0].message).toContain('secret/sneaked');
   });
 
+  it('catches a KV config or metadata write applied on a DR secondary', () => {
+    const x = new Watched(world(), []);
+    drPair(x);
+    const before = x.w.state;
+    const o = folded(before, [
+      { type: 'kv-config-written', at: 1000, cluster: 'west', mount: 'secret/', maxVersions: 2 },
+      { type: 'kv-metadata-written', at: 1000, cluster: 'west', mount: 'secret/', key: 'app', casRequired: true },
+    ]);
+    const found = drSecondaryClosed().observe(o);
+    expect(found.map((f) => f.message)).toEqual([
+      'the DR secondary west applied a config write to secret/, a client request it must refuse',
+      'the DR secondary west applied a metadata write to secret/app, a client request it must refuse',
+    ]);
+  });
+
   it('does not judge a cluster that is not a DR secondary, nor a refusal', () => {
     const x = new Watched(world(), []);
     drPair(x);
