@@ -11,7 +11,7 @@ import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { parseFields } from '../../kernel/http/fields.js';
 import { hasOwn } from '../../kernel/own.js';
-import { hasReadableVersion, versionAt, versionEntries } from './versions.js';
+import { versionAt, versionEntries } from './versions.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
 import { notBuilt } from './http/not-built.js';
 import { clusterRefusals } from './refusals.js';
@@ -47,16 +47,19 @@ function versionMetadata(rec: KvRecord, version: number) {
   };
 }
 
-/** The immediate children of a folder: keys, and sub-folders with a trailing slash. */
-function listChildren(keys: KeyMap | undefined, folder: string): string[] {
+/**
+ * The immediate children of a folder: keys (those `listed` lets through), and sub-folders with a
+ * trailing slash (always, as the service lists its storage's folders).
+ */
+function listChildren(keys: KeyMap | undefined, folder: string, listed: (rec: KvRecord) => boolean): string[] {
   const prefix = folder === '' || folder.endsWith('/') ? folder : folder + '/';
   const out = new Set<string>();
   for (const [k, rec] of keyEntries(keys)) {
     if (!k.startsWith(prefix)) continue;
-    if (!hasReadableVersion(rec)) continue;
     const rest = k.slice(prefix.length);
     const slash = rest.indexOf('/');
-    out.add(slash >= 0 ? rest.slice(0, slash + 1) : rest);
+    if (slash >= 0) out.add(rest.slice(0, slash + 1));
+    else if (listed(rec)) out.add(rest);
   }
   return [...out].sort();
 }
@@ -88,8 +91,24 @@ function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
   return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope, ...forwarded(ctx, target.cluster) }], reply: () => reply.empty() };
 }
 
+/** LIST of a KV-v1 mount: its keys (a KV-v1 delete removes the key). */
 function list(ctx: RequestContext): Reply {
-  const keys = listChildren(own(ctx.cluster.storage.kv, ctx.params.mount), ctx.params.key ?? '');
+  const keys = listChildren(own(ctx.cluster.storage.kv, ctx.params.mount), ctx.params.key ?? '', () => true);
+  return keys.length ? reply.data({ keys }, { mountType: 'kv' }) : errors.notFound();
+}
+
+const listFields = { exclude_deleted: { type: 'bool', default: false } } as const;
+
+/**
+ * LIST <mount>/metadata/<folder>: every key with metadata, its versions deleted or not, and keys
+ * with metadata alone; `?exclude_deleted=true` leaves out keys whose current version is deleted
+ * (path_metadata.go `pathMetadataList`).
+ */
+function listMetadata(ctx: RequestContext): Reply {
+  const asked = parseFields(listFields, hasOwn(ctx.query, 'exclude_deleted') ? { exclude_deleted: ctx.query.exclude_deleted } : {});
+  if (!asked.ok) return asked.reply;
+  const excludeDeleted = asked.fields.exclude_deleted;
+  const keys = listChildren(own(ctx.cluster.storage.kv, ctx.params.mount), ctx.params.key ?? '', (rec) => !excludeDeleted || (versionAt(rec, rec.current)?.deletedAt ?? null) === null);
   return keys.length ? reply.data({ keys }, { mountType: 'kv' }) : errors.notFound();
 }
 
@@ -320,7 +339,7 @@ const kvV2: Route[] = [
   {
     pattern: 'metadata/*key',
     methods: {
-      LIST: endpoint({ summary: 'list KV-v2 keys', auth: { token: 'client' }, handle: list }),
+      LIST: endpoint({ summary: 'list KV-v2 keys', auth: { token: 'client' }, handle: listMetadata }),
       GET: endpoint({ summary: 'read KV-v2 metadata', auth: { token: 'client' }, handle: readMetadata }),
       POST: endpoint({ summary: "set a KV-v2 key's max_versions, cas_required, delete_version_after or custom_metadata", auth: { token: 'client', capability: metadataCreateOrUpdate }, fields: metadataFields, mountType: 'kv', handle: writeMetadata }),
       DELETE: endpoint({ summary: 'delete a KV-v2 secret and all its versions', auth: { token: 'client' }, handle: (ctx) => missingKey(ctx) ?? remove(ctx, 'all') }),

@@ -38,11 +38,6 @@ export function versionEntries(rec: KvRecord | undefined): [number, KvVersion][]
   return [...rec.versions.entries()].map(([n, v]) => [Number(n), v]);
 }
 
-/** Whether any version the record holds is readable (neither deleted nor destroyed). */
-export function hasReadableVersion(rec: KvRecord): boolean {
-  return rec.versions.some((v) => v.deletedAt === null && !v.destroyed);
-}
-
 /** The service's `max(key's max_versions, mount's max_versions)`, or 10 when both are 0. */
 export function effectiveMaxVersions(rec: KvRecord | undefined, mount: MountEntry): number {
   const m = Math.max(rec?.maxVersions ?? 0, mount.kvConfig?.maxVersions ?? 0);

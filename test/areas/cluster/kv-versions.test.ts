@@ -202,6 +202,31 @@ describe('<mount>/metadata/<key>', () => {
     expect(metadata(w, 'a/one')).toMatchObject({ current_version: 1, oldest_version: 0 });
   });
 
+  it('LIST lists every key with metadata (deleted ones and metadata-only ones too); ?exclude_deleted=true leaves out keys whose current version is deleted', () => {
+    const w = world();
+    rewrite(w, 'live', 1);
+    rewrite(w, 'gone', 2);
+    send(w, 'DELETE', 'secret/data/gone');
+    send(w, 'POST', 'secret/metadata/planned', { max_versions: 3 });
+    rewrite(w, 'dir/deleted', 1);
+    send(w, 'DELETE', 'secret/data/dir/deleted');
+    expect(dataOf(send(w, 'LIST', 'secret/metadata/')).keys).toEqual(['dir/', 'gone', 'live', 'planned']);
+    expect(dataOf(send(w, 'GET', 'secret/metadata/?list=true&exclude_deleted=true')).keys).toEqual(['dir/', 'live', 'planned']);
+    expect(send(w, 'LIST', 'secret/metadata/dir?exclude_deleted=true').status).toBe(404);
+    expectRefused(send(w, 'LIST', 'secret/metadata/?exclude_deleted=sometimes'), 400, 'for field "exclude_deleted"');
+  });
+
+  it('custom_metadata keys named after Object.prototype members are stored and read like any other', () => {
+    const w = world();
+    const cm = JSON.parse('{"__proto__": "a", "constructor": "b", "toString": "c"}');
+    expect(send(w, 'POST', 'secret/metadata/app', { custom_metadata: cm }).status).toBe(204);
+    const read = metadata(w, 'app').custom_metadata;
+    expect(Object.keys(read).sort()).toEqual(['__proto__', 'constructor', 'toString']);
+    expect(Object.getPrototypeOf(read)).toBe(Object.prototype);
+    expect(({} as any).a).toBeUndefined();
+    expect(World.replay(w.history()).stateHash()).toBe(w.stateHash());
+  });
+
   it('a metadata write on the folder itself is "missing path"; bad input is a 400 naming the field or the rule, and changes nothing', () => {
     const w = world();
     rewrite(w, 'app', 1);
