@@ -318,6 +318,12 @@ describe('config and metadata are replicated state', () => {
     w.advance(5_000);
     expect(dataOf(onWest('GET', 'secret/config')).max_versions).toBe(2);
     expect(dataOf(onWest('GET', 'secret/metadata/app')).custom_metadata).toEqual({ team: 'a' });
+    // Check-and-set is checked on the primary, where the forwarded write lands.
+    send(w, 'POST', 'secret/config', { cas_required: true });
+    w.advance(5_000);
+    expectRefused(onWest('POST', 'secret/data/app', { data: { a: 1 } }), 400, 'check-and-set parameter required for this call');
+    expectRefused(onWest('POST', 'secret/data/app', { data: { a: 1 }, options: { cas: 3 } }), 400, 'check-and-set parameter did not match the current version');
+    expect(dataOf(expectOk(onWest('POST', 'secret/data/app', { data: { a: 1 }, options: { cas: 0 } }))).version).toBe(1);
     // The primary's local mount, config included, never reaches a performance secondary.
     expect(send(w, 'POST', 'mine/config', { max_versions: 5 }).status).toBe(204);
     w.advance(5_000);
