@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const areasDir = path.join(root, 'src/areas');
-const areas = readdirSync(areasDir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'monitoring').map((d) => d.name);
+const areas = readdirSync(areasDir, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'monitoring' && d.name !== 'property').map((d) => d.name);
 
 /** The file names a Markdown page quotes in backticks (`x.ts`, `src/a/b.ts`, `models/m.ts`, `dir/`). */
 function namedFiles(md: string): string[] {

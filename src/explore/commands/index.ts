@@ -4,28 +4,28 @@
 import fc from 'fast-check';
 import type { ClusterSpec, Topology } from '../../areas/cluster/genesis.js';
 import { World } from '../../world.js';
-import type { CommandFamily, OperatorCommand } from './command.js';
-import { crash } from './crash.js';
-import { deletePathsFilter } from './delete-paths-filter.js';
-import { demote } from './demote.js';
-import { disable } from './disable.js';
-import { enablePrimary } from './enable-primary.js';
-import { enableSecondary } from './enable-secondary.js';
-import { heal } from './heal.js';
-import { issueSecondaryToken } from './issue-secondary-token.js';
-import { CLUSTER_NAMES, MAX_CLUSTERS, MIN_CLUSTERS, type Capabilities, type Kind } from './model.js';
+import type { CommandFamily, OperatorCommand } from '../../areas/property/command.js';
+import { crash } from '../../areas/cluster/commands/crash.js';
+import { deletePathsFilter } from '../../areas/replication/commands/delete-paths-filter.js';
+import { demote } from '../../areas/replication/commands/demote.js';
+import { disable } from '../../areas/replication/commands/disable.js';
+import { enablePrimary } from '../../areas/replication/commands/enable-primary.js';
+import { enableSecondary } from '../../areas/replication/commands/enable-secondary.js';
+import { heal } from '../../areas/cluster/commands/heal.js';
+import { issueSecondaryToken } from '../../areas/replication/commands/issue-secondary-token.js';
+import { CLUSTER_NAMES, MAX_CLUSTERS, MIN_CLUSTERS, type Capabilities, type Kind } from '../../areas/property/model.js';
 import { keyOwnersOf, Operator, type OperatorOptions } from './operator.js';
-import { partition } from './partition.js';
-import { promote } from './promote.js';
-import { restart } from './restart.js';
-import { revokeSecondary } from './revoke-secondary.js';
-import { setPathsFilter } from './set-paths-filter.js';
-import { updatePrimary } from './update-primary.js';
-import { wait } from './wait.js';
-import { writeSecret } from './write-secret.js';
+import { partition } from '../../areas/cluster/commands/partition.js';
+import { promote } from '../../areas/replication/commands/promote.js';
+import { restart } from '../../areas/cluster/commands/restart.js';
+import { revokeSecondary } from '../../areas/replication/commands/revoke-secondary.js';
+import { setPathsFilter } from '../../areas/replication/commands/set-paths-filter.js';
+import { updatePrimary } from '../../areas/replication/commands/update-primary.js';
+import { wait } from '../../areas/cluster/commands/wait.js';
+import { writeSecret } from '../../areas/cluster/commands/write-secret.js';
 
-export { OperatorCommand, type CommandFamily, type Prediction } from './command.js';
-export * from './model.js';
+export { OperatorCommand, type CommandFamily, type Prediction } from '../../areas/property/command.js';
+export * from '../../areas/property/model.js';
 export { FindingError, Operator, Ref, type ScriptStep } from './operator.js';
 
 /** Every command family, in the order the explorer tries them. */

@@ -12,10 +12,10 @@ import { getPath } from '../../scenario/dotted.js';
 import type { World } from '../../world.js';
 import { Watch } from '../../check/catalogue.js';
 import type { Finding, Observation, ResponseObservation } from '../../areas/monitoring/types.js';
-import { ModelMismatch } from './model.js';
-import { obtainRootToken } from './operation-token.js';
-import { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from './answer.js';
-export { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from './answer.js';
+import { ModelMismatch } from '../../areas/property/model.js';
+import { obtainRootToken } from '../../areas/operation-token/commands/operation-token.js';
+import { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from '../../areas/property/answer.js';
+export { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from '../../areas/property/answer.js';
 
 
 /** A finding that ends a run: an invariant violated, or a hazard the run forbids. */

@@ -1,8 +1,8 @@
 // Restart a crashed cluster: it comes back, unsealed, with its storage and its role.
 import fc from 'fast-check';
-import { indices, OperatorCommand, pick, type CommandFamily } from './command.js';
-import { MAX_CLUSTERS, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { indices, OperatorCommand, pick, type CommandFamily } from '../../property/command.js';
+import { MAX_CLUSTERS, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class Restart extends OperatorCommand {
   readonly family = 'restart';

@@ -1,9 +1,9 @@
 // Enable a cluster as a secondary with the newest activation token the operator holds for it. The
 // service wipes the cluster's storage at once and it starts to follow the token's issuer.
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { forgetIssued, heldTokenFor, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, presentCredentials, redeemOutcome, setRole, type Kind, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { forgetIssued, heldTokenFor, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, presentCredentials, redeemOutcome, setRole, type Kind, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class EnableSecondary extends OperatorCommand {
   readonly family = 'enable-secondary';

@@ -1,9 +1,9 @@
 // Revoke a secondary on its primary, by the id its token was issued under: it disconnects and
 // receives nothing until it is given a new token.
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { KIND_WORD, MAX_CLUSTERS, revokeCredentials, type Kind, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { KIND_WORD, MAX_CLUSTERS, revokeCredentials, type Kind, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class RevokeSecondary extends OperatorCommand {
   readonly family = 'revoke-secondary';

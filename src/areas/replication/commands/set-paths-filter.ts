@@ -2,9 +2,9 @@
 // mount from it, `allow` lets only `apps/` through. The filter is kept per secondary id, the id the
 // primary issued the secondary's token under.
 import fc from 'fast-check';
-import { expectOutcome, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { MAX_CLUSTERS, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { MAX_CLUSTERS, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export type FilterMode = 'allow' | 'deny';
 /** The mount the filters name: one of the replicated mounts of the property topology. */

@@ -2,10 +2,10 @@
 // sometimes with `force`. Safe runbooks never force and promote only once no cluster of the set is
 // a primary any more (demote first); a crashed primary still counts, as it comes back a primary.
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { learnIssued, learnRole, MAX_CLUSTERS, modeIn, primariesOfSet, setRole, type Kind, type Model } from './model.js';
-import { obtainDrOperationToken } from './operation-token.js';
-import type { Body, Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { learnIssued, learnRole, MAX_CLUSTERS, modeIn, primariesOfSet, setRole, type Kind, type Model } from '../../property/model.js';
+import { obtainDrOperationToken } from '../../operation-token/commands/operation-token.js';
+import type { Body, Operator } from '../../../explore/commands/operator.js';
 
 export class Promote extends OperatorCommand {
   readonly family = 'promote';

@@ -1,9 +1,9 @@
 // Write a secret, as a client would, to one of the property topology's mounts: `secret/` and
 // `apps/` are replicated, `cache/` is local (it reaches DR secondaries only).
 import fc from 'fast-check';
-import { clusterAt, expectOutcome, indices, OperatorCommand, type CommandFamily, type Prediction } from './command.js';
-import { isDrSecondaryIn, MAX_CLUSTERS, modeIn, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { clusterAt, expectOutcome, indices, OperatorCommand, type CommandFamily, type Prediction } from '../../property/command.js';
+import { isDrSecondaryIn, MAX_CLUSTERS, modeIn, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 /** The mounts every cluster of a property topology starts with. */
 export const PROPERTY_MOUNTS = ['secret', 'apps', 'cache'] as const;

@@ -1,9 +1,9 @@
 // Demote a primary: it becomes a secondary that follows nobody, keeps its cluster id, and can rejoin
 // its set later with a token (the first step of a planned failover).
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { learnRole, MAX_CLUSTERS, setRole, type Kind, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { learnRole, MAX_CLUSTERS, setRole, type Kind, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class Demote extends OperatorCommand {
   readonly family = 'demote';

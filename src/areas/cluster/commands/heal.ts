@@ -1,9 +1,9 @@
 // Restore a cut link, or every link at once.
 import fc from 'fast-check';
-import { linkKey } from '../../kernel/network.js';
-import { indices, OperatorCommand, pairsOf, pick, type CommandFamily } from './command.js';
-import { MAX_CLUSTERS, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { linkKey } from '../../../kernel/network.js';
+import { indices, OperatorCommand, pairsOf, pick, type CommandFamily } from '../../property/command.js';
+import { MAX_CLUSTERS, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class Heal extends OperatorCommand {
   readonly family = 'heal';

@@ -1,8 +1,8 @@
 // Enable a cluster as a primary (DR or performance): the start of every replication set.
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { forgetIssued, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, setRole, type Kind, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { forgetIssued, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, setRole, type Kind, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class EnablePrimary extends OperatorCommand {
   readonly family = 'enable-primary';

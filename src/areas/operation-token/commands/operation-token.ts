@@ -4,9 +4,9 @@
 // secondary keeps tokens local: enabling it leaves it none). Both start an attempt (the service
 // draws the OTP and shows it once), take the key shares of the keyring the cluster holds (after
 // activation, its primary's), and give an encoded token that the OTP decodes.
-import type { Method } from '../../kernel/http/http.js';
-import type { Answer, Ref, RequestOptions } from './answer.js';
-import { expectOutcome, replicationPath, type Prediction } from './outcome.js';
+import type { Method } from '../../../kernel/http/http.js';
+import type { Answer, Ref, RequestOptions } from '../../property/answer.js';
+import { expectOutcome, replicationPath, type Prediction } from '../../property/outcome.js';
 
 /**
  * What these steps need of the operator (operator.ts's Operator has it): named here, not imported,

@@ -1,8 +1,8 @@
 // Crash a cluster: it stops answering and streaming; its storage is kept.
 import fc from 'fast-check';
-import { indices, OperatorCommand, pick, type CommandFamily } from './command.js';
-import { MAX_CLUSTERS, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { indices, OperatorCommand, pick, type CommandFamily } from '../../property/command.js';
+import { MAX_CLUSTERS, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class Crash extends OperatorCommand {
   readonly family = 'crash';

@@ -3,10 +3,10 @@
 // that forgot its primary), or with an
 // empty token, which makes it forget its primary. For DR, with a fresh DR operation token.
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { heldTokenFor, knowsCredentials, MAX_CLUSTERS, presentCredentials, modeIn, primariesOfSet, reachableIn, redeemOutcome, setRole, type Kind, type Model } from './model.js';
-import { obtainDrOperationToken } from './operation-token.js';
-import type { Body, Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { heldTokenFor, knowsCredentials, MAX_CLUSTERS, presentCredentials, modeIn, primariesOfSet, reachableIn, redeemOutcome, setRole, type Kind, type Model } from '../../property/model.js';
+import { obtainDrOperationToken } from '../../operation-token/commands/operation-token.js';
+import type { Body, Operator } from '../../../explore/commands/operator.js';
 
 export type UpdateVia = 'token' | 'addresses' | 'forget';
 const VIAS: UpdateVia[] = ['token', 'addresses', 'forget'];

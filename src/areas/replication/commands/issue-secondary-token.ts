@@ -1,9 +1,9 @@
 // Issue a secondary activation token on a primary, for the cluster the operator means to activate
 // with it. The token comes wrapped; the operator keeps `wrap_info.token`.
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { KIND_WORD, MAX_CLUSTERS, type Kind, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { KIND_WORD, MAX_CLUSTERS, type Kind, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class IssueSecondaryToken extends OperatorCommand {
   readonly family = 'issue-secondary-token';

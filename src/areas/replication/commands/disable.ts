@@ -1,10 +1,10 @@
 // Disable replication on a cluster: on a primary its set is gone (tokens it issued can no longer be
 // redeemed); on a secondary it stops following (for DR, with a fresh DR operation token).
 import fc from 'fast-check';
-import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { forgetIssued, KIND_WORD, MAX_CLUSTERS, modeIn, setRole, type Kind, type Model } from './model.js';
-import { obtainDrOperationToken } from './operation-token.js';
-import type { Body, Operator } from './operator.js';
+import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { forgetIssued, KIND_WORD, MAX_CLUSTERS, modeIn, setRole, type Kind, type Model } from '../../property/model.js';
+import { obtainDrOperationToken } from '../../operation-token/commands/operation-token.js';
+import type { Body, Operator } from '../../../explore/commands/operator.js';
 
 export class Disable extends OperatorCommand {
   readonly family = 'disable';

@@ -1,9 +1,9 @@
 // Delete the paths filter a performance primary keeps for one of its secondaries: every replicated
 // mount reaches it again.
 import fc from 'fast-check';
-import { expectOutcome, indices, OperatorCommand, replicationPath, type CommandFamily, type Prediction } from './command.js';
-import { MAX_CLUSTERS, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { expectOutcome, indices, OperatorCommand, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
+import { MAX_CLUSTERS, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 import { filterTarget } from './set-paths-filter.js';
 
 export class DeletePathsFilter extends OperatorCommand {

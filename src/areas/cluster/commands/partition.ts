@@ -1,9 +1,9 @@
 // Cut the link between two clusters, both ways (a network partition).
 import fc from 'fast-check';
-import { linkKey } from '../../kernel/network.js';
-import { indices, OperatorCommand, pairsOf, pick, type CommandFamily } from './command.js';
-import { MAX_CLUSTERS, type Model } from './model.js';
-import type { Operator } from './operator.js';
+import { linkKey } from '../../../kernel/network.js';
+import { indices, OperatorCommand, pairsOf, pick, type CommandFamily } from '../../property/command.js';
+import { MAX_CLUSTERS, type Model } from '../../property/model.js';
+import type { Operator } from '../../../explore/commands/operator.js';
 
 export class Partition extends OperatorCommand {
   readonly family = 'partition';
