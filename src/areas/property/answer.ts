@@ -1,6 +1,11 @@
-// What an operator holds and gets back (a value and its scenario name, a request's answer), apart
-// from operator.ts so that the model and the token steps can name them without importing the
-// operator: no import cycle.
+// What an operator holds and gets back (a value and its scenario name, a request's answer), and
+// what a command may ask of the operator that runs it (`OperatorPort`): named here, apart from the
+// operator (src/explore/commands/operator.ts, which drives a World), so that the areas' commands,
+// the model and the token steps name them without importing the explorer: no import cycle.
+import type { Method } from '../../kernel/http/http.js';
+import type { SimState } from '../cluster/state.js';
+import type { Finding } from '../monitoring/types.js';
+
 /** A value the operator holds, and the `${...}` a scenario file names it by. */
 export class Ref {
   constructor(
@@ -45,4 +50,26 @@ export interface RequestOptions {
    * key aborts it (an event). Every other refusal must leave the world exactly as it was.
    */
   refusalMayRecord?: boolean;
+}
+
+/**
+ * What a command asks of the operator that runs it: requests through the API and faults, each
+ * recorded as a step of the scenario file the run becomes (src/explore/commands/operator.ts).
+ */
+export interface OperatorPort {
+  /** The world it acts on, read only (the model learns from it what it cannot predict). */
+  readonly world: { readonly state: SimState };
+  beginCommand(words: string): void;
+  /** Ends a command: names its steps and runs the monitors once. */
+  endCommand(): Finding[];
+  request(on: string, method: Method, path: string | (string | Ref)[], options: RequestOptions): Answer;
+  /** The key shares that open `cluster`'s keyring now. */
+  keyShares(cluster: string, count: number): { owner: string; shares: Ref[] };
+  decode(encoded: Ref, otp: Ref, base: string, label: string): Ref;
+  clusterAddr(cluster: string): Ref;
+  wait(ms: number, label: string): void;
+  partition(a: string, b: string, label: string): void;
+  heal(link: [string, string] | 'all', label: string): void;
+  crash(cluster: string, label: string): void;
+  restart(cluster: string, label: string): void;
 }

@@ -5,7 +5,7 @@
 // the operator, asserts the prediction, checks the model against the world and runs the catalogue.
 import type fc from 'fast-check';
 import { assertModelMatches, KIND_WORD, ModelMismatch, type Capabilities, type Kind, type Model } from './model.js';
-import type { Operator } from '../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from './answer.js';
 import { type Prediction } from './outcome.js';
 export { expectOutcome, replicationPath, type Prediction } from './outcome.js';
 

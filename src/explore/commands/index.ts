@@ -1,52 +1,21 @@
-// The operator-level commands, gathered: the families fast-check draws from and the explorer
-// enumerates, what the API can drive today (probed, not assumed), and the topology every property
+// The operator-level commands, gathered from the areas (each area's `commands/`): the families
+// fast-check draws from and the explorer enumerates, what the API can drive today (probed, not assumed), and the topology every property
 // run and explorer starts from.
 import fc from 'fast-check';
 import type { ClusterSpec, Topology } from '../../areas/cluster/genesis.js';
 import { World } from '../../world.js';
+import { AREAS } from '../../areas.js';
+import { gather } from '../../kernel/area.js';
 import type { CommandFamily, OperatorCommand } from '../../areas/property/command.js';
-import { crash } from '../../areas/cluster/commands/crash.js';
-import { deletePathsFilter } from '../../areas/replication/commands/delete-paths-filter.js';
-import { demote } from '../../areas/replication/commands/demote.js';
-import { disable } from '../../areas/replication/commands/disable.js';
-import { enablePrimary } from '../../areas/replication/commands/enable-primary.js';
-import { enableSecondary } from '../../areas/replication/commands/enable-secondary.js';
-import { heal } from '../../areas/cluster/commands/heal.js';
-import { issueSecondaryToken } from '../../areas/replication/commands/issue-secondary-token.js';
 import { CLUSTER_NAMES, MAX_CLUSTERS, MIN_CLUSTERS, type Capabilities, type Kind } from '../../areas/property/model.js';
 import { keyOwnersOf, Operator, type OperatorOptions } from './operator.js';
-import { partition } from '../../areas/cluster/commands/partition.js';
-import { promote } from '../../areas/replication/commands/promote.js';
-import { restart } from '../../areas/cluster/commands/restart.js';
-import { revokeSecondary } from '../../areas/replication/commands/revoke-secondary.js';
-import { setPathsFilter } from '../../areas/replication/commands/set-paths-filter.js';
-import { updatePrimary } from '../../areas/replication/commands/update-primary.js';
-import { wait } from '../../areas/cluster/commands/wait.js';
-import { writeSecret } from '../../areas/cluster/commands/write-secret.js';
 
 export { OperatorCommand, type CommandFamily, type Prediction } from '../../areas/property/command.js';
 export * from '../../areas/property/model.js';
 export { FindingError, Operator, Ref, type ScriptStep } from './operator.js';
 
-/** Every command family, in the order the explorer tries them. */
-export const families: CommandFamily[] = [
-  enablePrimary,
-  issueSecondaryToken,
-  enableSecondary,
-  promote,
-  demote,
-  disable,
-  revokeSecondary,
-  updatePrimary,
-  setPathsFilter,
-  deletePathsFilter,
-  writeSecret,
-  partition,
-  heal,
-  crash,
-  restart,
-  wait,
-];
+/** Every command family (each area's, src/areas.ts), in the order the explorer tries them. */
+export const families: CommandFamily[] = gather(AREAS, 'commands');
 
 export const FAMILY_NAMES = families.map((f) => f.family);
 

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { linkKey } from '../../../kernel/network.js';
 import { indices, OperatorCommand, pairsOf, pick, type CommandFamily } from '../../property/command.js';
 import { MAX_CLUSTERS, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class Partition extends OperatorCommand {
   readonly family = 'partition';

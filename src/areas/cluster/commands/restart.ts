@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { indices, OperatorCommand, pick, type CommandFamily } from '../../property/command.js';
 import { MAX_CLUSTERS, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class Restart extends OperatorCommand {
   readonly family = 'restart';

@@ -1,10 +1,10 @@
 // Let time pass: links connect and sync, WALs stream, activation tokens age (31 minutes outlives
 // their 30-minute ttl).
 import fc from 'fast-check';
-import { formatMs } from '../../../scenario/runner.js';
+import { formatMs } from '../../../kernel/clock.js';
 import { OperatorCommand, type CommandFamily } from '../../property/command.js';
 import type { Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 /** The waits fast-check draws from (a second is the common one: far longer than a link's latency). */
 export const WAITS_MS = [1000, 1000, 1000, 10_000, 31 * 60_000];

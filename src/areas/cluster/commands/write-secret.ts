@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { clusterAt, expectOutcome, indices, OperatorCommand, type CommandFamily, type Prediction } from '../../property/command.js';
 import { isDrSecondaryIn, MAX_CLUSTERS, modeIn, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 /** The mounts every cluster of a property topology starts with. */
 export const PROPERTY_MOUNTS = ['secret', 'apps', 'cache'] as const;

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { expectOutcome, indices, OperatorCommand, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { MAX_CLUSTERS, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 import { filterTarget } from './set-paths-filter.js';
 
 export class DeletePathsFilter extends OperatorCommand {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { learnRole, MAX_CLUSTERS, setRole, type Kind, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class Demote extends OperatorCommand {
   readonly family = 'demote';

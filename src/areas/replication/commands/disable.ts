@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { forgetIssued, KIND_WORD, MAX_CLUSTERS, modeIn, setRole, type Kind, type Model } from '../../property/model.js';
 import { obtainDrOperationToken } from '../../operation-token/commands/operation-token.js';
-import type { Body, Operator } from '../../../explore/commands/operator.js';
+import type { Body, OperatorPort as Operator } from '../../property/answer.js';
 
 export class Disable extends OperatorCommand {
   readonly family = 'disable';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { forgetIssued, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, setRole, type Kind, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class EnablePrimary extends OperatorCommand {
   readonly family = 'enable-primary';

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { forgetIssued, heldTokenFor, isDrSecondaryIn, KIND_WORD, MAX_CLUSTERS, presentCredentials, redeemOutcome, setRole, type Kind, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class EnableSecondary extends OperatorCommand {
   readonly family = 'enable-secondary';

@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { learnIssued, learnRole, MAX_CLUSTERS, modeIn, primariesOfSet, setRole, type Kind, type Model } from '../../property/model.js';
 import { obtainDrOperationToken } from '../../operation-token/commands/operation-token.js';
-import type { Body, Operator } from '../../../explore/commands/operator.js';
+import type { Body, OperatorPort as Operator } from '../../property/answer.js';
 
 export class Promote extends OperatorCommand {
   readonly family = 'promote';

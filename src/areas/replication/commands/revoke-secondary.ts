@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { KIND_WORD, MAX_CLUSTERS, revokeCredentials, type Kind, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class RevokeSecondary extends OperatorCommand {
   readonly family = 'revoke-secondary';

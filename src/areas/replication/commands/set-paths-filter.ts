@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { expectOutcome, indices, OperatorCommand, orderedPairsOf, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { MAX_CLUSTERS, type Model } from '../../property/model.js';
-import type { Operator } from '../../../explore/commands/operator.js';
+import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export type FilterMode = 'allow' | 'deny';
 /** The mount the filters name: one of the replicated mounts of the property topology. */

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { expectOutcome, hasKind, indices, kindTag, OperatorCommand, pick, replicationPath, type CommandFamily, type Prediction } from '../../property/command.js';
 import { heldTokenFor, knowsCredentials, MAX_CLUSTERS, presentCredentials, modeIn, primariesOfSet, reachableIn, redeemOutcome, setRole, type Kind, type Model } from '../../property/model.js';
 import { obtainDrOperationToken } from '../../operation-token/commands/operation-token.js';
-import type { Body, Operator } from '../../../explore/commands/operator.js';
+import type { Body, OperatorPort as Operator } from '../../property/answer.js';
 
 export type UpdateVia = 'token' | 'addresses' | 'forget';
 const VIAS: UpdateVia[] = ['token', 'addresses', 'forget'];
