@@ -1,9 +1,10 @@
 // How replication's events change the world state (immer drafts, mutation style). Role changes were
 // decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; an
-// event records that decision (the role it reached), and the reducer applies it without asking the
-// machine again. Reducers never draw and never read a clock.
+// event records that the request was accepted, and the reducer moves the role where the machine's
+// transition for that request leads (`roleAfterAccepted`): no copy of the role table here.
+// Reducers never draw and never read a clock.
 import { original } from 'immer';
-import type { RoleValue } from '../../../models/replication-role.machine.js';
+import { roleAfterAccepted, type AcceptedRoleRequest } from '../../../models/replication-role.machine.js';
 import { stepConnection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type {
@@ -30,9 +31,9 @@ import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
 
-/** Applies the role the handler's machine decided, as the event records it. */
-function moveRole(r: ReplicationState, next: RoleValue): void {
-  r.role = next;
+/** Moves the role where the role machine's transition for the accepted request leads. */
+function moveRole(r: ReplicationState, kind: ReplicationKind, request: AcceptedRoleRequest): void {
+  r.role = roleAfterAccepted(kind, r.role, request);
 }
 
 /** Forgets everything a secondary knows about a primary it followed. */
@@ -142,7 +143,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
 export const replicationReducers = {
   'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, 'primary');
+    moveRole(r, e.kind, { type: 'primary.enable' });
     clearSecondarySide(r);
     r.clusterId = e.clusterId;
     r.primaryClusterAddr = e.primaryClusterAddr;
@@ -152,7 +153,7 @@ export const replicationReducers = {
   },
   'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, 'secondary.demoted');
+    moveRole(r, e.kind, { type: 'primary.demote' });
     // A former primary holds all its data: promoting it back passes the "initial sync" check.
     r.synced = true;
     r.primaryClusterAddr = '';
@@ -162,7 +163,7 @@ export const replicationReducers = {
   },
   'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, 'disabled');
+    moveRole(r, e.kind, { type: 'primary.disable' });
     // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
     r.issued = {};
     r.primaryClusterAddr = '';
@@ -186,7 +187,7 @@ export const replicationReducers = {
   'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
     const c = d.clusters[e.cluster];
     const r = c.replication[e.kind];
-    moveRole(r, 'secondary.following');
+    moveRole(r, e.kind, { type: 'secondary.enable' });
     // Everything the cluster stored is cleared at once, before it ever connects.
     c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
     c.sync = emptySyncState();
@@ -215,7 +216,7 @@ export const replicationReducers = {
     const r = d.clusters[e.cluster].replication[e.kind];
     // Its own record in the list it took up goes: a primary is not its own secondary.
     if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
-    moveRole(r, 'primary');
+    moveRole(r, e.kind, { type: 'secondary.promote', force: e.force, safetyChecksPass: e.safetyChecksPassed });
     clearSecondarySide(r);
     // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
     // revocations included; a demoted former primary its own; a performance secondary knows none,
@@ -230,7 +231,7 @@ export const replicationReducers = {
   },
   'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, 'disabled');
+    moveRole(r, e.kind, { type: 'secondary.disable' });
     clearSecondarySide(r);
     // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
     // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
@@ -244,7 +245,7 @@ export const replicationReducers = {
   'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.
-    moveRole(r, e.via === 'empty-token' ? 'secondary.unassigned' : 'secondary.following');
+    moveRole(r, e.kind, { type: 'secondary.update-primary', via: e.via });
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
     if (e.via === 'empty-token') {
       clearSecondarySide(r);
