@@ -12,7 +12,7 @@ import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/ext
 import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/http/http.js';
 import { explainRefusal, type RefusalExplanation } from './kernel/http/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
-import { dispatch, type Dispatch, type RouteTable } from './areas/cluster/http/router.js';
+import { dispatch, type Dispatch, type RouteTable } from './kernel/http/router.js';
 import type { Outcome } from './areas/cluster/http/route.js';
 import { hashOf } from './kernel/canonical.js';
 import { applyEvent, EventStore, isEventType } from './kernel/engine.js';

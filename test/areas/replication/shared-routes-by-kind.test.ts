@@ -8,7 +8,7 @@ import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.
 import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
 import { drRoutes } from '../../../src/areas/replication/routes-dr.js';
 import { replicationRoutes } from '../../../src/areas/replication/routes-shared.js';
-import { dispatch, type RouteTable } from '../../../src/areas/cluster/http/router.js';
+import { dispatch, type RouteTable } from '../../../src/kernel/http/router.js';
 import { replicationProcesses } from '../../../src/areas/replication/index.js';
 import type { SimState } from '../../../src/areas/cluster/state.js';
 import { reducers } from '../../../src/world.js';

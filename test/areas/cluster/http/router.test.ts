@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { render, type Reply } from '../../../../src/kernel/http/http.js';
 import { kvRoutes } from '../../../../src/areas/cluster/kv.js';
 import { notBuilt } from '../../../../src/areas/cluster/http/not-built.js';
-import { dispatch } from '../../../../src/areas/cluster/http/router.js';
+import { dispatch } from '../../../../src/kernel/http/router.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 import { dataOf, errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
 

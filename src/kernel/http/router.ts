@@ -3,16 +3,16 @@
 // The router: from a client's request to an endpoint of the spec's path table (or a KV mount),
 // through the one authorisation step and the field parser, to the handler. LIST is the method
 // LIST or GET with `?list=true`. The router changes nothing: it returns the handler's outcome.
-import { asFolder, namespaceOfPath, parseRequestLine } from '../paths.js';
-import type { ClusterState, MountType, SimState } from '../state.js';
-import { isUp } from '../../../kernel/network.js';
-import { hasOwn, own, PROTO_NAME } from '../../../kernel/own.js';
-import type { Rng } from '../../../kernel/prng.js';
-import { authorize } from './authorize.js';
-import { parseFields } from '../../../kernel/http/fields.js';
-import { errors, METHODS, reply, type ApiRequest, type Method, type Reply } from '../../../kernel/http/http.js';
-import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS, type RequestLimits } from '../../../kernel/http/limits.js';
-import type { Endpoint, Outcome, RequestContext, Route } from './route.js';
+import { asFolder, namespaceOfPath, parseRequestLine } from '../../areas/cluster/paths.js';
+import type { ClusterState, MountType, SimState } from '../../areas/cluster/state.js';
+import { isUp } from '../network.js';
+import { hasOwn, own, PROTO_NAME } from '../own.js';
+import type { Rng } from '../prng.js';
+import { authorize } from '../../areas/cluster/http/authorize.js';
+import { parseFields } from './fields.js';
+import { errors, METHODS, reply, type ApiRequest, type Method, type Reply } from './http.js';
+import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './limits.js';
+import type { Endpoint, Outcome, RequestContext, Route } from '../../areas/cluster/http/route.js';
 
 /** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
 export interface RouteTable {
