@@ -12,7 +12,8 @@ import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/ext
 import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/http/http.js';
 import { explainRefusal, type RefusalExplanation } from './kernel/http/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
-import { dispatch, type Dispatch, type RouteTable } from './kernel/http/router.js';
+import { dispatch, type Dispatch } from './kernel/http/router.js';
+import { clusterRouting, type RouteTable } from './areas/cluster/http/routing.js';
 import type { Outcome } from './areas/cluster/http/route.js';
 import { hashOf } from './kernel/canonical.js';
 import { applyEvent, EventStore, isEventType } from './kernel/engine.js';
@@ -219,7 +220,7 @@ export class World {
   /** Like `request`, with what the router matched and the events appended. */
   send(cluster: string, req: ApiRequest): RequestResult {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, routes), req, this.limits);
     if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
     return this.settle(d, d.outcome);
   }
@@ -227,7 +228,7 @@ export class World {
   /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
   async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, routes), req, this.limits);
     if (!('later' in d.outcome)) return this.settle(d, d.outcome);
     const before = this.store.log.length;
     const outcome = await d.outcome.later();
@@ -236,7 +237,7 @@ export class World {
     return this.settle(d, outcome);
   }
 
-  private settle(d: Dispatch, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {
+  private settle(d: Dispatch<Outcome>, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {
     const requestId = () => this.rng.uuid();
     const explained = (r: Reply) => (r.kind === 'error' ? { refusal: explainRefusal(r) } : {});
     if ('kind' in outcome) return { response: render(outcome, requestId, d.mountType), summary: d.summary, pattern: d.pattern, events: [], ...explained(outcome) };

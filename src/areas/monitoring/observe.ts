@@ -2,7 +2,8 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
-import { asFolder, parseRequestLine } from '../cluster/paths.js';
+import { asFolder } from '../cluster/paths.js';
+import { parseRequestLine } from '../../kernel/http/request-line.js';
 import { modeOf } from '../../../models/replication-role.machine.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';

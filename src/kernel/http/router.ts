@@ -1,28 +1,51 @@
-// In the cluster area, not the kernel: routing reads the cluster's namespaces, mounts and seal state,
-// and authorisation its tokens, policies and DR role (docs/architecture.md, "Departures").
-// The router: from a client's request to an endpoint of the spec's path table (or a KV mount),
-// through the one authorisation step and the field parser, to the handler. LIST is the method
-// LIST or GET with `?list=true`. The router changes nothing: it returns the handler's outcome.
-import { asFolder, namespaceOfPath, parseRequestLine } from '../../areas/cluster/paths.js';
-import type { ClusterState, MountType, SimState } from '../../areas/cluster/state.js';
-import { isUp } from '../network.js';
-import { hasOwn, own, PROTO_NAME } from '../own.js';
-import type { Rng } from '../prng.js';
-import { authorize } from '../../areas/cluster/http/authorize.js';
+// The router, knowing no area: from a client's request to an endpoint of a route table, through
+// the area's authorisation step and the field parser, to the handler. It checks what the service's
+// HTTP layer checks before anything else (the listener's body bounds, a JSON object body, text
+// headers, a known method), matches the path in the table the area's routing chose (`:name`
+// parameters %-decoded), picks the method's endpoint (405 otherwise), asks the area's
+// authorisation step (`Routing.authorize`), parses the fields and calls the handler. Refusals are
+// rendered from the registry (refusal.ts). The router changes nothing: it returns the outcome.
+//
+// The area plugs in what reads its state (`Routing`): whether the node is up, where a request line
+// goes (the cluster area: namespaces, `sys/` or a KV mount), what a handler reads, and the
+// authorisation rules (tokens, policies, the DR role). src/world.ts plugs in the cluster area's
+// (src/areas/cluster/http/routing.ts).
+import { PROTO_NAME } from '../own.js';
 import { parseFields } from './fields.js';
-import { errors, METHODS, reply, type ApiRequest, type Method, type Reply } from './http.js';
+import { errors, METHODS, type ApiRequest, type Method, type Reply } from './http.js';
 import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS, type RequestLimits } from './limits.js';
-import type { Endpoint, Outcome, RequestContext, Route } from '../../areas/cluster/http/route.js';
+import { parseRequestLine, type RequestLine } from './request-line.js';
+import type { Endpoint, Outcome, Route } from './route.js';
 
-/** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
-export interface RouteTable {
-  sys: Route[];
-  mounts: Record<MountType, Route[]>;
+/** Any endpoint, as the router handles it. */
+type AnyEndpoint<Ctx, Rule> = Endpoint<Ctx, Rule, Outcome<any, any>, any, any>;
+
+/** Where a request goes, as the area's routing found it: the table, the path within it, and the refusal when nothing there matches. */
+export interface Location<Ep> {
+  routes: readonly Route<Ep>[];
+  /** The path to match in `routes`. */
+  path: string;
+  /** What a path no route of the table matches is refused with. */
+  unmatched: () => Reply;
+  /** Parameters the location gives every handler (the mount a KV path is under). */
+  params?: Readonly<Record<string, string>>;
+}
+
+/** What an area gives the router for one request: the steps that read its state. */
+export interface Routing<Ctx, Rule, Ep extends AnyEndpoint<Ctx, Rule>, L extends Location<Ep> = Location<Ep>> {
+  /** A refusal before the request is read at all (the node is down), or null. */
+  unavailable(): Reply | null;
+  /** Where the request line goes (the namespace header as sent); or a refusal (a namespace that does not exist). */
+  locate(line: RequestLine & { method: Method }, namespace: string | undefined): L | Reply;
+  /** What the handler reads once a route matched (the fields are added after authorisation). */
+  context(location: L, request: { method: Method; params: Record<string, string>; query: Record<string, string>; body: Record<string, unknown>; token: string | undefined }): Ctx;
+  /** The one authorisation step, driven by the endpoint's rule: null when allowed, else the refusal. */
+  authorize(rule: Rule, ctx: Ctx, location: L, token: string | undefined): Reply | null;
 }
 
 /** What the router found, for narration and history, beside the outcome. */
-export interface Dispatch {
-  outcome: Outcome;
+export interface Dispatch<Out> {
+  outcome: Out | Reply;
   /** The endpoint's summary and pattern when a route matched. */
   summary?: string;
   pattern?: string;
@@ -31,15 +54,15 @@ export interface Dispatch {
 }
 
 interface Compiled {
-  route: Route;
+  route: Route<any>;
   re: RegExp;
   names: string[];
 }
 
-const compiledCache = new WeakMap<Route[], Compiled[]>();
+const compiledCache = new WeakMap<readonly Route<unknown>[], Compiled[]>();
 
 /** `a/:x/b` matches one segment for `:x`; `*rest` matches the remainder, slashes included, maybe empty. */
-function compile(routes: Route[]): Compiled[] {
+function compile(routes: readonly Route<unknown>[]): Compiled[] {
   let c = compiledCache.get(routes);
   if (!c) {
     c = routes.map((route) => {
@@ -92,7 +115,7 @@ function decodeParam(raw: string): string {
   return value;
 }
 
-function match(routes: Route[], path: string): { route: Route; params: Record<string, string> } | null {
+function match<Ep>(routes: readonly Route<Ep>[], path: string): { route: Route<Ep>; params: Record<string, string> } | null {
   for (const { route, re, names } of compile(routes)) {
     const m = re.exec(path);
     if (!m) continue;
@@ -104,19 +127,23 @@ function match(routes: Route[], path: string): { route: Route; params: Record<st
   return null;
 }
 
-/** Routes one request on one cluster of a world state. */
-export function dispatch(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, routes: RouteTable, limits: Readonly<RequestLimits> = DEFAULT_REQUEST_LIMITS): Dispatch {
+/** Routes one request through an area's routing. */
+export function dispatch<Ctx, Rule, Ep extends AnyEndpoint<Ctx, Rule>, L extends Location<Ep>>(
+  routing: Routing<Ctx, Rule, Ep, L>,
+  req: ApiRequest,
+  limits: Readonly<RequestLimits> = DEFAULT_REQUEST_LIMITS,
+): Dispatch<ReturnType<Ep['handle']>> {
   try {
-    return route(state, clusterName, req, rng, routes, limits);
+    return route(routing, req, limits);
   } catch (e) {
     if (e instanceof Unroutable) return { outcome: e.reply };
     throw e;
   }
 }
 
-function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, routes: RouteTable, limits: Readonly<RequestLimits>): Dispatch {
-  const cluster = state.clusters[clusterName];
-  if (!isUp(state.network, clusterName)) return { outcome: errors.clusterDown(clusterName) };
+function route<Ctx, Rule, Ep extends AnyEndpoint<Ctx, Rule>, L extends Location<Ep>>(routing: Routing<Ctx, Rule, Ep, L>, req: ApiRequest, limits: Readonly<RequestLimits>): Dispatch<ReturnType<Ep['handle']>> {
+  const down = routing.unavailable();
+  if (down) return { outcome: down };
 
   // The listener's bounds come before anything else reads the body.
   const tooBig = bodyLimitProblem(req.body ?? null, limits);
@@ -130,79 +157,41 @@ function route(state: SimState, clusterName: string, req: ApiRequest, rng: Rng, 
   if (req.token != null && typeof req.token !== 'string') return { outcome: errors.badHeader('client token (X-Vault-Token)') };
   if (req.namespace != null && typeof req.namespace !== 'string') return { outcome: errors.badHeader('namespace (X-Vault-Namespace)') };
 
-  // The request line, parsed in one place (paths.ts); the query is null-prototype.
-  const { path: raw, query, method: asked } = parseRequestLine(req.method, req.path);
-  const method = asked as Method;
+  // The request line, parsed in one place (request-line.ts); the query is null-prototype.
+  const line = parseRequestLine(req.method, req.path);
+  const method = line.method as Method;
   if (!METHODS.includes(method)) return { outcome: errors.unsupportedOperation() };
 
-  const headerNs = asFolder(req.namespace);
-  if (headerNs !== '' && !hasOwn(cluster.storage.namespaces, headerNs)) return { outcome: errors.noNamespace(), method };
-  const full = headerNs + raw;
-  const namespace = namespaceOfPath(full, Object.keys(cluster.storage.namespaces));
-  const rel = full.slice(namespace.length);
-
-  let found: { route: Route; params: Record<string, string> } | null = null;
-  // Which refusal an unmatched path gets: no mount holds it, or no endpoint under its mount or sys/.
-  let unmatched = errors.unsupportedPath;
-  let fullPath = full;
-  // `auth/token/` is the token store's fixed paths (lookup-self), served from the same table as `sys/`.
-  if (rel === 'sys' || rel.startsWith('sys/') || rel.startsWith('auth/token/')) {
-    found = match(routes.sys, rel.replace(/\/+$/, ''));
-  } else {
-    let mount = null as ClusterState['storage']['mounts'][string] | null;
-    for (const m of Object.values(cluster.storage.mounts)) if ((full + '/').startsWith(m.path) && (!mount || m.path.length > mount.path.length)) mount = m;
-    if (mount) {
-      const remainder = full.length >= mount.path.length ? full.slice(mount.path.length) : '';
-      found = match(routes.mounts[mount.type], remainder);
-      if (found) found.params.mount = mount.path;
-      fullPath = full;
-    } else unmatched = errors.noMount;
-  }
-  if (!found) return { outcome: unmatched(), method };
-  const ep: Endpoint | undefined = found.route.methods[method] ?? (method === 'PUT' ? found.route.methods.POST : undefined);
+  const location = routing.locate({ ...line, method }, req.namespace ?? undefined);
+  if (!('routes' in location)) return { outcome: location, method };
+  const found = match(location.routes, location.path);
+  if (!found) return { outcome: location.unmatched(), method };
+  if (location.params) Object.assign(found.params, location.params);
+  const ep: Ep | undefined = found.route.methods[method] ?? (method === 'PUT' ? found.route.methods.POST : undefined);
   if (!ep) return { outcome: errors.unsupportedOperation(), pattern: found.route.pattern, method };
 
-  const base: Omit<RequestContext, 'fields'> = {
-    state,
-    cluster,
-    method,
-    path: rel,
-    namespace,
-    params: found.params,
-    query,
-    body,
-    token: req.token ? (own(cluster.storage.tokens, req.token) ?? null) : null,
-    now: state.now,
-    rng,
-  };
+  const token = req.token ?? undefined;
+  const ctx = routing.context(location, { method, params: found.params, query: line.query, body, token });
   const meta = { summary: ep.summary, pattern: found.route.pattern, mountType: ep.mountType, method };
-  // The service checks a LIST against the path with a trailing slash (a policy on `x/*` lists `x/`).
-  const authPath = method === 'LIST' && !fullPath.endsWith('/') ? fullPath + '/' : fullPath;
-  const refusal = authorize(ep.auth, base, authPath, req.token);
+  const refusal = routing.authorize(ep.auth, ctx, location, token);
   if (refusal) return { outcome: refusal, ...meta };
 
   const parsed = parseFields(ep.fields ?? {}, body);
   if (!parsed.ok) return { outcome: parsed.reply, ...meta };
-  const outcome = ep.handle({ ...base, fields: parsed.fields });
+  const outcome = ep.handle({ ...ctx, fields: parsed.fields } as Parameters<Ep['handle']>[0]) as ReturnType<Ep['handle']>;
   return { outcome: ep.openBody ? outcome : withWarnings(outcome, parsed.warnings), ...meta };
 }
 
 /** Adds the field parser's warnings (ignored parameters) to a successful reply. */
-function withWarnings(outcome: Outcome, warnings: string[]): Outcome {
+function withWarnings<O extends Outcome<any, any>>(outcome: O, warnings: string[]): O {
   if (warnings.length === 0) return outcome;
   const add = (r: Reply): Reply => {
     if (r.kind === 'data') return { ...r, warnings: [...(r.warnings ?? []), ...warnings] };
     if (r.kind === 'empty') return { kind: 'data', data: null, warnings };
     return r;
   };
-  if ('kind' in outcome) return add(outcome);
-  if ('later' in outcome) return { later: async () => withWarnings(await outcome.later(), warnings) as Exclude<Outcome, { later: unknown }> };
-  return { events: outcome.events, reply: (after) => add(outcome.reply(after)) };
+  const o = outcome as Outcome<unknown, unknown>;
+  if ('kind' in o) return add(o) as O;
+  if ('later' in o) return { later: async () => withWarnings(await o.later(), warnings) } as O;
+  return { events: o.events, reply: (after: unknown) => add(o.reply(after)) } as O;
 }
-
-/** Whether a reply is a success. */
-export function succeeded(r: Reply): boolean {
-  return r.kind !== 'error';
-}
-
-export { reply };
