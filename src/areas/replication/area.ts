@@ -25,7 +25,7 @@ import { newerPrimary } from './monitors/newer-primary.js';
 import { revokedStaysBarred } from './monitors/revoked-stays-barred.js';
 import { twoPrimaries } from './monitors/two-primaries.js';
 import { wipeOnEnable } from './monitors/wipe-on-enable.js';
-import { replicationReducers } from './reducers.js';
+import { replicationReducers } from './evolve.js';
 import { replicationRefusals } from './refusals.js';
 import { drRoutes } from './routes-dr.js';
 import { performanceRoutes } from './routes-performance.js';
