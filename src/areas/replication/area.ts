@@ -27,8 +27,7 @@ import { twoPrimaries } from './monitors/two-primaries.js';
 import { wipeOnEnable } from './monitors/wipe-on-enable.js';
 import { replicationReducers } from './evolve.js';
 import { replicationRefusals } from './refusals.js';
-import { drRoutes } from './routes-dr.js';
-import { performanceRoutes } from './routes-performance.js';
+import { drRoutes, performanceRoutes } from './routes.js';
 import { streamingProcess } from './streaming.js';
 
 export const replicationArea = simArea({

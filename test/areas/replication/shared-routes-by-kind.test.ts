@@ -6,8 +6,7 @@ import { render, type ApiRequest, type ApiResponse } from '../../../src/kernel/h
 import { kvRoutes } from '../../../src/areas/cluster/kv.js';
 import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.js';
 import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
-import { drRoutes } from '../../../src/areas/replication/routes-dr.js';
-import { replicationRoutes } from '../../../src/areas/replication/routes-shared.js';
+import { drRoutes, replicationRoutes } from '../../../src/areas/replication/routes.js';
 import { dispatch } from '../../../src/kernel/http/router.js';
 import { clusterRouting, type RouteTable } from '../../../src/areas/cluster/http/routing.js';
 import { replicationProcesses } from '../../../src/areas/replication/index.js';

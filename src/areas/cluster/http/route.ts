@@ -66,3 +66,32 @@ export type Route = KernelRoute<Endpoint<any>>;
 export function endpoint<const F extends Record<string, FieldSpec>>(e: Endpoint<F>): Endpoint<F> {
   return e;
 }
+
+/** One row of an area's route table: method and path → summary, auth rule, fields and the decision. */
+export interface Row {
+  method: Method;
+  path: string;
+  endpoint: Endpoint<any>;
+}
+
+/** A row of a route table, with its field types carried through to the decision. */
+export function row<const F extends Record<string, FieldSpec> = Record<string, FieldSpec>>(
+  method: Method,
+  path: string,
+  e: { summary: string; auth: AuthRule; fields?: F; decide: (ctx: RequestContext<F>) => Outcome },
+): Row {
+  const { decide, ...declared } = e;
+  return { method, path, endpoint: endpoint<F>({ ...declared, handle: decide }) };
+}
+
+/** The routes of a table's rows: one route per path, in the order the paths first appear, methods in row order. */
+export function routesOf(rows: readonly Row[]): Route[] {
+  const byPath = new Map<string, Route>();
+  for (const r of rows) {
+    let route = byPath.get(r.path);
+    if (!route) byPath.set(r.path, (route = { pattern: r.path, methods: {} }));
+    if (route.methods[r.method]) throw new Error(`${r.method} ${r.path} is in the table twice`);
+    route.methods[r.method] = r.endpoint;
+  }
+  return [...byPath.values()];
+}
