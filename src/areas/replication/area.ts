@@ -26,15 +26,15 @@ import { revokedStaysBarred } from './monitors/revoked-stays-barred.js';
 import { twoPrimaries } from './monitors/two-primaries.js';
 import { wipeOnEnable } from './monitors/wipe-on-enable.js';
 import { replicationReducers } from './evolve.js';
+import { replicationProcesses } from './index.js';
 import { replicationRefusals } from './refusals.js';
 import { drRoutes, performanceRoutes } from './routes.js';
-import { streamingProcess } from './streaming.js';
 
 export const replicationArea = simArea({
   name: 'replication',
   readme: 'src/areas/replication/README.md',
   reducers: { ...replicatingPerformanceConfiguration(replicationReducers), ...filterReducers },
-  processes: [streamingProcess],
+  processes: replicationProcesses,
   routes: [
     ...drRoutes,
     ...performanceRoutes,

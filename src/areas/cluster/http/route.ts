@@ -78,7 +78,7 @@ export interface Row {
 export function row<const F extends Record<string, FieldSpec> = Record<string, FieldSpec>>(
   method: Method,
   path: string,
-  e: { summary: string; auth: AuthRule; fields?: F; decide: (ctx: RequestContext<F>) => Outcome },
+  e: Omit<Endpoint<F>, 'handle'> & { decide: (ctx: RequestContext<F>) => Outcome },
 ): Row {
   const { decide, ...declared } = e;
   return { method, path, endpoint: endpoint<F>({ ...declared, handle: decide }) };
