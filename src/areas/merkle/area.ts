@@ -1,6 +1,7 @@
 // Merkle trees, reindex and merkle-check (the `corrupt` fault): what the area gives the world (src/areas.ts).
 import { simArea } from '../sim-area.js';
-import { merkleProcesses, merkleReducers } from './merkle.js';
+import { merkleReducers } from './evolve.js';
+import { merkleProcesses } from './merkle.js';
 import { merkleRefusals } from './refusals.js';
 import { merkleRoutes } from './routes.js';
 

@@ -3,7 +3,7 @@ import { simArea } from '../sim-area.js';
 import { oneGenerationAttempt } from './monitors/one-generation-attempt.js';
 import { operationTokenGate } from './monitors/operation-token-gate.js';
 import { otpNeverReturned } from './monitors/otp-never-returned.js';
-import { operationTokenReducers } from './operation-token.js';
+import { operationTokenReducers } from './evolve.js';
 import { operationTokenRefusals } from './refusals.js';
 import { operationTokenRoutes } from './routes.js';
 

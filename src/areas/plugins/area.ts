@@ -1,6 +1,6 @@
 // The plugin runtime catalog and the plugin catalog (spec area C): what the area gives the world (src/areas.ts).
 import { simArea } from '../sim-area.js';
-import { pluginReducers } from './plugins.js';
+import { pluginReducers } from './evolve.js';
 import { pluginRefusals } from './refusals.js';
 import { pluginRuntimeRoutes } from './routes.js';
 
