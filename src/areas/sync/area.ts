@@ -4,7 +4,8 @@ import { simArea } from '../sim-area.js';
 import { syncMessages } from './messages.js';
 import { syncRefusals } from './refusals.js';
 import { syncRoutes } from './routes.js';
-import { syncProcesses, syncReducers } from './sync.js';
+import { syncReducers } from './evolve.js';
+import { syncProcesses } from './sync.js';
 
 export const syncArea = simArea({
   name: 'sync',
