@@ -3,10 +3,8 @@
 // wait, a fault) goes through here and ends as events in the log, or as a refusal that changes
 // nothing.
 import type { Observable } from 'rxjs';
-import { coreReducers } from './areas/cluster/reducers.js';
 import type { SimEvent } from './areas/cluster/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
-import { domainProcesses, reducers } from './areas/domain.js';
 import type { SimState } from './areas/cluster/state.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
@@ -14,25 +12,27 @@ import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/ext
 import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/http/http.js';
 import { explainRefusal, type RefusalExplanation } from './kernel/http/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
-import { kvRoutes } from './areas/cluster/kv.js';
-import { dispatch, type Dispatch, type RouteTable } from './areas/cluster/http/router.js';
+import { dispatch, type Dispatch } from './kernel/http/router.js';
+import { clusterRouting, type RouteTable } from './areas/cluster/http/routing.js';
 import type { Outcome } from './areas/cluster/http/route.js';
-import { sysRoutes } from './areas/sys-routes.js';
 import { hashOf } from './kernel/canonical.js';
-import { applyEvent, EventStore, isEventType, type ReducerTable } from './kernel/engine.js';
+import { applyEvent, EventStore, isEventType } from './kernel/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './kernel/network.js';
 import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
 import { Bus, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
-import { replicationMessages } from './areas/replication/messages.js';
-import { syncMessages } from './areas/sync/messages.js';
+import { gather, gatherMountRoutes, gatherReducers } from './kernel/area.js';
+import { AREAS } from './areas.js';
 
-export { reducers };
-export const routes: RouteTable = { sys: sysRoutes, mounts: kvRoutes };
-const processes = domainProcesses;
+/** Every reducer of the world: the network's (the kernel's) and every area's; replay and the monitors' fold use the same. */
+export const reducers = gatherReducers<SimState, SimEvent>(AREAS, networkReducers);
+/** The routes the world serves: every area's `sys/` paths, and the KV engines' routes by mount type. */
+export const routes: RouteTable = { sys: gather(AREAS, 'routes'), mounts: gatherMountRoutes(AREAS) as RouteTable['mounts'] };
+/** What happens by itself as time passes, in every area. */
+const processes = gather(AREAS, 'processes');
 /** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
-const messageSources: MessageSource<SimState, SimEvent>[] = [replicationMessages, syncMessages];
+const messageSources: MessageSource<SimState, SimEvent>[] = gather(AREAS, 'messages');
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
@@ -220,7 +220,7 @@ export class World {
   /** Like `request`, with what the router matched and the events appended. */
   send(cluster: string, req: ApiRequest): RequestResult {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, routes), req, this.limits);
     if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
     return this.settle(d, d.outcome);
   }
@@ -228,7 +228,7 @@ export class World {
   /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
   async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, routes), req, this.limits);
     if (!('later' in d.outcome)) return this.settle(d, d.outcome);
     const before = this.store.log.length;
     const outcome = await d.outcome.later();
@@ -237,7 +237,7 @@ export class World {
     return this.settle(d, outcome);
   }
 
-  private settle(d: Dispatch, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {
+  private settle(d: Dispatch<Outcome>, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {
     const requestId = () => this.rng.uuid();
     const explained = (r: Reply) => (r.kind === 'error' ? { refusal: explainRefusal(r) } : {});
     if ('kind' in outcome) return { response: render(outcome, requestId, d.mountType), summary: d.summary, pattern: d.pattern, events: [], ...explained(outcome) };

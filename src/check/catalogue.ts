@@ -1,40 +1,25 @@
 // The catalogue of invariants and hazards (invariants.md), one monitor per id, and the watch that
 // runs them over a world after every step.
 import type { ApiResponse } from '../kernel/http/http.js';
+import { applyEvent } from '../kernel/engine.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
-import type { RequestResult, World } from '../world.js';
-import { clusterIdRules } from '../areas/replication/monitors/cluster-id-rules.js';
-import { convergence } from '../areas/replication/monitors/convergence.js';
-import { drSecondaryClosed } from '../areas/replication/monitors/dr-secondary-closed.js';
-import { filtersRespected } from '../areas/replication/monitors/filters-respected.js';
-import { forcedPromotion } from '../areas/replication/monitors/forced-promotion.js';
-import { lostWrites } from '../areas/replication/monitors/lost-writes.js';
-import { newerPrimary } from '../areas/replication/monitors/newer-primary.js';
-import { oneGenerationAttempt } from '../areas/operation-token/monitors/one-generation-attempt.js';
-import { operationTokenGate } from '../areas/operation-token/monitors/operation-token-gate.js';
-import { otpNeverReturned } from '../areas/operation-token/monitors/otp-never-returned.js';
-import { revokedStaysBarred } from '../areas/replication/monitors/revoked-stays-barred.js';
-import { twoPrimaries } from '../areas/replication/monitors/two-primaries.js';
+import { reducers, type RequestResult, type World } from '../world.js';
+import { AREAS } from '../areas.js';
+import { gather } from '../kernel/area.js';
+import { HAZARD_IDS, INVARIANT_IDS } from '../areas/vocabulary.js';
 import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
-import { wipeOnEnable } from '../areas/replication/monitors/wipe-on-enable.js';
 
-/** Every monitor replsim has, invariants first, in the order of invariants.md. */
-export const catalogue: MonitorFactory[] = [
-  wipeOnEnable,
-  clusterIdRules,
-  oneGenerationAttempt,
-  operationTokenGate,
-  revokedStaysBarred,
-  filtersRespected,
-  drSecondaryClosed,
-  otpNeverReturned,
-  convergence,
-  twoPrimaries,
-  newerPrimary,
-  forcedPromotion,
-  lostWrites,
-];
+const ORDER: readonly string[] = [...INVARIANT_IDS, ...HAZARD_IDS];
+
+/** Every monitor replsim has (each area's, src/areas.ts), invariants first, in the order of invariants.md. */
+export const catalogue: MonitorFactory[] = gather(AREAS, 'monitors')
+  .map((f) => ({ f, at: ORDER.indexOf(f().id) }))
+  .sort((a, b) => a.at - b.at)
+  .map(({ f }) => f);
+
+/** How the world applies one event: what monitors fold with between a step's events (Observation.fold). */
+export const foldEvent = (state: SimState, event: SimEvent): SimState => applyEvent(state, event, reducers);
 
 /** One entry of the catalogue, for the README and reference docs. */
 export interface CatalogueEntry {
@@ -104,7 +89,7 @@ export class Watch {
     const events = this.world.log.slice(this.seen) as SimEvent[];
     // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
     const states = this.states.length === events.length ? this.states : undefined;
-    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages: this.world.messages };
+    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages: this.world.messages, fold: foldEvent };
     const found = this.monitors.flatMap((m) => m.observe(o));
     this.before = this.world.state;
     this.seen = this.world.log.length;

@@ -15,7 +15,7 @@ import type { World } from '../world.js';
 import { linkDown } from '../areas/replication/link.js';
 import { ownsFirstLevel } from './shard.js';
 import { catalogue } from '../check/catalogue.js';
-import type { OperatorCommand } from './commands/command.js';
+import type { OperatorCommand } from '../areas/property/command.js';
 import {
   capabilitiesFor,
   cloneModel,

@@ -6,7 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
 import { propertyCluster } from './commands/index.js';
-import type { ModelExpectation } from './commands/model.js';
+import type { ModelExpectation } from '../areas/property/model.js';
 import type { ScriptStep } from './commands/operator.js';
 
 export interface ScenarioExport {

@@ -5,7 +5,7 @@
 // every step, which gives a scenario file that replays the finding.
 import fc from 'fast-check';
 import prand from 'pure-rand';
-import type { OperatorCommand } from './commands/command.js';
+import type { OperatorCommand } from '../areas/property/command.js';
 import {
   capabilitiesFor,
   clusterNames,

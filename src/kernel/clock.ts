@@ -36,3 +36,11 @@ export function parseDuration(text: string | number, bareUnit: 'ms' | 's' = 's')
   }
   return matched === t.length && matched > 0 ? Math.round(total) : null;
 }
+
+/** A duration as a scenario file writes it (`31m`, `10s`, `250ms`): the largest whole unit. */
+export function formatMs(ms: number): string {
+  if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
+  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
+  if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`;
+  return `${ms}ms`;
+}

@@ -4,7 +4,7 @@
 import { styleText } from 'node:util';
 import type { Finding } from '../areas/monitoring/types.js';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
-import { formatMs } from '../scenario/runner.js';
+import { formatMs } from '../kernel/clock.js';
 import { redact } from './redact.js';
 import { topologyChanges } from './topology.js';
 

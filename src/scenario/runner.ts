@@ -14,6 +14,7 @@ import { getPath } from './dotted.js';
 import { interpolate, interpolateString } from './interpolate.js';
 import { describeMismatch, matchError, matchPartial } from './match.js';
 import type { RequestStep, Scenario, Step } from './schema.js';
+import { formatMs } from '../kernel/clock.js';
 
 /** What happened at one step, for narration, `--json` and `results.json`. */
 export interface StepRecord {
@@ -373,13 +374,6 @@ function checkExpectation(step: RequestStep, status: number, body: unknown, vars
     if (!m.ok) return `body: ${describeMismatch(m)}`;
   }
   return null;
-}
-
-export function formatMs(ms: number): string {
-  if (ms % 3_600_000 === 0 && ms > 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0 && ms > 0) return `${ms / 60_000}m`;
-  if (ms % 1000 === 0 && ms > 0) return `${ms / 1000}s`;
-  return `${ms}ms`;
 }
 
 /** The body a request step's `expect` describes: `body`, with `data` as `body.data`. */

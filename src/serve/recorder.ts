@@ -10,7 +10,7 @@
 // token) the client decoded itself becomes a `decode-token` step.
 import { stringify } from 'yaml';
 import { decodeToken } from '../areas/cluster/crypto/otp.js';
-import { formatMs } from '../scenario/runner.js';
+import { formatMs } from '../kernel/clock.js';
 
 /** A step as it is written in the file (raw YAML data, not the parsed form). */
 export type RawStep = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // folded by the world's reducers (a handler that emitted what it must not), or a real step whose
 // resulting state is edited (a reducer that did what it must not).
 import { produce } from 'immer';
-import { Watch } from '../../src/check/catalogue.js';
+import { foldEvent, Watch } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/areas/monitoring/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
 import type { SimEvent } from '../../src/areas/cluster/events.js';
@@ -115,7 +115,7 @@ export function world(names: string[] = ['east', 'west', 'south'], options: { se
 /** An observation of hand-written events after `before`, folded by the world's own reducers. */
 export function folded(before: SimState, events: SimEvent[], responses: ResponseObservation[] = []): Observation {
   const stamped = events.map((e, i) => ({ ...e, seq: 1_000_000 + i }) as SimEvent);
-  return { before, events: stamped, state: foldEvents(before, stamped, reducers), responses };
+  return { before, events: stamped, state: foldEvents(before, stamped, reducers), responses, fold: foldEvent };
 }
 
 /** An observation whose resulting state (after every event) is the real one edited by `recipe`. */

@@ -3,7 +3,7 @@
 // exported as a scenario that replays it.
 import { describe, expect, it } from 'vitest';
 import { capabilitiesFor, freshOperator, initialModel } from '../../src/explore/commands/index.js';
-import { EnablePrimary } from '../../src/explore/commands/enable-primary.js';
+import { EnablePrimary } from '../../src/areas/replication/commands/enable-primary.js';
 import { canonicalForm, explore, permutationsOf } from '../../src/explore/explore.js';
 import { runExported } from './property/helpers.js';
 

@@ -167,3 +167,12 @@ describe('a history is tamper-evident', () => {
     expect(b.err).toEqual([`${bad}:4: seq 5 where 4 was expected: a line is missing before this one`]);
   });
 });
+
+describe('a history whose role events do not fit the role table', () => {
+  it('is refused at the line of the event, which the role machine has no transition for', () => {
+    // east never enabled DR replication: a demotion of it cannot be applied.
+    const demoted = JSON.stringify({ type: 'replication-primary-demoted', at: 0, kind: 'dr', cluster: 'east', seq: 2 });
+    const first = lines[0];
+    expect(() => World.replay([JSON.parse(first), JSON.parse(demoted)] as SimEvent[])).toThrow(/^<history>:2: .*no primary\.demote from disabled/);
+  });
+});

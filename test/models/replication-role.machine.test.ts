@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canRole, modeOf, stepRole, type RoleEvent } from '../../models/replication-role.machine.js';
+import { canRole, modeOf, roleAfterAccepted, stepRole, type AcceptedRoleRequest, type RoleEvent, type RoleValue } from '../../models/replication-role.machine.js';
 
 const promote = (f: Partial<Extract<RoleEvent, { type: 'secondary.promote' }>> = {}): RoleEvent => ({ type: 'secondary.promote', operationTokenValid: true, force: false, safetyChecksPass: true, ...f });
 const update = (f: { operationTokenValid?: boolean; token?: string; addresses?: string[] }): RoleEvent => ({ type: 'secondary.update-primary', operationTokenValid: f.operationTokenValid ?? true, token: f.token, addresses: f.addresses });
@@ -75,5 +75,36 @@ describe('replication role machine: the spec role table', () => {
     expect(canRole('dr', 'primary', promote())).toBe(false);
     expect(canRole('dr', 'primary', { type: 'secondary.enable', activationTokenValid: true })).toBe(false);
     expect(canRole('dr', 'disabled', update({ token: 'x' }))).toBe(false);
+  });
+});
+
+// The reducers (evolve) move a role where the machine's transition for the accepted request leads:
+// no copy of the table's "To" column outside the machine.
+describe('replication role machine: the role an accepted request leads to (what the reducers apply)', () => {
+  const rows: [RoleValue, AcceptedRoleRequest, RoleValue][] = [
+    ['disabled', { type: 'primary.enable' }, 'primary'],
+    ['primary', { type: 'primary.demote' }, 'secondary.demoted'],
+    ['primary', { type: 'primary.disable' }, 'disabled'],
+    ['disabled', { type: 'secondary.enable' }, 'secondary.following'],
+    ['secondary.following', { type: 'secondary.promote', force: false, safetyChecksPass: true }, 'primary'],
+    ['secondary.following', { type: 'secondary.promote', force: true, safetyChecksPass: false }, 'primary'],
+    ['secondary.demoted', { type: 'secondary.promote', force: false, safetyChecksPass: true }, 'primary'],
+    ['secondary.unassigned', { type: 'secondary.disable' }, 'disabled'],
+    ['secondary.following', { type: 'secondary.update-primary', via: 'token' }, 'secondary.following'],
+    ['secondary.following', { type: 'secondary.update-primary', via: 'addresses' }, 'secondary.following'],
+    ['secondary.following', { type: 'secondary.update-primary', via: 'empty-token' }, 'secondary.unassigned'],
+    ['secondary.demoted', { type: 'secondary.update-primary', via: 'token' }, 'secondary.following'],
+    ['secondary.unassigned', { type: 'secondary.update-primary', via: 'empty-token' }, 'secondary.unassigned'],
+  ];
+  for (const [from, request, to] of rows)
+    it(`${from} + accepted ${request.type}${'via' in request ? ` (${request.via})` : ''} → ${to}, for both kinds`, () => {
+      expect(roleAfterAccepted('dr', from, request)).toBe(to);
+      expect(roleAfterAccepted('performance', from, request)).toBe(to);
+    });
+
+  it('an accepted request the table has no row for (from that role) is an error, never applied', () => {
+    expect(() => roleAfterAccepted('dr', 'disabled', { type: 'primary.demote' })).toThrow(/no primary.demote from disabled/);
+    expect(() => roleAfterAccepted('dr', 'secondary.following', { type: 'secondary.promote', force: false, safetyChecksPass: false })).toThrow(/no secondary.promote/);
+    expect(() => roleAfterAccepted('dr', 'secondary.demoted', { type: 'secondary.update-primary', via: 'addresses' })).toThrow(/no secondary.update-primary/);
   });
 });

@@ -6,9 +6,9 @@ import { canonicalJson } from '../../kernel/canonical.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { isUp } from '../../kernel/network.js';
-import type { ClusterState, SimState } from '../cluster/state.js';
+import type { ClusterState } from '../cluster/state.js';
 import type { TimedProcess } from '../cluster/timed.js';
-import type { MerkleChecked, MerkleEvent, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
+import type { MerkleEvent } from './events.js';
 import { keyCount } from '../cluster/keymap.js';
 export type * from './events.js';
 
@@ -78,24 +78,6 @@ export function merkleCorruptionReport(c: ClusterState) {
     last_corruption_check_epoch: c.merkle.lastCorruptionCheckAt === null ? '' : rfc3339(c.merkle.lastCorruptionCheckAt),
   };
 }
-
-export const merkleReducers = {
-  'reindex-started': (d: SimState, e: ReindexStarted) => {
-    d.clusters[e.cluster].merkle.reindexUntil = e.until;
-  },
-  'reindex-finished': (d: SimState, e: ReindexFinished) => {
-    const m = d.clusters[e.cluster].merkle;
-    m.corrupted = { replicated: {}, local: {} };
-    m.lastReindexAt = e.at;
-    m.reindexUntil = null;
-  },
-  'reindex-abandoned': (d: SimState, e: ReindexAbandoned) => {
-    d.clusters[e.cluster].merkle.reindexUntil = null;
-  },
-  'merkle-checked': (d: SimState, e: MerkleChecked) => {
-    d.clusters[e.cluster].merkle.lastCorruptionCheckAt = e.at;
-  },
-};
 
 /** Ends the earliest running reindex when its time comes (ties by cluster name, so the order never varies). */
 const reindexProcess: TimedProcess = (state) => {

@@ -2,14 +2,13 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
-import { asFolder, parseRequestLine } from '../cluster/paths.js';
+import { asFolder } from '../cluster/paths.js';
+import { parseRequestLine } from '../../kernel/http/request-line.js';
 import { modeOf } from '../../../models/replication-role.machine.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
 import { versionEntries } from '../cluster/versions.js';
-import { reducers } from '../domain.js';
 import { canonicalJson } from '../../kernel/canonical.js';
-import { applyEvent } from '../../kernel/engine.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
 export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../vocabulary.js';
@@ -32,7 +31,9 @@ export function stateBefore(o: Observation, i: number): SimState {
 function foldTo(o: Observation, i: number): SimState {
   let states = folded.get(o);
   if (!states) folded.set(o, (states = []));
-  for (let k = states.length; k <= i; k++) states.push(applyEvent(k === 0 ? o.before : states[k - 1], o.events[k] as SimEvent, reducers));
+  const fold = o.fold;
+  if (!fold) throw new Error('an observation of several events needs the state after each (states) or the world\'s fold to compute them');
+  for (let k = states.length; k <= i; k++) states.push(fold(k === 0 ? o.before : states[k - 1], o.events[k] as SimEvent));
   return states[i];
 }
 

@@ -64,6 +64,12 @@ export interface Observation {
   responses?: readonly ResponseObservation[];
   /** The messages of the bus between the clusters so far (`World.messages`), when the watch has a world. */
   messages?: readonly BusMessage[];
+  /**
+   * How the world applies one event (its reducers, src/world.ts): what `stateAfter` folds with when
+   * `states` is absent. Handed in by whoever builds the observation, so the monitors' contract
+   * imports no list of areas (src/areas.ts imports the monitors).
+   */
+  fold?: (state: SimState, event: SimEvent) => SimState;
 }
 
 export interface Monitor {

@@ -1,17 +1,11 @@
 // Generation attempts (a DR operation token on a DR secondary, a root token through
 // sys/generate-root) and the DR operation token itself. The attempt's rules live in the
-// generation-attempt machine; this module applies its steps to the world state, mints the token at
-// completion, and keeps what only completion may use (the OTP or the PGP key) out of every read.
-import {
-  isAttemptStarted,
-  stepGenerationAttempt,
-  type GenerationAttemptEvent,
-  type GenerationAttemptState,
-  type GenerationStrategy,
-} from '../../../models/generation-attempt.machine.js';
+// generation-attempt machine; evolve.ts applies its steps to the world state and mints the token at
+// completion; this module keeps what only completion may use (the OTP or the PGP key) out of every read.
+import { isAttemptStarted, type GenerationAttemptState, type GenerationStrategy } from '../../../models/generation-attempt.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { ClusterState, SimState } from '../cluster/state.js';
-import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted, OperationTokenEvent } from './events.js';
+import type { ClusterState } from '../cluster/state.js';
+import type { OperationTokenEvent } from './events.js';
 export type * from './events.js';
 
 /** The name a generated root token carries in the token store, for narration. */
@@ -95,45 +89,3 @@ export function attemptStatus(c: ClusterState, otp = '', otpLength: number) {
   };
 }
 
-/** Steps the cluster's attempt; a refusal here means the log contradicts the machine (a bug). */
-function step(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret): void {
-  const next = stepGenerationAttempt(c.generation, event);
-  if (!next) throw new Error(`generation attempt on "${c.name}" refused a logged "${event.type}" event: the log and the machine disagree`);
-  const stored: StoredGenerationAttempt = next.value === 'inProgress' && secret ? { ...next, secret } : next;
-  c.generation = stored;
-}
-
-export const operationTokenReducers = {
-  'generation-started': (d: SimState, e: GenerationStarted) => {
-    const c = d.clusters[e.cluster];
-    const secret: AttemptSecret = e.otp !== '' ? { otp: e.otp } : { pgpKey: e.pgpKey };
-    step(c, { type: 'start', strategy: e.strategy, nonce: e.nonce, required: e.required, otpLength: e.otpLength, pgpFingerprint: e.pgpFingerprint }, secret);
-  },
-  'generation-share-accepted': (d: SimState, e: GenerationShareAccepted) => {
-    const c = d.clusters[e.cluster];
-    step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share }, attemptSecretOf(c) ?? undefined);
-  },
-  'generation-aborted': (d: SimState, e: GenerationAborted) => {
-    const c = d.clusters[e.cluster];
-    step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share }, attemptSecretOf(c) ?? undefined);
-  },
-  'generation-completed': (d: SimState, e: GenerationCompleted) => {
-    const c = d.clusters[e.cluster];
-    step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
-    // A new DR operation token replaces any earlier one: a cluster holds at most one.
-    if (e.strategy === 'dr-operation-token') c.drOperationToken = e.token;
-    else {
-      c.storage.tokens[e.token] = { id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' };
-      // The token store is storage like any other: the write advances the WAL, so DR secondaries
-      // (which mirror tokens) receive the new root token too.
-      c.wal.last += 1;
-      c.wal.lastAt = e.at;
-    }
-  },
-  'generation-cancelled': (d: SimState, e: GenerationCancelled) => {
-    step(d.clusters[e.cluster], { type: 'cancel' });
-  },
-  'dr-operation-token-deleted': (d: SimState, e: DrOperationTokenDeleted) => {
-    d.clusters[e.cluster].drOperationToken = null;
-  },
-};

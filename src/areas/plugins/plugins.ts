@@ -7,9 +7,7 @@
 // advances the cluster's WAL, so DR secondaries mirror it (and take it up when promoted);
 // performance secondaries read a copy of their primary's and forward changes to it.
 import type { BaseEvent } from '../../kernel/engine.js';
-import { advancingWal } from '../sync/replicated-config.js';
-import type { SimState } from '../cluster/state.js';
-import type { PluginCatalogState, PluginDeregistered, PluginRegistered, PluginRuntimeDeleted, PluginRuntimeRegistered } from './types.js';
+import type { PluginCatalogState } from './types.js';
 export * from './types.js';
 
 
@@ -31,19 +29,3 @@ export function pluginsWithRuntime(catalog: PluginCatalogState, runtime: string)
     .filter((key) => catalog.plugins[key].runtime === runtime)
     .map((key) => catalog.plugins[key].name);
 }
-
-
-export const pluginReducers = advancingWal({
-  'plugin-runtime-registered': (d: SimState, e: PluginRuntimeRegistered) => {
-    d.clusters[e.cluster].plugins.runtimes[catalogKey(e.runtime.type, e.runtime.name)] = e.runtime;
-  },
-  'plugin-runtime-deleted': (d: SimState, e: PluginRuntimeDeleted) => {
-    delete d.clusters[e.cluster].plugins.runtimes[catalogKey(e.runtimeType, e.name)];
-  },
-  'plugin-registered': (d: SimState, e: PluginRegistered) => {
-    d.clusters[e.cluster].plugins.plugins[catalogKey(e.plugin.type, e.plugin.name)] = e.plugin;
-  },
-  'plugin-deregistered': (d: SimState, e: PluginDeregistered) => {
-    delete d.clusters[e.cluster].plugins.plugins[catalogKey(e.pluginType, e.name)];
-  },
-});

@@ -6,7 +6,7 @@ import type { TimedProcess } from '../cluster/timed.js';
 import { streamingProcess } from './streaming.js';
 
 export * from './events.js';
-export { replicationReducers } from './reducers.js';
+export { replicationReducers } from './evolve.js';
 export { replicationStatus } from './status.js';
 export { replicatedStorage, replicationScopes, wipedStorage, type ReplicationScope } from './scope.js';
 export { acceptsCredentials, advertisedClusterAddr, clusterAt, credentialsRevoked, followersOf, isConnected, linkDown } from './link.js';

@@ -1,52 +1,21 @@
-// The operator-level commands, gathered: the families fast-check draws from and the explorer
-// enumerates, what the API can drive today (probed, not assumed), and the topology every property
+// The operator-level commands, gathered from the areas (each area's `commands/`): the families
+// fast-check draws from and the explorer enumerates, what the API can drive today (probed, not assumed), and the topology every property
 // run and explorer starts from.
 import fc from 'fast-check';
 import type { ClusterSpec, Topology } from '../../areas/cluster/genesis.js';
 import { World } from '../../world.js';
-import type { CommandFamily, OperatorCommand } from './command.js';
-import { crash } from './crash.js';
-import { deletePathsFilter } from './delete-paths-filter.js';
-import { demote } from './demote.js';
-import { disable } from './disable.js';
-import { enablePrimary } from './enable-primary.js';
-import { enableSecondary } from './enable-secondary.js';
-import { heal } from './heal.js';
-import { issueSecondaryToken } from './issue-secondary-token.js';
-import { CLUSTER_NAMES, MAX_CLUSTERS, MIN_CLUSTERS, type Capabilities, type Kind } from './model.js';
+import { AREAS } from '../../areas.js';
+import { gather } from '../../kernel/area.js';
+import type { CommandFamily, OperatorCommand } from '../../areas/property/command.js';
+import { CLUSTER_NAMES, MAX_CLUSTERS, MIN_CLUSTERS, type Capabilities, type Kind } from '../../areas/property/model.js';
 import { keyOwnersOf, Operator, type OperatorOptions } from './operator.js';
-import { partition } from './partition.js';
-import { promote } from './promote.js';
-import { restart } from './restart.js';
-import { revokeSecondary } from './revoke-secondary.js';
-import { setPathsFilter } from './set-paths-filter.js';
-import { updatePrimary } from './update-primary.js';
-import { wait } from './wait.js';
-import { writeSecret } from './write-secret.js';
 
-export { OperatorCommand, type CommandFamily, type Prediction } from './command.js';
-export * from './model.js';
+export { OperatorCommand, type CommandFamily, type Prediction } from '../../areas/property/command.js';
+export * from '../../areas/property/model.js';
 export { FindingError, Operator, Ref, type ScriptStep } from './operator.js';
 
-/** Every command family, in the order the explorer tries them. */
-export const families: CommandFamily[] = [
-  enablePrimary,
-  issueSecondaryToken,
-  enableSecondary,
-  promote,
-  demote,
-  disable,
-  revokeSecondary,
-  updatePrimary,
-  setPathsFilter,
-  deletePathsFilter,
-  writeSecret,
-  partition,
-  heal,
-  crash,
-  restart,
-  wait,
-];
+/** Every command family (each area's, src/areas.ts), in the order the explorer tries them. */
+export const families: CommandFamily[] = gather(AREAS, 'commands');
 
 export const FAMILY_NAMES = families.map((f) => f.family);
 

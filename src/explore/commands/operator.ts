@@ -7,15 +7,15 @@ import { decodeToken } from '../../areas/cluster/crypto/otp.js';
 import type { SimEvent } from '../../areas/cluster/events.js';
 import type { SimState } from '../../areas/cluster/state.js';
 import type { ApiResponse, Method } from '../../kernel/http/http.js';
-import { formatMs } from '../../scenario/runner.js';
+import { formatMs } from '../../kernel/clock.js';
 import { getPath } from '../../scenario/dotted.js';
 import type { World } from '../../world.js';
-import { Watch } from '../../check/catalogue.js';
+import { foldEvent, Watch } from '../../check/catalogue.js';
 import type { Finding, Observation, ResponseObservation } from '../../areas/monitoring/types.js';
-import { ModelMismatch } from './model.js';
-import { obtainRootToken } from './operation-token.js';
-import { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from './answer.js';
-export { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from './answer.js';
+import { ModelMismatch } from '../../areas/property/model.js';
+import { obtainRootToken } from '../../areas/operation-token/commands/operation-token.js';
+import { Ref, type Answer, type Body, type OperatorPort, type RequestOptions, type ScriptStep } from '../../areas/property/answer.js';
+export { Ref, type Answer, type Body, type RequestOptions, type ScriptStep } from '../../areas/property/answer.js';
 
 
 /** A finding that ends a run: an invariant violated, or a hazard the run forbids. */
@@ -48,7 +48,7 @@ export function keyOwnersOf(state: SimState): Map<string, string> {
   return owners;
 }
 
-export class Operator {
+export class Operator implements OperatorPort {
   readonly watch: Watch | null;
   readonly script: ScriptStep[] | null;
   readonly findings: Finding[] = [];
@@ -125,7 +125,7 @@ export class Operator {
     if (!this.watch) {
       const events = this.world.log.slice(this.commandLogStart);
       const states = this.states.length === events.length ? this.states : undefined;
-      this.lastObservation = { state: this.world.state, before: this.commandStateStart, events, states, responses: this.responses };
+      this.lastObservation = { state: this.world.state, before: this.commandStateStart, events, states, responses: this.responses, fold: foldEvent };
       return [];
     }
     const found = this.watch.afterStep();

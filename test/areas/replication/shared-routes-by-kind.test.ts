@@ -6,9 +6,9 @@ import { render, type ApiRequest, type ApiResponse } from '../../../src/kernel/h
 import { kvRoutes } from '../../../src/areas/cluster/kv.js';
 import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.js';
 import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
-import { drRoutes } from '../../../src/areas/replication/routes-dr.js';
-import { replicationRoutes } from '../../../src/areas/replication/routes-shared.js';
-import { dispatch, type RouteTable } from '../../../src/areas/cluster/http/router.js';
+import { drRoutes, replicationRoutes } from '../../../src/areas/replication/routes.js';
+import { dispatch } from '../../../src/kernel/http/router.js';
+import { clusterRouting, type RouteTable } from '../../../src/areas/cluster/http/routing.js';
 import { replicationProcesses } from '../../../src/areas/replication/index.js';
 import type { SimState } from '../../../src/areas/cluster/state.js';
 import { reducers } from '../../../src/world.js';
@@ -25,7 +25,7 @@ class Harness {
   constructor(public state: SimState) {}
 
   request(cluster: string, req: ApiRequest): ApiResponse {
-    const d = dispatch(this.state, cluster, req, this.rng, table);
+    const d = dispatch(clusterRouting(this.state, cluster, this.rng, table), req);
     const o = d.outcome;
     if ('later' in o) throw new Error('asynchronous outcome');
     if ('kind' in o) return render(o, () => this.rng.uuid());

@@ -3,8 +3,8 @@
 // `convergence` monitor then judges every connected secondary, and, read through the API, every DR
 // secondary that streams from a primary holds that primary's last WAL and merkle root.
 import { describe, expect, it } from 'vitest';
-import { replicationPath } from '../../../src/explore/commands/command.js';
-import { ModelMismatch, type Model } from '../../../src/explore/commands/model.js';
+import { replicationPath } from '../../../src/areas/property/command.js';
+import { ModelMismatch, type Model } from '../../../src/areas/property/model.js';
 import type { Operator } from '../../../src/explore/commands/operator.js';
 import { runProperty } from '../../../src/explore/property.js';
 

@@ -1,6 +1,6 @@
 // Properties: the same seed gives the same log, and replaying a log gives the same state hash.
 import { describe, expect, it } from 'vitest';
-import { ModelMismatch } from '../../../src/explore/commands/model.js';
+import { ModelMismatch } from '../../../src/areas/property/model.js';
 import { runProperty } from '../../../src/explore/property.js';
 import { World } from '../../../src/world.js';
 

@@ -2,8 +2,8 @@
 // `replsim run` on the file fails until the simulator (or the model) is fixed (issue #12, cause 4).
 // The mismatches here are forced: commands whose model is wrong on purpose.
 import { describe, expect, it } from 'vitest';
-import { EnablePrimary } from '../../../src/explore/commands/enable-primary.js';
-import { ModelMismatch, setRole, type Model } from '../../../src/explore/commands/model.js';
+import { EnablePrimary } from '../../../src/areas/replication/commands/enable-primary.js';
+import { ModelMismatch, setRole, type Model } from '../../../src/areas/property/model.js';
 import type { Operator } from '../../../src/explore/commands/operator.js';
 import { withModelExpectation } from '../../../src/explore/export.js';
 import { recordRun } from '../../../src/explore/property.js';

@@ -2,12 +2,12 @@
 // sequence of cause 1 it used to predict "accept" for a token whose issuer was demoted then
 // disabled; now it predicts the refusal, and the simulator agrees.
 import { describe, expect, it } from 'vitest';
-import { Demote } from '../../../src/explore/commands/demote.js';
-import { Disable } from '../../../src/explore/commands/disable.js';
-import { EnablePrimary } from '../../../src/explore/commands/enable-primary.js';
-import { EnableSecondary } from '../../../src/explore/commands/enable-secondary.js';
-import { IssueSecondaryToken } from '../../../src/explore/commands/issue-secondary-token.js';
-import { heldTokenFor, redeemOutcome } from '../../../src/explore/commands/model.js';
+import { Demote } from '../../../src/areas/replication/commands/demote.js';
+import { Disable } from '../../../src/areas/replication/commands/disable.js';
+import { EnablePrimary } from '../../../src/areas/replication/commands/enable-primary.js';
+import { EnableSecondary } from '../../../src/areas/replication/commands/enable-secondary.js';
+import { IssueSecondaryToken } from '../../../src/areas/replication/commands/issue-secondary-token.js';
+import { heldTokenFor, redeemOutcome } from '../../../src/areas/property/model.js';
 import { recordRun } from '../../../src/explore/property.js';
 
 describe('the property model', () => {

@@ -1,10 +1,13 @@
-// What an endpoint declares: the authorisation it needs (one reusable step, not code per
-// handler), its body fields, and the handler that turns a checked request into events and a reply.
+// What an endpoint of the simulator declares (the kernel's contract, src/kernel/http/route.ts, at
+// the simulator's types): the authorisation rule it needs (one reusable step, not code per handler:
+// authorize.ts), its body fields, and the handler that turns a checked request into events and a
+// reply, reading a cluster of the world's state.
 import type { SimEvent } from '../events.js';
 import type { Capability, ClusterState, SimState, TokenEntry } from '../state.js';
 import type { Rng } from '../../../kernel/prng.js';
 import type { FieldSpec, Fields } from '../../../kernel/http/fields.js';
-import type { Method, Reply } from '../../../kernel/http/http.js';
+import type { Method } from '../../../kernel/http/http.js';
+import type { Endpoint as KernelEndpoint, Outcome as KernelOutcome, Route as KernelRoute } from '../../../kernel/http/route.js';
 
 export interface AuthRule {
   /**
@@ -49,31 +52,46 @@ export interface RequestContext<F extends Record<string, FieldSpec> = Record<str
 }
 
 /** A handler's answer: a reply alone (reads, refusals), or events to append and the reply after them. */
-export type Outcome =
-  | Reply
-  | { events: SimEvent[]; reply: (after: SimState) => Reply }
-  /** Work that cannot be done synchronously (OpenPGP encryption); only `World.sendAsync` accepts it. */
-  | { later: () => Promise<Reply | { events: SimEvent[]; reply: (after: SimState) => Reply }> };
+export type Outcome = KernelOutcome<SimState, SimEvent>;
 
-export interface Endpoint<F extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
-  /** In the spec's words, for narration: "enable DR replication as a primary". */
-  summary: string;
-  auth: AuthRule;
-  fields?: F;
-  /** The whole body is the payload (KV-v1 writes): no parameter is "unrecognized". */
-  openBody?: boolean;
-  /** `mount_type` of the envelope. */
-  mountType?: string;
-  handle(ctx: RequestContext<F>): Outcome;
-}
+/** What a handler reads, before the fields are parsed (what the authorisation step sees). */
+export type BaseContext = Omit<RequestContext, 'fields'>;
+
+export type Endpoint<F extends Record<string, FieldSpec> = Record<string, FieldSpec>> = KernelEndpoint<BaseContext, AuthRule, Outcome, F, RequestContext<F>>;
 
 /** A path of the spec's table (`:name` segments are parameters) and its methods. */
-export interface Route {
-  pattern: string;
-  methods: Partial<Record<Method, Endpoint<any>>>;
-}
+export type Route = KernelRoute<Endpoint<any>>;
 
 /** Declares an endpoint with its field types carried through to the handler. */
 export function endpoint<const F extends Record<string, FieldSpec>>(e: Endpoint<F>): Endpoint<F> {
   return e;
+}
+
+/** One row of an area's route table: method and path → summary, auth rule, fields and the decision. */
+export interface Row {
+  method: Method;
+  path: string;
+  endpoint: Endpoint<any>;
+}
+
+/** A row of a route table, with its field types carried through to the decision. */
+export function row<const F extends Record<string, FieldSpec> = Record<string, FieldSpec>>(
+  method: Method,
+  path: string,
+  e: Omit<Endpoint<F>, 'handle'> & { decide: (ctx: RequestContext<F>) => Outcome },
+): Row {
+  const { decide, ...declared } = e;
+  return { method, path, endpoint: endpoint<F>({ ...declared, handle: decide }) };
+}
+
+/** The routes of a table's rows: one route per path, in the order the paths first appear, methods in row order. */
+export function routesOf(rows: readonly Row[]): Route[] {
+  const byPath = new Map<string, Route>();
+  for (const r of rows) {
+    let route = byPath.get(r.path);
+    if (!route) byPath.set(r.path, (route = { pattern: r.path, methods: {} }));
+    if (route.methods[r.method]) throw new Error(`${r.method} ${r.path} is in the table twice`);
+    route.methods[r.method] = r.endpoint;
+  }
+  return [...byPath.values()];
 }

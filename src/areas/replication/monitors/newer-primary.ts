@@ -3,7 +3,7 @@
 // Versioning 2): replicating from a newer version to an older one is unsafe. The hazard arises at a
 // delivery (initial sync or WALs) from a primary whose version is newer than the secondary's, and
 // lasts while that secondary follows that primary.
-import { versionAtLeast } from '../routes-shared.js';
+import { versionAtLeast } from '../versions.js';
 import { KIND_WORD, stateAfter } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { render, type Reply } from '../../../../src/kernel/http/http.js';
 import { kvRoutes } from '../../../../src/areas/cluster/kv.js';
 import { notBuilt } from '../../../../src/areas/cluster/http/not-built.js';
-import { dispatch } from '../../../../src/areas/cluster/http/router.js';
+import { dispatch } from '../../../../src/kernel/http/router.js';
+import { clusterRouting } from '../../../../src/areas/cluster/http/routing.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 import { dataOf, errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
 
@@ -69,7 +70,7 @@ describe('router', () => {
     // Every area of the spec is built now; the placeholder is checked on a route table of its own.
     const w = kvWorld();
     const routes = { sys: [notBuilt('sys/not-yet/:x', ['GET'], 'an unbuilt area')], mounts: kvRoutes };
-    const d = dispatch(w.state, 'east', { method: 'GET', path: 'sys/not-yet/x', token: w.tokenNamed('east', 'root') }, new SeededRng(1), routes);
+    const d = dispatch(clusterRouting(w.state, 'east', new SeededRng(1), routes), { method: 'GET', path: 'sys/not-yet/x', token: w.tokenNamed('east', 'root') });
     const r = render(d.outcome as Reply, () => 'id');
     expect(r.status).toBe(501);
     expect(errorsOf(r)[0]).toMatch(/not implemented in replsim/);

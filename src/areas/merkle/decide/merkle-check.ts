@@ -1,0 +1,20 @@
+// POST sys/replication/dr/secondary/merkle-check: reports the damage the `corrupt` fault made, in the
+// service's report shape.
+import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import { isDrSecondary } from '../../cluster/http/authorize.js';
+import { reply } from '../../../kernel/http/http.js';
+import { notDrSecondary } from '../../operation-token/decide/strategy.js';
+import { merkleCorruptionReport } from '../merkle.js';
+
+export const PATH = 'sys/replication/dr/secondary/merkle-check';
+
+export const fields = { dr_operation_token: { type: 'string' } } as const;
+
+export function decide(ctx: RequestContext<typeof fields>): Outcome {
+  const c = ctx.cluster;
+  if (!isDrSecondary(c)) return notDrSecondary(PATH);
+  return {
+    events: [{ type: 'merkle-checked', at: ctx.now, cluster: c.name }],
+    reply: (after) => reply.data({ merkle_corruption_report: merkleCorruptionReport(after.clusters[c.name]) }),
+  };
+}

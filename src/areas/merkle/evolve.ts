@@ -1,0 +1,22 @@
+// How the merkle area's events change the world state (evolve): a reindex running and ending (it
+// repairs the damage the `corrupt` fault made), and the time of the last merkle-check.
+import type { SimState } from '../cluster/state.js';
+import type { MerkleChecked, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
+
+export const merkleReducers = {
+  'reindex-started': (d: SimState, e: ReindexStarted) => {
+    d.clusters[e.cluster].merkle.reindexUntil = e.until;
+  },
+  'reindex-finished': (d: SimState, e: ReindexFinished) => {
+    const m = d.clusters[e.cluster].merkle;
+    m.corrupted = { replicated: {}, local: {} };
+    m.lastReindexAt = e.at;
+    m.reindexUntil = null;
+  },
+  'reindex-abandoned': (d: SimState, e: ReindexAbandoned) => {
+    d.clusters[e.cluster].merkle.reindexUntil = null;
+  },
+  'merkle-checked': (d: SimState, e: MerkleChecked) => {
+    d.clusters[e.cluster].merkle.lastCorruptionCheckAt = e.at;
+  },
+};

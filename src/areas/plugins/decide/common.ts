@@ -1,0 +1,19 @@
+// What the plugin catalog's decisions share. The catalog is replicated configuration: a performance
+// secondary answers reads from its copy of its primary's catalog, and a change sent to it is applied
+// on the primary (`configurationLanding`), checked against the primary's catalog.
+import type { RequestContext } from '../../cluster/http/route.js';
+import type { ClusterState } from '../../cluster/state.js';
+import type { Reply } from '../../../kernel/http/http.js';
+import { configurationLanding } from '../../replication/forwarding.js';
+import type { PluginRuntime } from '../plugins.js';
+
+/** The cluster a change lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
+export function landing(ctx: RequestContext): ClusterState | Reply {
+  const l = configurationLanding(ctx.state, ctx.cluster);
+  return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
+}
+
+/** A runtime as the catalog shows it. */
+export function runtimeView(r: PluginRuntime) {
+  return { name: r.name, type: r.type, oci_runtime: r.oci_runtime, cgroup_parent: r.cgroup_parent, cpu_nanos: r.cpu_nanos, memory_bytes: r.memory_bytes };
+}

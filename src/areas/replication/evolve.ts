@@ -1,0 +1,284 @@
+// How replication's events change the world state (immer drafts, mutation style). Role changes were
+// decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; an
+// event records that the request was accepted, and the reducer moves the role where the machine's
+// transition for that request leads (`roleAfterAccepted`): no copy of the role table here.
+// Reducers never draw and never read a clock.
+import { original } from 'immer';
+import { roleAfterAccepted, type AcceptedRoleRequest } from '../../../models/replication-role.machine.js';
+import { stepConnection } from '../../../models/secondary-connection.machine.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
+import type {
+  PrimaryAssignment,
+  PrimaryDemoted,
+  PrimaryDisabled,
+  PrimaryEnabled,
+  SecondaryConnected,
+  SecondaryDisabled,
+  SecondaryDisconnected,
+  SecondaryEnabled,
+  SecondaryKeyGenerated,
+  SecondaryPrimaryUpdated,
+  SecondaryPromoted,
+  SecondaryRevoked,
+  SecondarySynced,
+  SecondaryTokenIssued,
+  WalDelivered,
+} from './events.js';
+import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
+import { linkFacts, moveConnection, storeConnection, storedConnection } from './link.js';
+import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
+import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
+import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
+import { emptyPluginCatalog } from '../plugins/plugins.js';
+
+/** Moves the role where the role machine's transition for the accepted request leads. */
+function moveRole(r: ReplicationState, kind: ReplicationKind, request: AcceptedRoleRequest): void {
+  r.role = roleAfterAccepted(kind, r.role, request);
+}
+
+/** Forgets everything a secondary knows about a primary it followed. */
+function clearSecondarySide(r: ReplicationState): void {
+  r.primary = null;
+  r.primaryApiAddr = '';
+  r.secondaryId = '';
+  r.jti = '';
+  r.lastRemoteWal = 0;
+  // No primary to follow: the connection goes idle (the role already left `following`).
+  storeConnection(r, stepConnection(storedConnection(r), { type: 'unfollow' })!);
+  r.knownPrimaryClusterAddrs = [];
+  r.dynamicFilter = { mounts: [], namespaces: [] };
+}
+
+function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
+  r.primary = a.primary;
+  r.primaryApiAddr = a.primaryApiAddr;
+  r.primaryClusterAddr = a.primaryClusterAddr;
+  r.knownPrimaryClusterAddrs = a.knownPrimaryClusterAddrs;
+  r.secondaryId = a.secondaryId;
+  r.jti = a.jti;
+  r.clusterId = a.clusterId;
+  // The connection is attempted one link latency after this moment.
+  r.lastHeartbeat = at;
+  r.dynamicFilter = { mounts: [], namespaces: [] };
+}
+
+/** Both lists, the first's order kept; the first list itself when the second adds nothing. */
+function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[] {
+  const extra = b.filter((x) => !a.includes(x));
+  return extra.length ? [...a, ...extra] : (a as string[]);
+}
+
+/** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
+function before(d: SimState, name: string): ClusterState {
+  return (original(d) as SimState).clusters[name];
+}
+
+/** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
+function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
+  const s = d.clusters[secondaryName];
+  const primary = before(d, primaryName);
+  const r = s.replication[kind];
+  s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
+  if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
+  // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
+  else advanceWal(s, at);
+  // known_secondaries is replicated configuration: a secondary holds its primary's list of issued
+  // tokens (revocations and performance paths filters included) and takes it up as its own when
+  // promoted, so the others can follow it by address with the credentials, and the filters, they had.
+  r.issued = primary.replication[kind].issued;
+  // Revocations are never forgotten (each token's jti is unique): the secondary adds its primary's to its own.
+  r.revokedCredentials = unionOf(r.revokedCredentials, primary.replication[kind].revokedCredentials);
+  if (kind === 'dr') {
+    mirrorPerformance(r, primary);
+    // DR mirrors everything the primary stores: its sync destinations and associations, and its
+    // plugin catalog (sync jobs stay dormant on a DR secondary until it is promoted).
+    s.sync = primary.sync;
+    s.plugins = primary.plugins;
+  }
+  else {
+    r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
+    // #13: sync configuration and the plugin catalog are replicated configuration: a performance
+    // secondary reads its primary's (the namespaces it receives), forwards writes to it, and runs
+    // no sync jobs (cluster/sync.ts `runsSyncJobs`).
+    s.sync = syncStateForPerformanceSecondary(primary.sync, s.storage);
+    s.plugins = primary.plugins;
+  }
+  r.lastRemoteWal = wal;
+  r.lastHeartbeat = at;
+}
+
+/**
+ * `catchUp` for a DR delivery, built without an immer draft (engine.ts `DirectForm`; issue #15: the
+ * draft of each delivery was 16.5% of a write's time at 200 clusters). DR mirrors its primary, so the
+ * secondary takes the primary's own storage, sync and plugins objects, a copy of its WAL position, its
+ * issued list and revocations: the same values, in the same key order, frozen, as the draft form
+ * builds. A performance delivery (it filters what it takes) is left to the draft form.
+ */
+function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
+  if (e.kind !== 'dr' || !replicationScopes.dr.mirror || !replicationScopes.dr.mirrorsWal) return undefined;
+  const freeze = Object.freeze;
+  const secondary = s.clusters[e.cluster];
+  const primary = s.clusters[e.primary];
+  const r = secondary.replication.dr;
+  // The same assignments, in the same order, as catchUp's on a draft (so new keys land where immer puts them).
+  const dr: ReplicationState = freeze({
+    ...r,
+    issued: primary.replication.dr.issued,
+    revokedCredentials: unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials),
+    mirroredPerformance: primary.replication.performance.role === 'disabled' ? null : primary.replication.performance,
+    lastRemoteWal: e.wal,
+    lastHeartbeat: e.at,
+  });
+  const next: ClusterState = freeze({
+    ...secondary,
+    storage: primary.storage,
+    wal: freeze({ ...primary.wal }),
+    replication: freeze({ ...secondary.replication, dr }),
+    sync: primary.sync,
+    plugins: primary.plugins,
+  });
+  return { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
+}
+
+export const replicationReducers = {
+  'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.enable' });
+    clearSecondarySide(r);
+    r.clusterId = e.clusterId;
+    r.primaryClusterAddr = e.primaryClusterAddr;
+    r.issued = {};
+    r.synced = false;
+    r.since = e.at;
+  },
+  'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.demote' });
+    // A former primary holds all its data: promoting it back passes the "initial sync" check.
+    r.synced = true;
+    r.primaryClusterAddr = '';
+    r.since = e.at;
+    // Now a DR secondary, it serves no performance replication of its own until promoted again.
+    if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], before(d, e.cluster).replication.performance, e.at);
+  },
+  'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'primary.disable' });
+    // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
+    r.issued = {};
+    r.primaryClusterAddr = '';
+    r.since = e.at;
+  },
+  'replication-secondary-token-issued': (d: SimState, e: SecondaryTokenIssued) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // A new token for an id replaces a revoked one: the id is usable again, with the new jti.
+    // A filter set for the old token does not carry over (area B rule 1).
+    r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
+  },
+  'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.issued[e.id].revoked = true;
+    // The credentials stay barred in the set even after the id is issued a new token.
+    r.revokedCredentials = [...(r.revokedCredentials ?? []), r.issued[e.id].jti];
+  },
+  'replication-secondary-key-generated': (d: SimState, e: SecondaryKeyGenerated) => {
+    d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
+  },
+  'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
+    const c = d.clusters[e.cluster];
+    const r = c.replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.enable' });
+    // Everything the cluster stored is cleared at once, before it ever connects.
+    c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
+    c.sync = emptySyncState();
+    c.plugins = emptyPluginCatalog();
+    // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
+    if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
+    // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
+    r.mirroredPerformance = null;
+    // The DR operation token lived in the wiped storage, and so did the (disabled) performance
+    // configuration: tokens it issued as a performance primary can no longer be redeemed.
+    c.drOperationToken = null;
+    if (e.kind === 'dr') c.replication.performance.issued = {};
+    assign(r, e, e.at);
+    r.issued = {};
+    r.lastRemoteWal = 0;
+    r.synced = false;
+    // A new secondary connects into a full sync of its primary's data.
+    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-sync' });
+    r.since = e.at;
+    if (e.primary) {
+      const issued = d.clusters[e.primary].replication[e.kind].issued[e.secondaryId];
+      if (issued && issued.jti === e.jti) issued.usedBy = e.cluster;
+    }
+  },
+  'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // Its own record in the list it took up goes: a primary is not its own secondary.
+    if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
+    moveRole(r, e.kind, { type: 'secondary.promote', force: e.force, safetyChecksPass: e.safetyChecksPassed });
+    clearSecondarySide(r);
+    // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
+    // revocations included; a demoted former primary its own; a performance secondary knows none,
+    // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
+    // either way (link.ts, credentialsRevoked).
+    r.primaryClusterAddr = e.primaryClusterAddr;
+    r.since = e.at;
+    // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
+    if (e.kind === 'dr' && takeUpPerformance(d.clusters[e.cluster], e.at)) enforceFilter(d, e.cluster, e.at);
+    // A performance primary again: whoever follows it is filtered by the list it holds now.
+    if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
+  },
+  'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    moveRole(r, e.kind, { type: 'secondary.disable' });
+    clearSecondarySide(r);
+    // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
+    // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
+    r.issued = {};
+    // A disabled DR secondary is no longer anyone's copy: the performance role it mirrored is dropped.
+    r.mirroredPerformance = null;
+    r.primaryClusterAddr = '';
+    r.synced = false;
+    r.since = e.at;
+  },
+  'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.
+    moveRole(r, e.kind, { type: 'secondary.update-primary', via: e.via });
+    // No wipe: storage stays, and a merkle-diff brings it in line once connected.
+    if (e.via === 'empty-token') {
+      clearSecondarySide(r);
+      r.primaryClusterAddr = '';
+      return;
+    }
+    assign(r, e, e.at);
+    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-diff' });
+    // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
+    if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
+  },
+  'replication-secondary-connected': (d: SimState, e: SecondaryConnected) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // The machine takes the link up only on the link's facts now; it resumes streaming, or syncs first.
+    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(d, e.kind, d.clusters[e.cluster]) });
+    r.lastHeartbeat = e.at;
+  },
+  'replication-secondary-synced': (d: SimState, e: SecondarySynced) => {
+    catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
+    const r = d.clusters[e.cluster].replication[e.kind];
+    r.synced = true;
+    moveConnection(d, e.kind, e.cluster, { type: 'sync-done' });
+  },
+  'replication-wal-delivered': Object.assign(
+    (d: SimState, e: WalDelivered) => {
+      catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
+    },
+    { direct: drDelivered },
+  ),
+  'replication-secondary-disconnected': (d: SimState, e: SecondaryDisconnected) => {
+    const r = d.clusters[e.cluster].replication[e.kind];
+    // Dropped on the link's facts now (partition, crash, revocation, the primary's role or set changed).
+    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(d, e.kind, d.clusters[e.cluster]) });
+    r.lastHeartbeat = e.at;
+  },
+};

@@ -1,0 +1,19 @@
+// Secret sync to external stores (spec area D): what the area gives the world (src/areas.ts).
+import { notBuilt } from '../cluster/http/not-built.js';
+import { simArea } from '../sim-area.js';
+import { syncMessages } from './messages.js';
+import { syncRefusals } from './refusals.js';
+import { syncRoutes } from './routes.js';
+import { syncReducers } from './evolve.js';
+import { syncProcesses } from './sync.js';
+
+export const syncArea = simArea({
+  name: 'sync',
+  readme: 'src/areas/sync/README.md',
+  reducers: syncReducers,
+  processes: syncProcesses,
+  // sys/sync/config is not simulated: 501 "not implemented in replsim" (README, Limits).
+  routes: [...syncRoutes, notBuilt('sys/sync/config', ['GET', 'PATCH', 'DELETE'], 'sys/sync/config (secret sync settings)')],
+  messages: [syncMessages],
+  refusals: syncRefusals,
+});

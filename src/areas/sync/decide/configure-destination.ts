@@ -1,0 +1,67 @@
+// POST sys/sync/destinations/<type>/:name: creates or updates a destination, its connection
+// parameters checked against the type's (destinations.ts), its granularity and naming template
+// (naming.ts) and custom tags.
+import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { FieldSpec } from '../../../kernel/http/fields.js';
+import { errors, reply } from '../../../kernel/http/http.js';
+import { PROTO_NAME } from '../../../kernel/own.js';
+import { GRANULARITIES, destinationTypes, type DestinationType, type Granularity } from '../destinations.js';
+import { defaultTemplate, templateProblem } from '../naming.js';
+import { syncRefusals } from '../refusals.js';
+import { destinationKey, type DestinationSettings, type SyncDestinationConfigured } from '../sync.js';
+import { destinationView, landing } from './common.js';
+
+/** The body a type's create/update takes: its connection parameters and the common options. */
+export function fields(type: DestinationType): Record<string, FieldSpec> {
+  const info = destinationTypes[type];
+  const fields: Record<string, FieldSpec> = {};
+  for (const f of info.connection) fields[f.name] = f.list ? { type: 'strings', default: [] } : { type: 'string', default: f.default ?? '' };
+  fields.granularity = { type: 'string', default: '' };
+  fields.secret_name_template = { type: 'string', default: '' };
+  if (info.customTags) fields.custom_tags = { type: 'map', default: {} };
+  return fields;
+}
+
+export const decide =
+  (type: DestinationType) =>
+  (ctx: RequestContext): Outcome => {
+    const info = destinationTypes[type];
+    const fields = ctx.fields as unknown as Record<string, unknown>;
+    const name = ctx.params.name;
+    const key = destinationKey(ctx.namespace, type, name);
+    const target = landing(ctx);
+    if ('kind' in target) return target;
+    if (target.sync.destinations[key]?.purge) return syncRefusals.purging(type, name);
+
+    const connection: Record<string, string | string[]> = {};
+    for (const f of info.connection) {
+      if (f.list) {
+        const list = [...new Set((fields[f.name] as string[]).map((s) => s.trim()).filter((s) => s !== ''))];
+        if (f.required && list.length === 0) return syncRefusals.missingField(f.name);
+        const bad = f.accepted && list.find((v) => !f.accepted!.includes(v));
+        if (bad) return syncRefusals.badAccepted(f.name, bad, f.accepted!);
+        connection[f.name] = list;
+      } else {
+        const value = fields[f.name] as string;
+        if (f.required && value === '') return syncRefusals.missingField(f.name);
+        if (f.accepted && value !== '' && !f.accepted.includes(value)) return syncRefusals.badAccepted(f.name, value, f.accepted);
+        connection[f.name] = value;
+      }
+    }
+    const given = fields.granularity as string;
+    if (given !== '' && !GRANULARITIES.includes(given as Granularity)) return syncRefusals.badAccepted('granularity', given, GRANULARITIES);
+    const granularity = (given || info.defaultGranularity) as Granularity;
+    const template = (fields.secret_name_template as string) || defaultTemplate(granularity);
+    const problem = templateProblem(template, granularity);
+    if (problem) return syncRefusals.badTemplate(problem);
+    const customTags: Record<string, string> = {};
+    for (const [k, v] of Object.entries((fields.custom_tags as Record<string, unknown> | undefined) ?? {})) {
+      if (typeof v !== 'string') return syncRefusals.badCustomTag(k);
+      if (k === PROTO_NAME) return errors.forbiddenName(); // a plain object cannot hold it (world/own.ts)
+      customTags[k] = v;
+    }
+
+    const destination: DestinationSettings = { key, namespace: ctx.namespace, type, name, connection, granularity, secretNameTemplate: template, customTags };
+    const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: target.name, destination };
+    return { events: [event], reply: (after) => reply.data(destinationView(after.clusters[target.name].sync.destinations[key])) };
+  };

@@ -1,0 +1,49 @@
+// POST sys/sync/destinations/<type>/:name/associations/set: associates a KV-v2 secret the caller may
+// read with the destination (the sync-association machine links it; a sync follows as time passes).
+import { isLinked } from '../../../../models/sync-association.machine.js';
+import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import { recordAt } from '../../cluster/keymap.js';
+import { capabilitiesOf } from '../../cluster/policy.js';
+import { liveVersion } from '../../cluster/reducers.js';
+import type { FieldSpec } from '../../../kernel/http/fields.js';
+import { reply } from '../../../kernel/http/http.js';
+import { own } from '../../../kernel/own.js';
+import type { DestinationType } from '../destinations.js';
+import { syncRefusals } from '../refusals.js';
+import { associationId, type SyncAssociationSet } from '../sync.js';
+import { associationsView, destinationOf, landing, mountNamed } from './common.js';
+
+export const fields = { mount: { type: 'string', default: '' }, secret_name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
+
+export const decide =
+  (type: DestinationType) =>
+  (ctx: RequestContext<typeof fields>): Outcome => {
+    const mountGiven = ctx.fields.mount;
+    const secretName = ctx.fields.secret_name;
+    if (mountGiven === '') return syncRefusals.missingField('mount');
+    if (secretName === '') return syncRefusals.missingField('secret_name');
+    const target = landing(ctx);
+    if ('kind' in target) return target;
+    const d = destinationOf(ctx, type, target);
+    if (!d) return syncRefusals.noDestination(type, ctx.params.name);
+    if (d.purge) return syncRefusals.purging(type, d.name);
+    const mount = mountNamed(ctx, mountGiven, target);
+    if (!mount) return syncRefusals.noMount(mountGiven);
+    if (mount.type !== 'kv-v2') return syncRefusals.notKvV2(mountGiven);
+    // Read access to the secret itself, beyond the capability on the sync path.
+    if (!ctx.token || !capabilitiesOf(ctx.token, `${mount.path}data/${secretName}`).has('read')) return syncRefusals.cannotRead(secretName, mountGiven);
+    if (secretName.endsWith('/') || !liveVersion(recordAt(own(target.storage.kv, mount.path), secretName))) return syncRefusals.noSecret();
+
+    const id = associationId(mount.accessor, secretName);
+    const prev = d.associations[id];
+    // A refresh keeps the naming the association was created with; a new link takes the destination's.
+    const naming = prev && isLinked(prev.value) ? { granularity: prev.granularity, template: prev.template } : { granularity: d.granularity, template: d.secretNameTemplate };
+    const event: SyncAssociationSet = {
+      type: 'sync-association-set',
+      at: ctx.now,
+      cluster: target.name,
+      destination: d.key,
+      association: { id, mount: mount.path, accessor: mount.accessor, secretName, ...naming },
+    };
+    return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
+  };

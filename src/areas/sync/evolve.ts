@@ -1,0 +1,132 @@
+// How secret sync's events change the world state (evolve). Every association moves by the
+// association machine's transition (models/sync-association.machine.ts): an event the machine
+// refuses means the log is inconsistent. Requests set and remove associations and configure
+// destinations; the sync process's attempts deliver to (or delete from) the external store behind
+// the destination. Every event that lands on a cluster changes its replicated configuration and
+// advances its WAL; a store's fault lands on no cluster.
+import { isManaged, stepAssociation, type AssociationEvent } from '../../../models/sync-association.machine.js';
+import type { ClusterState, SimState } from '../cluster/state.js';
+import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
+import { externalEntries } from './naming.js';
+import { advancingWal } from './replicated-config.js';
+import { nameFieldsOf, retryDelayMs, sourceOf, SYNC_DELAY_MS } from './sync.js';
+import type {
+  SyncAssociation,
+  SyncAssociationRemoved,
+  SyncAssociationSet,
+  SyncAttempted,
+  SyncDestinationConfigured,
+  SyncDestinationDeleted,
+  SyncDestinationFaulted,
+  SyncPurgeStarted,
+} from './types.js';
+
+/** Moves an association by the machine; an event the machine refuses means the log is inconsistent. */
+function move(a: SyncAssociation, event: AssociationEvent, where: string): void {
+  const next = stepAssociation(a.value, event);
+  if (next === null) throw new Error(`sync log is inconsistent: association ${where} cannot go from ${a.value} on ${event.type}`);
+  a.value = next;
+}
+
+/** Queues the operation the association's new value calls for. */
+function queue(a: SyncAssociation, at: number): void {
+  a.failures = 0;
+  a.dueAt = at + SYNC_DELAY_MS;
+  a.updatedAt = at;
+  a.error = '';
+}
+
+/** Ends a purge when nothing is left to unsync: the destination and its associations go. */
+function finishPurge(c: ClusterState, key: string): void {
+  const d = c.sync.destinations[key];
+  if (d?.purge && !Object.values(d.associations).some((a) => isManaged(a.value))) delete c.sync.destinations[key];
+}
+
+/** The world's store behind a destination key, made when first needed (an immer draft). */
+function storeFor(d: SimState, key: string): ExternalStore {
+  return (d.stores[key] ??= newExternalStore());
+}
+
+// Every event that lands on a cluster changes its replicated configuration: advancingWal.
+const clusterReducers = advancingWal({
+  'sync-destination-configured': (d: SimState, e: SyncDestinationConfigured) => {
+    const c = d.clusters[e.cluster];
+    const prev = c.sync.destinations[e.destination.key];
+    c.sync.destinations[e.destination.key] = { ...e.destination, purge: prev?.purge ?? null, associations: prev?.associations ?? {} };
+    storeFor(d, e.destination.key);
+  },
+  'sync-destination-deleted': (d: SimState, e: SyncDestinationDeleted) => {
+    delete d.clusters[e.cluster].sync.destinations[e.destination];
+  },
+  'sync-destination-purge-started': (d: SimState, e: SyncPurgeStarted) => {
+    const c = d.clusters[e.cluster];
+    const dest = c.sync.destinations[e.destination];
+    dest.purge = { initiatedAt: e.at, force: e.force, error: '' };
+    for (const [id, a] of Object.entries(dest.associations)) {
+      if (!a.value.startsWith('linked.')) continue;
+      move(a, { type: 'remove' }, `${e.destination} ${id}`);
+      queue(a, e.at);
+    }
+    finishPurge(c, e.destination);
+  },
+  'sync-association-set': (d: SimState, e: SyncAssociationSet) => {
+    const dest = d.clusters[e.cluster].sync.destinations[e.destination];
+    const { id, ...fields } = e.association;
+    const prev = dest.associations[id];
+    const a: SyncAssociation = prev ?? { ...fields, value: 'unlinked.none', updatedAt: e.at, failures: 0, dueAt: null, source: '', delivered: [], error: '' };
+    Object.assign(a, fields);
+    move(a, { type: 'set' }, `${e.destination} ${id}`);
+    queue(a, e.at);
+    dest.associations[id] = a;
+  },
+  'sync-association-removed': (d: SimState, e: SyncAssociationRemoved) => {
+    const a = d.clusters[e.cluster].sync.destinations[e.destination].associations[e.id];
+    move(a, { type: 'remove' }, `${e.destination} ${e.id}`);
+    queue(a, e.at);
+  },
+  'sync-attempted': (d: SimState, e: SyncAttempted) => {
+    const c = d.clusters[e.cluster];
+    const dest = c.sync.destinations[e.destination];
+    const a = dest.associations[e.id];
+    const where = `${e.destination} ${e.id}`;
+    a.updatedAt = e.at;
+    if (e.outcome === 'failed') {
+      move(a, { type: 'attempt.failed', cause: e.cause ?? 'external' }, where);
+      a.failures += 1;
+      a.dueAt = e.at + retryDelayMs(a.failures);
+      a.error = e.message ?? '';
+      if (dest.purge && e.operation === 'unsync') {
+        dest.purge.error = `failed to unsync ${a.secretName} from mount ${a.mount}: ${a.error}`;
+        // force_delete: the association goes even though its secret may remain in the store.
+        if (dest.purge.force) delete dest.associations[e.id];
+        finishPurge(c, e.destination);
+      }
+      return;
+    }
+    move(a, { type: 'attempt.succeeded' }, where);
+    const store = storeFor(d, e.destination);
+    if (e.operation === 'sync') {
+      const source = sourceOf(c, a);
+      const wanted = externalEntries(dest.type, a.granularity, a.template, nameFieldsOf(c, dest, a), source?.data ?? null);
+      applyToStore(store, a.delivered, wanted, e.cluster);
+      a.delivered = Object.keys(wanted);
+      a.source = source?.version ?? 'none';
+    } else {
+      applyToStore(store, a.delivered, {}, e.cluster);
+      a.delivered = [];
+      a.source = '';
+    }
+    a.failures = 0;
+    a.dueAt = null;
+    a.error = '';
+    finishPurge(c, e.destination);
+  },
+});
+
+export const syncReducers = {
+  ...clusterReducers,
+  // A fault of the store, outside every cluster: no cluster's WAL moves.
+  'sync-destination-faulted': (d: SimState, e: SyncDestinationFaulted) => {
+    storeFor(d, e.destination).fault = e.fault;
+  },
+};
