@@ -24,8 +24,9 @@ import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers }
 import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
-import { Bus, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
+import { Bus, networkFate, type BusMessage, type BusRecord, type MessageSource, type Receiver } from './kernel/bus.js';
 import { replicationMessages } from './areas/replication/messages.js';
+import { receiveWal } from './areas/replication/shipping.js';
 import { syncMessages } from './areas/sync/messages.js';
 
 export { reducers };
@@ -33,6 +34,8 @@ export const routes: RouteTable = { sys: sysRoutes, mounts: kvRoutes };
 const processes = domainProcesses;
 /** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
 const messageSources: MessageSource<SimState, SimEvent>[] = [replicationMessages, syncMessages];
+/** Who receives the messages the bus is in control of, by kind: the receiving area's handler (bus.ts `Receiver`). */
+const receivers: Record<string, Receiver<SimState, SimEvent>> = { wal: receiveWal };
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
@@ -161,7 +164,7 @@ export class World {
 
   /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
   fork(): World {
-    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits);
+    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, this.bus.fork());
   }
 
   /** The log with its closing record (generator position, state hash): what history.jsonl holds. */
@@ -185,13 +188,13 @@ export class World {
   }
   /**
    * Every message sent between the clusters (and to external stores) so far, in the order sent, each
-   * with its delivery once it happened. Derived from the log: a replay holds the same. A fork starts
-   * with no messages in flight (its bus reads only its own events).
+   * with its delivery or drop once it happened. Derived from the log: a replay holds the same. A fork
+   * starts with its parent's messages in flight (and only those of the past).
    */
   get messages(): readonly BusMessage[] {
     return this.bus.messages;
   }
-  /** Messages sent and not delivered yet: held by a partition, a crash, a revocation. */
+  /** Messages sent and neither delivered nor dropped yet: on their way, or held back by a partition. */
   get inFlight(): readonly BusMessage[] {
     return this.bus.inFlight;
   }
@@ -247,7 +250,12 @@ export class World {
     return { response, summary: d.summary, pattern: d.pattern, events: outcome.events, ...explained(answer) };
   }
 
-  /** Moves the virtual clock, delivering and expiring whatever falls due on the way, in time order. */
+  /**
+   * Moves the virtual clock, doing whatever falls due on the way, in time order: the timed processes'
+   * work, and the messages of the bus falling due (each met by its fate: delivered by its receiver's
+   * events, held back, or dropped). At equal times a process goes first (a link that drops at the
+   * moment a WAL falls due holds the WAL), then messages in the order they fell due.
+   */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new WorldUsageError(`cannot wait ${ms} ms: a wait must be a non-negative number`);
     const target = this.now + ms;
@@ -258,11 +266,34 @@ export class World {
         const due = p(this.store.state);
         if (due && due.at <= target && (!next || due.at < next.at)) next = due;
       }
+      const message = this.bus.nextDue();
+      if (message && message.due <= target && (!next || message.due < next.at)) {
+        this.receive(message.message, Math.max(message.due, this.now));
+        continue;
+      }
       if (!next) break;
       for (const e of next.events) e.at = Math.max(e.at, this.now);
       this.store.append(...next.events);
     }
     this.store.append({ type: 'time-advanced', at: target });
+  }
+
+  /** A message of the bus fell due at `at`: the network, then its receiver, decide its fate. */
+  private receive(m: BusMessage, at: number): void {
+    this.bus.take();
+    const state = this.store.state;
+    const fate = networkFate(state.network, m);
+    if (fate === 'held') return;
+    const receiver = own(receivers, m.kind);
+    const outcome = fate === 'dropped' ? null : receiver ? receiver(state, m, this.bus.dueOn(m.stream, at), at) : null;
+    if (outcome === 'wait') return;
+    if (outcome === null) {
+      const reason = fate === 'dropped' ? `${m.to} is down` : receiver ? `link reset: ${m.from} to ${m.to}` : `nothing receives ${m.kind} messages`;
+      this.store.append({ type: 'message-dropped', at, id: m.id, reason });
+      return;
+    }
+    this.store.append(...outcome);
+    // The receiver's events must have delivered it (a source reads them); otherwise it waits to be woken.
   }
 
   /**

@@ -4,6 +4,7 @@ import { operationTokenReducers } from './operation-token/operation-token.js';
 import { pluginReducers } from './plugins/plugins.js';
 import { filterReducers, replicatingPerformanceConfiguration, replicationProcesses, replicationReducers } from './replication/index.js';
 import { syncProcesses, syncReducers } from './sync/sync.js';
+import { withWalSnapshots } from './replication/shipping.js';
 import type { TimedProcess } from './cluster/timed.js';
 import { coreReducers } from './cluster/reducers.js';
 import type { SimEvent } from './cluster/events.js';
@@ -16,4 +17,5 @@ export const domainReducers = { ...replicatingPerformanceConfiguration(replicati
 export const domainProcesses: TimedProcess[] = [...replicationProcesses, ...merkleProcesses, ...syncProcesses];
 
 /** Every reducer of the world: the cluster's core, the network's and every area's (replay and the monitors' fold use the same). */
-export const reducers = { ...coreReducers, ...networkReducers, ...domainReducers } as ReducerTable<SimState, SimEvent>;
+// Each followed by the upkeep of what a primary held as of the WALs still in flight (replication/shipping.ts).
+export const reducers = withWalSnapshots({ ...coreReducers, ...networkReducers, ...domainReducers } as ReducerTable<SimState, SimEvent>);

@@ -207,6 +207,12 @@ export interface SimState {
    * outside every cluster, so whichever cluster syncs to a destination writes the same store (src/areas/sync/README.md).
    */
   stores: Record<string, import('../sync/external-store.js').ExternalStore>;
+  /**
+   * What a primary held as of each WAL still on its way to a follower (by cluster, then WAL index): a
+   * WAL shipment delivers the primary's data as of that WAL, not later writes still in flight
+   * (src/areas/replication/shipping.ts). Absent when no WAL is in flight behind a newer one.
+   */
+  walAsOf?: Record<string, Record<string, ClusterState>>;
 }
 
 export function emptyReplication(): ReplicationState {

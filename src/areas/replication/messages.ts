@@ -1,34 +1,54 @@
 // What replication sends over the bus (src/kernel/bus.ts), read from each applied event with the
 // state before and after it:
-// - `wal`: each WAL a primary writes, one message per follower and WAL index, sent when written;
-//   delivered when the follower's applied index passes it (the streaming process appends that delivery
-//   one link latency later, or after a partition heals), in index order; or by a merkle sync that
-//   covers it. A partition, a crash or a revocation holds it in flight.
+// - `wal`: each WAL a primary writes, one message per follower whose link is up and WAL index, sent
+//   when written and due one link latency later; the bus is in control of these: shipping.ts receives
+//   them when due (delivered through the connection machine's gate, held by a partition, dropped
+//   when the link was reset). A follower that (re)connects to stream WALs is sent the WALs it misses,
+//   from its own WAL position (as the service's WAL streaming resumes). A merkle sync that covers a WAL
+//   in flight delivers it too. A stream reset (the follower promoted, disabled, re-pointed) drops what
+//   was on its way.
 // - `connect`: a secondary's connection attempt, sent when it could start, arriving when the link came up.
 // - `merkle-sync`: the primary's initial sync (or diff), from the link coming up to the sync's end.
 // - `forwarded-write`: a client's KV write or delete a performance secondary sent on to its primary.
 // - `unwrap`: redeeming a response-wrapped activation token calls the primary (a token sealed to a
 //   public key needs no call); made and answered within the request.
-import type { BusEffects, BusMessage, MessageSource } from '../../kernel/bus.js';
+// `connect`, `merkle-sync`, `forwarded-write` and `unwrap` are read from the event that completes them
+// (sent and delivered together): the connection process (streaming.ts) still times the first two.
+import type { BusEffects, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
 import type { SimEvent } from '../cluster/events.js';
-import type { ReplicationKind, SimState } from '../cluster/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { followersOf } from './link.js';
+import { walStream } from './shipping.js';
 
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 const WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
 
-/** The ids of in-flight WALs of `kind` from `from` to `to` up to `index`, in index order. */
-function walsUpTo(inFlight: readonly BusMessage[], kind: ReplicationKind, from: string, to: string, index: number): string[] {
-  const prefix = `wal:${kind}:${from}>${to}:`;
-  return inFlight
-    .filter((m) => m.kind === 'wal' && m.id.startsWith(prefix) && m.order <= index)
+/** The ids of in-flight WALs on a stream up to `index`, in index order. */
+function walsUpTo(bus: BusView, stream: string, index: number): string[] {
+  return bus
+    .onStream(stream)
+    .filter((m) => m.order <= index)
     .sort((a, b) => a.order - b.order)
     .map((m) => m.id);
 }
 
-export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, inFlight) => {
+/** WAL messages `from`..`to` (inclusive) of a primary to one follower, sent by event `seq` at `at`. */
+function wals(kind: ReplicationKind, primary: string, follower: string, from: number, to: number, at: number, latency: number, seq: number): SentMessage[] {
+  const out: SentMessage[] = [];
+  for (let i = from; i <= to; i++)
+    out.push({ id: `wal:${kind}:${primary}>${follower}:${i}@${seq}`, kind: 'wal', stream: walStream(kind, primary, follower), from: primary, to: follower, sentAt: at, dueAt: at + latency, label: `WAL ${i} (${WORD[kind]})`, order: i });
+  return out;
+}
+
+/** Whether a secondary's stream from its primary is the same one before and after (else it was reset). */
+function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['replication']['dr']): boolean {
+  return b.role === 'secondary.following' && a.primary === b.primary && a.clusterId === b.clusterId && a.jti === b.jti && a.secondaryId === b.secondaryId;
+}
+
+export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
   if (before.clusters === after.clusters) return null;
-  const out: BusEffects = { sent: [], delivered: [] };
+  const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [] };
+  const latency = after.network.latencyMs;
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
@@ -38,8 +58,13 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     if (!was || was === now) continue;
     for (const kind of KINDS) {
       const [r0, r1] = [was.replication[kind], now.replication[kind]];
-      if (r1.primary !== null && r1.primary === r0.primary && r1.lastRemoteWal > r0.lastRemoteWal) {
-        out.delivered.push(...walsUpTo(inFlight, kind, r1.primary, name, r1.lastRemoteWal));
+      if (r0.primary === null || r0.role !== 'secondary.following') continue;
+      const stream = walStream(kind, r0.primary, name);
+      if (!sameStream(r0, r1)) {
+        // Promoted, disabled, re-pointed, given other credentials: what was on its way is lost with the link.
+        for (const m of bus.onStream(stream)) out.dropped!.push({ id: m.id, reason: `link reset: ${name} no longer streams from ${r0.primary}` });
+      } else if (r1.lastRemoteWal > r0.lastRemoteWal) {
+        out.delivered.push(...walsUpTo(bus, stream, r1.lastRemoteWal));
       }
     }
   }
@@ -53,8 +78,18 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     case 'replication-secondary-connected': {
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
+      const primary = e.primary as string;
       const sentAt = before.clusters[cluster].replication[kind].lastHeartbeat;
-      out.sent.push({ id: `connect:${kind}:${cluster}>${e.primary}@${seq}`, kind: 'connect', from: cluster, to: e.primary as string, sentAt, label: `connect (${WORD[kind]})`, order: 0, now: true });
+      out.sent.push({ id: `connect:${kind}:${cluster}>${primary}@${seq}`, kind: 'connect', from: cluster, to: primary, sentAt, label: `connect (${WORD[kind]})`, order: 0, now: true });
+      const r = after.clusters[cluster].replication[kind];
+      const stream = walStream(kind, primary, cluster);
+      out.wake!.push(stream);
+      // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
+      // missed and is not already on its way.
+      if (r.syncState === 'stream-wals') {
+        const onTheWay = Math.max(r.lastRemoteWal, ...bus.onStream(stream).map((m) => m.order));
+        out.sent.push(...wals(kind, primary, cluster, onTheWay + 1, after.clusters[primary].wal.last, event.at, latency, seq));
+      }
       break;
     }
     case 'replication-secondary-synced': {
@@ -63,6 +98,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const primary = e.primary as string;
       const sentAt = before.clusters[cluster].replication[kind].lastHeartbeat;
       out.sent.push({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', from: primary, to: cluster, sentAt, label: `initial sync to WAL ${e.wal} (${WORD[kind]})`, order: 0, now: true });
+      out.wake!.push(walStream(kind, primary, cluster));
       break;
     }
     case 'replication-secondary-enabled':
@@ -76,7 +112,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       break;
     }
   }
-  // WALs written: one message per follower and index, in flight until delivered.
+  // WALs written: one message per follower whose link is up and index, in flight until delivered. A
+  // follower still connecting gets them by its merkle sync, or when it resumes streaming.
   for (const name of Object.keys(after.clusters).sort()) {
     const was = before.clusters[name];
     const now = after.clusters[name];
@@ -84,11 +121,9 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     for (const kind of KINDS) {
       if (now.replication[kind].role !== 'primary') continue;
       for (const f of followersOf(after, kind, now)) {
-        for (let i = was.wal.last + 1; i <= now.wal.last; i++) {
-          out.sent.push({ id: `wal:${kind}:${name}>${f.name}:${i}@${seq}`, kind: 'wal', from: name, to: f.name, sentAt: event.at, label: `WAL ${i} (${WORD[kind]})`, order: i });
-        }
+        if (f.replication[kind].connected) out.sent.push(...wals(kind, name, f.name, was.wal.last + 1, now.wal.last, event.at, latency, seq));
       }
     }
   }
-  return out.sent.length || out.delivered.length ? out : null;
+  return out.sent.length || out.delivered.length || out.dropped!.length || out.wake!.length ? out : null;
 };

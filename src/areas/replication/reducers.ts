@@ -27,6 +27,7 @@ import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
 import { linkFacts, moveConnection, storeConnection, storedConnection } from './link.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
+import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
 
@@ -75,7 +76,8 @@ function before(d: SimState, name: string): ClusterState {
 /** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
 function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
   const s = d.clusters[secondaryName];
-  const primary = before(d, primaryName);
+  // What the primary held as of the WAL delivered (later writes are still on their way).
+  const primary = asOfWal(original(d) as SimState, primaryName, wal);
   const r = s.replication[kind];
   s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
@@ -117,7 +119,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   if (e.kind !== 'dr' || !replicationScopes.dr.mirror || !replicationScopes.dr.mirrorsWal) return undefined;
   const freeze = Object.freeze;
   const secondary = s.clusters[e.cluster];
-  const primary = s.clusters[e.primary];
+  const primary = asOfWal(s, e.primary, e.wal);
   const r = secondary.replication.dr;
   // The same assignments, in the same order, as catchUp's on a draft (so new keys land where immer puts them).
   const dr: ReplicationState = freeze({

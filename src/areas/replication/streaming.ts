@@ -1,8 +1,10 @@
-// The streaming process: what replication does by itself as time passes. For every secondary that
-// follows a primary it finds the next thing due on its link, in the order a real link goes through
-// them: connect one link latency after it can, finish the initial sync one latency later, then
-// deliver WALs one latency after the primary wrote them; and drop the link as soon as a partition,
-// a crash, a revocation or a role change breaks it. World.advance appends the earliest due event.
+// The connection process: what a secondary's link does by itself as time passes. For every secondary
+// that follows a primary it finds the next step due on its link, in the order a real link goes
+// through them: connect one link latency after it can, finish the initial sync one latency later;
+// and drop the link as soon as a partition, a crash, a revocation or a role change breaks it.
+// World.advance appends the earliest due event. WALs are not shipped here: each is a message on the
+// bus, due one latency after it was written, delivered through the connection machine's gate
+// (shipping.ts).
 import type { SimEvent } from '../cluster/events.js';
 import type { ReplicationKind, SimState } from '../cluster/state.js';
 import type { TimedProcess } from '../cluster/timed.js';
@@ -38,13 +40,9 @@ export const streamingProcess: TimedProcess = (state: SimState) => {
         }
         continue;
       }
-      const wal = state.clusters[primaryName].wal;
       if (stepConnection(now, { type: 'sync-done' }) !== null) {
         const at = r.lastHeartbeat + latency;
-        consider(at, { type: 'replication-secondary-synced', at, kind, cluster: name, primary: primaryName, wal: wal.last });
-      } else if (wal.last > r.lastRemoteWal) {
-        const at = Math.max(wal.lastAt + latency, r.lastHeartbeat);
-        consider(at, { type: 'replication-wal-delivered', at, kind, cluster: name, primary: primaryName, wal: wal.last });
+        consider(at, { type: 'replication-secondary-synced', at, kind, cluster: name, primary: primaryName, wal: state.clusters[primaryName].wal.last });
       }
     }
   }
