@@ -26,7 +26,7 @@ import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
 import { Bus, networkFate, type BusMessage, type BusRecord, type MessageSource, type Receiver } from './kernel/bus.js';
 import { replicationMessages } from './areas/replication/messages.js';
-import { receiveWal } from './areas/replication/shipping.js';
+import { receiveConnect, receiveSync, receiveWal } from './areas/replication/shipping.js';
 import { syncMessages } from './areas/sync/messages.js';
 
 export { reducers };
@@ -35,7 +35,7 @@ const processes = domainProcesses;
 /** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
 const messageSources: MessageSource<SimState, SimEvent>[] = [replicationMessages, syncMessages];
 /** Who receives the messages the bus is in control of, by kind: the receiving area's handler (bus.ts `Receiver`). */
-const receivers: Record<string, Receiver<SimState, SimEvent>> = { wal: receiveWal };
+const receivers: Record<string, Receiver<SimState, SimEvent>> = { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync };
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
@@ -45,6 +45,8 @@ export interface WorldOptions {
   latencyMs?: number;
   /** The listener's bounds on request bodies (api/limits.ts); the service's defaults otherwise. */
   requestLimits?: Partial<RequestLimits>;
+  /** The route table requests go through: the world's own (`routes`) unless a test drives another. */
+  routes?: RouteTable;
 }
 
 /** Whether an event type has a reducer (own entries of the table only). */
@@ -88,6 +90,7 @@ export class World {
     private readonly rng: SeededRng,
     private readonly limits: Readonly<RequestLimits>,
     private readonly bus: Bus<SimState, SimEvent> = new Bus(messageSources),
+    private readonly table: RouteTable = routes,
   ) {
     this.seen = store.state;
     store.events$.subscribe((event) => {
@@ -110,7 +113,7 @@ export class World {
     const rng = new SeededRng(seed);
     const store = new EventStore<SimState, SimEvent>(emptyState(seed, latencyMs), reducers);
     store.append(genesisEvent(topology, seed, rng, latencyMs));
-    return new World(store, rng, limitsOf(options));
+    return new World(store, rng, limitsOf(options), undefined, options.routes);
   }
 
   /**
@@ -156,7 +159,7 @@ export class World {
     const kept = store.log as SimEvent[];
     for (const e of events) kept.push(e);
     const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
-    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), bus);
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), bus, options.routes);
     if (end && world.stateHash() !== end.stateHash)
       throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
     return world;
@@ -164,7 +167,7 @@ export class World {
 
   /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
   fork(): World {
-    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, this.bus.fork());
+    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, this.bus.fork(), this.table);
   }
 
   /** The log with its closing record (generator position, state hash): what history.jsonl holds. */
@@ -223,7 +226,7 @@ export class World {
   /** Like `request`, with what the router matched and the events appended. */
   send(cluster: string, req: ApiRequest): RequestResult {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    const d = dispatch(this.store.state, cluster, req, this.rng, this.table, this.limits);
     if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
     return this.settle(d, d.outcome);
   }
@@ -231,7 +234,7 @@ export class World {
   /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
   async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
     this.requireCluster(cluster);
-    const d = dispatch(this.store.state, cluster, req, this.rng, routes, this.limits);
+    const d = dispatch(this.store.state, cluster, req, this.rng, this.table, this.limits);
     if (!('later' in d.outcome)) return this.settle(d, d.outcome);
     const before = this.store.log.length;
     const outcome = await d.outcome.later();
@@ -285,11 +288,10 @@ export class World {
     const fate = networkFate(state.network, m);
     if (fate === 'held') return;
     const receiver = own(receivers, m.kind);
-    const outcome = fate === 'dropped' ? null : receiver ? receiver(state, m, this.bus.dueOn(m.stream, at), at) : null;
+    const outcome = fate === 'dropped' ? { drop: `${m.to} is down` } : receiver ? receiver(state, m, this.bus.dueOn(m.stream, at), at) : { drop: `nothing receives ${m.kind} messages` };
     if (outcome === 'wait') return;
-    if (outcome === null) {
-      const reason = fate === 'dropped' ? `${m.to} is down` : receiver ? `link reset: ${m.from} to ${m.to}` : `nothing receives ${m.kind} messages`;
-      this.store.append({ type: 'message-dropped', at, id: m.id, reason });
+    if ('drop' in outcome) {
+      this.store.append({ type: 'message-dropped', at, id: m.id, reason: outcome.drop });
       return;
     }
     this.store.append(...outcome);

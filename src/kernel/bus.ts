@@ -73,8 +73,11 @@ export type SentMessage = Omit<BusMessage, 'deliveredAt' | 'deliveredBy' | 'sent
 /** What one applied event did on the bus. */
 export interface BusEffects {
   sent: SentMessage[];
-  /** Ids of in-flight messages the event delivered, in the order they are taken. */
-  delivered: string[];
+  /**
+   * Ids of in-flight messages the event delivered, in the order they are taken; with a label when
+   * the delivery tells what the message carried (a merkle sync: up to which WAL).
+   */
+  delivered: (string | { id: string; label: string })[];
   /** In-flight messages the event made undeliverable (a stream reset), with why. */
   dropped?: { id: string; reason: string }[];
   /** Streams whose waiting messages the event may have unblocked (a connection came up): examined again now. */
@@ -92,11 +95,11 @@ export type MessageSource<S, E> = (before: S, event: E, after: S, bus: BusView) 
 /**
  * An area's handler for a message of its kind falling due at a reachable receiver: the events
  * that deliver it (appended to the log; they must deliver it, read back by a source), `'wait'` (held:
- * the receiver is not ready for it yet; examined again when a source wakes its stream), or `null`
- * (the link it travelled was reset: dropped). `due`: the messages of its stream due by now, in order,
+ * the receiver is not ready for it yet; examined again when a source wakes its stream), or `drop`
+ * with why (the link it travelled was reset, the receiver refused it). `due`: the messages of its stream due by now, in order,
  * itself first, so one delivery can take them all.
  */
-export type Receiver<S, E> = (state: S, message: BusMessage, due: readonly BusMessage[], at: number) => E[] | 'wait' | null;
+export type Receiver<S, E> = (state: S, message: BusMessage, due: readonly BusMessage[], at: number) => E[] | 'wait' | { drop: string };
 
 /** The network's verdict on a message falling due now. */
 export type NetworkFate = 'deliver' | 'held' | 'dropped';
@@ -175,12 +178,19 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
         this.wake((m) => m.from === kernel.cluster || m.to === kernel.cluster, event.at, event.at);
         break;
     }
+    // The clock's own event closes a wait: whatever fell due by then and is still in flight was held
+    // then (World.advance examines everything due before it moves the clock). Taking it off the queue
+    // here too makes a replayed bus hold exactly what the original held.
+    if (event.type === 'time-advanced') {
+      for (let top = this.nextDue(); top && top.due <= event.at; top = this.nextDue()) this.take();
+    }
     for (const source of this.sources) {
       const effects = source(before, event, after, this);
       if (!effects) continue;
-      for (const id of effects.delivered) {
-        const m = this.pending.get(id);
+      for (const d of effects.delivered) {
+        const m = this.pending.get(typeof d === 'string' ? d : d.id);
         if (!m) continue;
+        if (typeof d !== 'string') m.label = d.label;
         m.deliveredAt = event.at;
         m.deliveredBy = event.seq ?? null;
         this.settle(m);

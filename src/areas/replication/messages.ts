@@ -18,7 +18,7 @@ import type { BusEffects, BusView, MessageSource, SentMessage } from '../../kern
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { followersOf } from './link.js';
-import { walStream } from './shipping.js';
+import { linkStream, walStream } from './shipping.js';
 
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 const WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
@@ -46,9 +46,15 @@ function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['repli
 }
 
 export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
-  if (before.clusters === after.clusters) return null;
+  // A heal or a restart may let a waiting secondary try to connect again; else only a change to the clusters sends.
+  const networkBack = event.type === 'links-healed' || event.type === 'cluster-restarted';
+  if (before.clusters === after.clusters && !networkBack) return null;
   const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [] };
   const latency = after.network.latencyMs;
+  const dropped = new Set<string>();
+  const drop = (ids: readonly { id: string }[], reason: string) => {
+    for (const { id } of ids) if (!dropped.has(id)) (dropped.add(id), out.dropped!.push({ id, reason }));
+  };
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
@@ -62,7 +68,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const stream = walStream(kind, r0.primary, name);
       if (!sameStream(r0, r1)) {
         // Promoted, disabled, re-pointed, given other credentials: what was on its way is lost with the link.
-        for (const m of bus.onStream(stream)) out.dropped!.push({ id: m.id, reason: `link reset: ${name} no longer streams from ${r0.primary}` });
+        drop(bus.onStream(stream), `link reset: ${name} no longer streams from ${r0.primary}`);
+        drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
       } else if (r1.lastRemoteWal > r0.lastRemoteWal) {
         out.delivered.push(...walsUpTo(bus, stream, r1.lastRemoteWal));
       }
@@ -79,28 +86,36 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
       const primary = e.primary as string;
-      const sentAt = before.clusters[cluster].replication[kind].lastHeartbeat;
-      out.sent.push({ id: `connect:${kind}:${cluster}>${primary}@${seq}`, kind: 'connect', from: cluster, to: primary, sentAt, label: `connect (${WORD[kind]})`, order: 0, now: true });
+      const link = linkStream(kind, cluster);
+      out.delivered.push(...bus.onStream(link).filter((m) => m.kind === 'connect').map((m) => m.id));
       const r = after.clusters[cluster].replication[kind];
       const stream = walStream(kind, primary, cluster);
       out.wake!.push(stream);
-      // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
-      // missed and is not already on its way.
       if (r.syncState === 'stream-wals') {
+        // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
+        // missed and is not already on its way.
         const onTheWay = Math.max(r.lastRemoteWal, ...bus.onStream(stream).map((m) => m.order));
         out.sent.push(...wals(kind, primary, cluster, onTheWay + 1, after.clusters[primary].wal.last, event.at, latency, seq));
+      } else {
+        // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
+        const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
+        out.sent.push({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${WORD[kind]})`, order: 0 });
       }
       break;
     }
     case 'replication-secondary-synced': {
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
-      const primary = e.primary as string;
-      const sentAt = before.clusters[cluster].replication[kind].lastHeartbeat;
-      out.sent.push({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', from: primary, to: cluster, sentAt, label: `initial sync to WAL ${e.wal} (${WORD[kind]})`, order: 0, now: true });
-      out.wake!.push(walStream(kind, primary, cluster));
+      // Its label says, now that it ended, up to which WAL it brought the secondary.
+      for (const m of bus.onStream(linkStream(kind, cluster))) if (m.kind === 'merkle-sync') out.delivered.push({ id: m.id, label: m.label.replace(/ \(/, ` to WAL ${e.wal as number} (`) });
+      out.wake!.push(walStream(kind, e.primary as string, cluster));
       break;
     }
+    case 'replication-secondary-disconnected':
+      // The link dropped: a connection attempt or a sync under way is lost with it (WALs held by a
+      // partition stay: they cross once the link is back).
+      drop(bus.onStream(linkStream(e.kind as ReplicationKind, e.cluster as string)), `link down: ${e.reason as string}`);
+      break;
     case 'replication-secondary-enabled':
     case 'replication-secondary-primary-updated': {
       const kind = e.kind as ReplicationKind;
@@ -110,6 +125,31 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       if (issued?.publicKey) break;
       out.sent.push({ id: `unwrap:${kind}:${e.cluster}>${primary}@${seq}`, kind: 'unwrap', from: e.cluster as string, to: primary, sentAt: event.at, label: `unwrap activation token (${WORD[kind]})`, order: 0, now: true });
       break;
+    }
+  }
+  // A secondary waiting for its link (just told to follow, or its link dropped) tries to connect: one
+  // attempt on its way at a time. Looked at for the clusters that changed, the followers of a primary
+  // whose replication changed (promoted again, a token re-issued), and everyone after a heal or a restart.
+  const look = new Set<string>();
+  for (const name of Object.keys(after.clusters)) {
+    const was = before.clusters[name];
+    const now = after.clusters[name];
+    if (networkBack || !was || was !== now) look.add(name);
+  }
+  for (const name of [...look]) {
+    const was = before.clusters[name];
+    const now = after.clusters[name];
+    for (const kind of KINDS)
+      if (!was || was.replication[kind] !== now.replication[kind])
+        for (const f of Object.keys(after.clusters)) if (after.clusters[f].replication[kind].primary === name) look.add(f);
+  }
+  for (const name of [...look].sort()) {
+    for (const kind of KINDS) {
+      const r = after.clusters[name].replication[kind];
+      if (r.role !== 'secondary.following' || r.primary === null || r.connected) continue;
+      const link = linkStream(kind, name);
+      if (bus.onStream(link).some((m) => !dropped.has(m.id)) || out.sent.some((m) => m.stream === link)) continue;
+      out.sent.push({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${WORD[kind]})`, order: 0 });
     }
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
