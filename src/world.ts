@@ -24,9 +24,10 @@ import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers }
 import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
-import { Bus, networkFate, type BusMessage, type BusRecord, type MessageSource, type Receiver } from './kernel/bus.js';
+import { Bus, networkFate, type BusMessage, type BusRecord, type Checker, type MessageSource, type Receiver } from './kernel/bus.js';
 import { replicationMessages } from './areas/replication/messages.js';
 import { receiveConnect, receiveSync, receiveWal } from './areas/replication/shipping.js';
+import { checkLink } from './areas/replication/streaming.js';
 import { syncMessages } from './areas/sync/messages.js';
 
 export { reducers };
@@ -36,6 +37,8 @@ const processes = domainProcesses;
 const messageSources: MessageSource<SimState, SimEvent>[] = [replicationMessages, syncMessages];
 /** Who receives the messages the bus is in control of, by kind: the receiving area's handler (bus.ts `Receiver`). */
 const receivers: Record<string, Receiver<SimState, SimEvent>> = { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync };
+/** Who looks at the checks the sources schedule, by the key's prefix (bus.ts `Checker`). */
+const checkers: Record<string, Checker<SimState, SimEvent>> = { link: checkLink };
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
@@ -269,9 +272,16 @@ export class World {
         const due = p(this.store.state);
         if (due && due.at <= target && (!next || due.at < next.at)) next = due;
       }
-      const message = this.bus.nextDue();
-      if (message && message.due <= target && (!next || message.due < next.at)) {
-        this.receive(message.message, Math.max(message.due, this.now));
+      const due = this.bus.nextDue();
+      if (due && due.due <= target && (!next || due.due < next.at)) {
+        const at = Math.max(due.due, this.now);
+        if (due.message) this.receive(due.message, at);
+        else {
+          this.bus.take();
+          const checker = own(checkers, due.check.slice(0, due.check.indexOf(':')));
+          const found = checker ? checker(this.store.state, due.check, at) : [];
+          if (found.length) this.store.append(...found);
+        }
         continue;
       }
       if (!next) break;

@@ -82,7 +82,16 @@ export interface BusEffects {
   dropped?: { id: string; reason: string }[];
   /** Streams whose waiting messages the event may have unblocked (a connection came up): examined again now. */
   wake?: string[];
+  /**
+   * Timed work that is not a message: things the event may have changed, to be looked at now by the
+   * area's checker (`Checker`), by key ("link:dr:west": has west's DR link dropped?). The due-time
+   * queue holds them with the messages, so nothing has to look at every cluster after every event.
+   */
+  check?: string[];
 }
+
+/** An area's look at something an event may have changed (a check falling due): the events it finds due now, if any. */
+export type Checker<S, E> = (state: S, key: string, at: number) => E[];
 
 /** What a source may read of the bus: the messages in flight on a stream, in the order sent. */
 export interface BusView {
@@ -117,7 +126,9 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
   private readonly streams = new Map<string, BusMessage[]>();
   /** When each pending message (with a receiver) is due now: its due time, or later once held and woken. */
   private readonly due = new Map<string, number>();
-  private readonly queue = new DueQueue<{ id: string; due: number }>();
+  private readonly queue = new DueQueue<{ id: string; due: number; check?: true }>();
+  /** Checks scheduled (by key), with when they are due. */
+  private readonly checks = new Map<string, number>();
   private readonly subject = new Subject<BusRecord>();
 
   constructor(private readonly sources: readonly MessageSource<S, E>[]) {}
@@ -141,15 +152,17 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     return this.streams.get(stream) ?? [];
   }
 
-  /** The in-flight message falling due first, with the time it is due; undefined when none is queued. */
-  nextDue(): { message: BusMessage; due: number } | undefined {
-    const top = this.queue.peek((q) => this.due.get(q.id) === q.due);
-    return top && { message: this.pending.get(top.value.id)!, due: top.value.due };
+  /** The in-flight message or the check falling due first, with the time it is due; undefined when none is queued. */
+  nextDue(): ({ message: BusMessage; check?: undefined } | { check: string; message?: undefined }) & { due: number } | undefined {
+    const top = this.queue.peek((q) => (q.check ? this.checks.get(q.id) : this.due.get(q.id)) === q.due)?.value;
+    if (!top) return undefined;
+    return top.check ? { check: top.id, due: top.due } : { message: this.pending.get(top.id)!, due: top.due };
   }
 
-  /** Takes the message falling due first off the queue (it stays in flight until delivered or dropped). */
+  /** Takes what falls due first off the queue (a message stays in flight until delivered or dropped; a check is done). */
   take(): void {
-    this.queue.pop();
+    const top = this.queue.pop()?.value;
+    if (top?.check) this.checks.delete(top.id);
   }
 
   /** The in-flight messages of a stream due by `at`, in order. */
@@ -207,6 +220,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
           this.subject.next({ phase: 'delivered', message: m });
         } else this.enqueue(m, m.dueAt!);
       }
+      for (const key of effects.check ?? []) this.schedule(key, event.at);
       if (effects.wake?.length) {
         const streams = new Set(effects.wake);
         this.wake((m) => streams.has(m.stream), event.at, event.at);
@@ -217,7 +231,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
   /** A copy for a fork: the same messages in flight, due at the same times; the delivered ones left behind. */
   fork(): Bus<S, E> {
     const copy = new Bus<S, E>(this.sources);
-    const queued = new Set(this.queue.values().filter((q) => this.due.get(q.id) === q.due).map((q) => q.id));
+    const queued = new Set(this.queue.values().filter((q) => !q.check && this.due.get(q.id) === q.due).map((q) => q.id));
     for (const m of this.pending.values()) {
       const c = { ...m };
       copy.all.push(c);
@@ -228,7 +242,15 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       // A message held here (taken off the queue) stays held in the fork until something wakes it.
       if (queued.has(c.id)) copy.queue.push(due, { id: c.id, due });
     }
+    for (const [key, due] of this.checks) copy.schedule(key, due);
     return copy;
+  }
+
+  /** Schedules a check, unless one for the same key is already waiting (it will look at the state then). */
+  private schedule(key: string, due: number): void {
+    if (this.checks.has(key)) return;
+    this.checks.set(key, due);
+    this.queue.push(due, { id: key, due, check: true });
   }
 
   private enqueue(m: BusMessage, due: number): void {

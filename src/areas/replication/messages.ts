@@ -46,10 +46,11 @@ function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['repli
 }
 
 export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
-  // A heal or a restart may let a waiting secondary try to connect again; else only a change to the clusters sends.
-  const networkBack = event.type === 'links-healed' || event.type === 'cluster-restarted';
-  if (before.clusters === after.clusters && !networkBack) return null;
-  const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [] };
+  // A heal or a restart may let a waiting secondary try to connect again, a cut or a crash may drop
+  // links; else only a change to the clusters sends.
+  const networkChanged = before.network !== after.network;
+  if (before.clusters === after.clusters && !networkChanged) return null;
+  const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [], check: [] };
   const latency = after.network.latencyMs;
   const dropped = new Set<string>();
   const drop = (ids: readonly { id: string }[], reason: string) => {
@@ -128,25 +129,34 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     }
   }
   // A secondary waiting for its link (just told to follow, or its link dropped) tries to connect: one
-  // attempt on its way at a time. Looked at for the clusters that changed, the followers of a primary
-  // whose replication changed (promoted again, a token re-issued), and everyone after a heal or a restart.
+  // attempt on its way at a time; a secondary whose link is up gets it checked (has it dropped?).
+  // Looked at for the clusters that changed, the followers of a primary whose replication changed
+  // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
   const look = new Set<string>();
   for (const name of Object.keys(after.clusters)) {
     const was = before.clusters[name];
     const now = after.clusters[name];
-    if (networkBack || !was || was !== now) look.add(name);
+    if (networkChanged || !was || was !== now) look.add(name);
   }
   for (const name of [...look]) {
     const was = before.clusters[name];
     const now = after.clusters[name];
-    for (const kind of KINDS)
-      if (!was || was.replication[kind] !== now.replication[kind])
-        for (const f of Object.keys(after.clusters)) if (after.clusters[f].replication[kind].primary === name) look.add(f);
+    for (const kind of KINDS) {
+      if (was && was.replication[kind] === now.replication[kind]) continue;
+      // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
+      const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
+      for (const f of Object.keys(after.clusters)) if (everyone || after.clusters[f].replication[kind].primary === name) look.add(f);
+    }
   }
   for (const name of [...look].sort()) {
     for (const kind of KINDS) {
       const r = after.clusters[name].replication[kind];
-      if (r.role !== 'secondary.following' || r.primary === null || r.connected) continue;
+      if (r.role !== 'secondary.following' || r.primary === null) continue;
+      // A link that is up may have dropped: look at it now (streaming.ts checkLink).
+      if (r.connected) {
+        out.check!.push(linkStream(kind, name));
+        continue;
+      }
       const link = linkStream(kind, name);
       if (bus.onStream(link).some((m) => !dropped.has(m.id)) || out.sent.some((m) => m.stream === link)) continue;
       out.sent.push({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${WORD[kind]})`, order: 0 });
@@ -165,5 +175,5 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       }
     }
   }
-  return out.sent.length || out.delivered.length || out.dropped!.length || out.wake!.length ? out : null;
+  return out.sent.length || out.delivered.length || out.dropped!.length || out.wake!.length || out.check!.length ? out : null;
 };
