@@ -144,7 +144,8 @@ export interface ReplicationState {
   /** Secondary side: whether its link to the primary is established (set by connect/disconnect events). */
   connected: boolean;
   /** Secondary side: the replication state the status record reports while connected. */
-  syncState: 'idle' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
+  /** The connection machine's value as stored: its phase, or idle / shutdown while following nobody. */
+  syncState: 'idle' | 'shutdown' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
   /** Time of the last contact with the other side. */
   lastHeartbeat: number;
   knownPrimaryClusterAddrs: string[];

@@ -4,7 +4,7 @@
 // machine again. Reducers never draw and never read a clock.
 import { original } from 'immer';
 import type { RoleValue } from '../../../models/replication-role.machine.js';
-import { stepConnection } from '../../../models/secondary-connection.machine.js';
+import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
@@ -31,20 +31,31 @@ import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
 
+/** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
+function storedConnectionWhileFollowing(r: ReplicationState): Connection {
+  if (r.primary === null || r.syncState === 'shutdown') return storedConnection(r);
+  return { state: r.connected ? 'ready' : 'connecting', phase: r.syncState === 'idle' ? 'stream-wals' : r.syncState, reason: null };
+}
+
 /** Applies the role the handler's machine decided, as the event records it. */
 function moveRole(r: ReplicationState, next: RoleValue): void {
   r.role = next;
 }
 
-/** Forgets everything a secondary knows about a primary it followed. */
-function clearSecondarySide(r: ReplicationState): void {
+/**
+ * Forgets everything a secondary knows about a primary it followed. `closed`: it stays a secondary and
+ * closes the connection it had (shutdown); otherwise it leaves the secondary role and its connection
+ * starts afresh (idle).
+ */
+function clearSecondarySide(r: ReplicationState, closed = false): void {
+  const had = storedConnectionWhileFollowing(r);
   r.primary = null;
   r.primaryApiAddr = '';
   r.secondaryId = '';
   r.jti = '';
   r.lastRemoteWal = 0;
-  // No primary to follow: the connection goes idle (the role already left `following`).
-  storeConnection(r, stepConnection(storedConnection(r), { type: 'unfollow' })!);
+  // No primary to follow (the role already left `following`): the machine closes the connection.
+  storeConnection(r, stepConnection(had, { type: closed ? 'unfollow' : 'reset' })!);
   r.knownPrimaryClusterAddrs = [];
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
@@ -249,7 +260,7 @@ export const replicationReducers = {
     moveRole(r, e.via === 'empty-token' ? 'secondary.unassigned' : 'secondary.following');
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
     if (e.via === 'empty-token') {
-      clearSecondarySide(r);
+      clearSecondarySide(r, true);
       r.primaryClusterAddr = '';
       return;
     }
