@@ -40,6 +40,17 @@ function wals(kind: ReplicationKind, primary: string, follower: string, from: nu
   return out;
 }
 
+type Replication = ClusterState['replication']['dr'];
+
+/**
+ * Whether what a link depends on changed on this side (role, primary, set, credentials issued or
+ * revoked, the connection): a WAL taken (`lastRemoteWal`, `lastHeartbeat`) changes none of it.
+ */
+function linkChanged(a: Replication, b: Replication): boolean {
+  if (a === b) return false;
+  return a.role !== b.role || a.primary !== b.primary || a.clusterId !== b.clusterId || a.issued !== b.issued || a.revokedCredentials !== b.revokedCredentials || a.jti !== b.jti || a.secondaryId !== b.secondaryId || a.connected !== b.connected || a.syncState !== b.syncState || a.mirroredPerformance !== b.mirroredPerformance;
+}
+
 /** Whether a secondary's stream from its primary is the same one before and after (else it was reset). */
 function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['replication']['dr']): boolean {
   return b.role === 'secondary.following' && a.primary === b.primary && a.clusterId === b.clusterId && a.jti === b.jti && a.secondaryId === b.secondaryId;
@@ -53,16 +64,20 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [], check: [] };
   const latency = after.network.latencyMs;
   const dropped = new Set<string>();
+  // The clusters this event changed (or added), in name order: what the readings below look at.
+  const changed: string[] = [];
+  if (before.clusters !== after.clusters) for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
+  changed.sort();
   const drop = (ids: readonly { id: string }[], reason: string) => {
     for (const { id } of ids) if (!dropped.has(id)) (dropped.add(id), out.dropped!.push({ id, reason }));
   };
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
-  for (const name of Object.keys(after.clusters).sort()) {
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
-    if (!was || was === now) continue;
+    if (!was) continue;
     for (const kind of KINDS) {
       const [r0, r1] = [was.replication[kind], now.replication[kind]];
       if (r0.primary === null || r0.role !== 'secondary.following') continue;
@@ -132,17 +147,12 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // attempt on its way at a time; a secondary whose link is up gets it checked (has it dropped?).
   // Looked at for the clusters that changed, the followers of a primary whose replication changed
   // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
-  const look = new Set<string>();
-  for (const name of Object.keys(after.clusters)) {
-    const was = before.clusters[name];
-    const now = after.clusters[name];
-    if (networkChanged || !was || was !== now) look.add(name);
-  }
-  for (const name of [...look]) {
+  const look = new Set<string>(networkChanged ? Object.keys(after.clusters) : changed);
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
     for (const kind of KINDS) {
-      if (was && was.replication[kind] === now.replication[kind]) continue;
+      if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
       // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
       const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
       for (const f of Object.keys(after.clusters)) if (everyone || after.clusters[f].replication[kind].primary === name) look.add(f);
@@ -164,10 +174,10 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
   // follower still connecting gets them by its merkle sync, or when it resumes streaming.
-  for (const name of Object.keys(after.clusters).sort()) {
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
-    if (!was || was === now || now.wal.last <= was.wal.last) continue;
+    if (!was || now.wal.last <= was.wal.last) continue;
     for (const kind of KINDS) {
       if (now.replication[kind].role !== 'primary') continue;
       for (const f of followersOf(after, kind, now)) {

@@ -108,12 +108,24 @@ function lowestTaken(state: SimState, primary: string): number | null {
 function snapshotsAfter(before: SimState, after: SimState): SimState['walAsOf'] {
   const kept = after.walAsOf;
   if (before.clusters === after.clusters) return kept;
-  let next: Record<string, Record<string, ClusterState>> | undefined;
-  const touched = new Set(Object.keys(kept ?? {}));
-  for (const name of Object.keys(after.clusters)) {
+  const changed: string[] = [];
+  for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
+  const touched = new Set<string>();
+  for (const name of changed) {
     const was = before.clusters[name];
-    if (was && was !== after.clusters[name] && after.clusters[name].wal.last > was.wal.last && was.wal.last > 0) touched.add(name);
+    const now = after.clusters[name];
+    // A primary that wrote a WAL, or the primary of a secondary that took one (or changed).
+    if (was && now.wal.last > was.wal.last && was.wal.last > 0) touched.add(name);
+    for (const kind of ['dr', 'performance'] as const) {
+      for (const c of [was, now]) {
+        const p = c?.replication[kind].primary;
+        if (p && kept?.[p]) touched.add(p);
+      }
+    }
   }
+  if (!touched.size) return kept;
+  let next: Record<string, Record<string, ClusterState>> | undefined;
+  for (const name of Object.keys(kept ?? {})) if (!touched.has(name)) (next ??= {})[name] = kept![name];
   for (const name of touched) {
     const was = before.clusters[name];
     const now = after.clusters[name];
