@@ -139,6 +139,20 @@ describe('the bus between the clusters', () => {
     expect(w.state.walAsOf).toBeUndefined();
   });
 
+  it('an hour of quiet on a connected link appends one event: heartbeats are derived, not logged', () => {
+    const w = drWorld({ latencyMs: LATENCY });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    w.advance(1000);
+    const events = w.log.length;
+    const messages = w.messages.length;
+    w.advance(3_600_000);
+    expect(w.log.slice(events).map((e) => e.type)).toEqual(['time-advanced']);
+    expect(w.messages.length).toBe(messages);
+    const status = w.request('east', { method: 'GET', path: 'sys/replication/dr/status' }).body as { data: { secondaries: { last_heartbeat: string; last_heartbeat_duration_ms: string; connection_status: string }[] } };
+    expect(status.data.secondaries[0]).toMatchObject({ connection_status: 'connected', last_heartbeat: new Date(Date.UTC(2026, 0, 1) + w.now).toISOString().replace('.000', ''), last_heartbeat_duration_ms: String(2 * LATENCY) });
+  });
+
   it('holds the same messages after a replay of the log', () => {
     const w = drWorld({ latencyMs: LATENCY });
     enablePrimary(w, 'east');
