@@ -195,7 +195,7 @@ export class World {
   /**
    * Every message sent between the clusters (and to external stores) so far, in the order sent, each
    * with its delivery or drop once it happened. Derived from the log: a replay holds the same. A fork
-   * starts with its parent's messages in flight (and only those of the past).
+   * carries its parent's messages still in flight (not those already delivered or dropped).
    */
   get messages(): readonly BusMessage[] {
     return this.bus.messages;
@@ -258,9 +258,9 @@ export class World {
 
   /**
    * Moves the virtual clock, doing whatever falls due on the way, in time order: the timed processes'
-   * work, and the messages of the bus falling due (each met by its fate: delivered by its receiver's
-   * events, held back, or dropped). At equal times a process goes first (a link that drops at the
-   * moment a WAL falls due holds the WAL), then messages in the order they fell due.
+   * work, and the messages and checks of the bus falling due (a message met by its fate: delivered
+   * by its receiver's events, held back, or dropped). At equal times a process goes first, then the
+   * bus's work in the order it was scheduled.
    */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new WorldUsageError(`cannot wait ${ms} ms: a wait must be a non-negative number`);
