@@ -6,12 +6,24 @@
 //   idle ──follow──▶ connecting ──connect [link up]──▶ ready.merkle-sync | ready.merkle-diff | ready.stream-wals
 //   ready.merkle-* ──sync-done──▶ ready.stream-wals
 //   connecting | ready ──observe [unreachable | not a primary | other set | revoked]──▶ transient_failure
-//   transient_failure ──observe [link up]──▶ connecting          any ──unfollow──▶ idle
+//   transient_failure ──observe [link up]──▶ connecting
+//   connecting | ready | transient_failure ──unfollow──▶ shutdown      idle ──unfollow──▶ idle
+//   any ──reset (leaves the secondary role)──▶ idle
 //
 // A new secondary (activation) connects into a full merkle-sync; one re-pointed at a primary
 // (update-primary, a DR promotion taking up a performance link) into a merkle-diff of the data it
-// keeps; one that was streaming and lost its link resumes streaming. `shutdown` (a connection closed
-// for good) is not reached: a cluster that stops following a primary reports no connection at all.
+// keeps; one that was streaming and lost its link resumes streaming.
+//
+// `shutdown` vs `transient_failure` (gRPC connectivity semantics, which `connection_state` reports:
+// vault-api-facts.md, Replication status): TRANSIENT_FAILURE is a channel whose connection attempts
+// fail and which keeps trying; SHUTDOWN is a channel its owner closed, never used again. So a
+// secondary whose link is cut, whose primary crashed, was demoted or re-enabled as another set, or
+// revoked its credentials keeps trying (its attempts are refused): transient_failure, and it
+// reconnects by itself if the primary takes it again. A secondary told to forget its primary
+// (update-primary with an empty token) closes its connection: shutdown, until it is pointed at a
+// primary again (`follow`). A secondary that never had a connection (a demoted primary waiting to be
+// pointed somewhere) is idle. A cluster that leaves the secondary role (promoted, disabled, enabled
+// as a primary) reports no connection at all, so its connection is simply reset to idle.
 //
 // Like the role machine, the world keeps the connection as plain data and uses this machine as a pure
 // transition function (`stepConnection`), with the link's facts read from the world as guard inputs.
@@ -37,7 +49,7 @@ export interface LinkFacts {
 
 /** The connection as the world stores it and the status record reports it. */
 export interface Connection {
-  state: 'idle' | 'connecting' | 'transient_failure' | 'ready';
+  state: 'idle' | 'connecting' | 'transient_failure' | 'ready' | 'shutdown';
   /** While ready, what the link does; otherwise what it does once (re)connected. */
   phase: SyncPhase;
   /** Why the link is down, in transient_failure. */
@@ -47,6 +59,7 @@ export interface Connection {
 export type ConnectionEvent =
   | { type: 'follow'; phase: 'merkle-sync' | 'merkle-diff' }
   | { type: 'unfollow' }
+  | { type: 'reset' }
   | { type: 'observe'; link: LinkFacts }
   | { type: 'connect'; link: LinkFacts }
   | { type: 'sync-done' };
@@ -92,10 +105,18 @@ export const secondaryConnectionMachine = setup({
   // Pointed at a primary (again) from anywhere: connect afresh, then sync or diff.
   on: {
     follow: { target: '.connecting', actions: 'rememberPhase' },
-    unfollow: { target: '.idle', actions: 'forgetReason' },
+    // The secondary closes the connection it had (forgets its primary): closed for good.
+    unfollow: { target: '.shutdown', actions: 'forgetReason' },
+    // The cluster leaves the secondary role (promoted, disabled, enabled as a primary): no connection.
+    reset: { target: '.idle', actions: 'forgetReason' },
   },
   states: {
-    idle: {},
+    idle: {
+      on: { unfollow: { target: 'idle' } },
+    },
+    shutdown: {
+      on: { unfollow: { target: 'shutdown' } },
+    },
     connecting: {
       on: {
         observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
@@ -183,3 +204,4 @@ export function reportedConnection(c: Connection): { state: 'idle' | SyncPhase; 
 }
 
 export const IDLE_CONNECTION: Connection = { state: 'idle', phase: 'stream-wals', reason: null };
+export const SHUTDOWN_CONNECTION: Connection = { state: 'shutdown', phase: 'stream-wals', reason: null };

@@ -21,18 +21,22 @@ import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers }
 import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
-import { Bus, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
-import { gather, gatherMountRoutes, gatherReducers } from './kernel/area.js';
+import { Bus, networkFate, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
+import { gather, gatherKeyed, gatherMountRoutes, gatherWorldReducers } from './kernel/area.js';
 import { AREAS } from './areas.js';
 
 /** Every reducer of the world: the network's (the kernel's) and every area's; replay and the monitors' fold use the same. */
-export const reducers = gatherReducers<SimState, SimEvent>(AREAS, networkReducers);
+export const reducers = gatherWorldReducers<SimState, SimEvent>(AREAS, networkReducers);
 /** The routes the world serves: every area's `sys/` paths, and the KV engines' routes by mount type. */
 export const routes: RouteTable = { sys: gather(AREAS, 'routes'), mounts: gatherMountRoutes(AREAS) as RouteTable['mounts'] };
 /** What happens by itself as time passes, in every area. */
 const processes = gather(AREAS, 'processes');
 /** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
 const messageSources: MessageSource<SimState, SimEvent>[] = gather(AREAS, 'messages');
+/** Who receives the messages the bus is in control of, by kind: the receiving area's handler (bus.ts `Receiver`). */
+const receivers = gatherKeyed(AREAS, 'receivers');
+/** Who looks at the checks the sources schedule, by the key's prefix (bus.ts `Checker`). */
+const checkers = gatherKeyed(AREAS, 'checkers');
 
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
@@ -42,6 +46,8 @@ export interface WorldOptions {
   latencyMs?: number;
   /** The listener's bounds on request bodies (api/limits.ts); the service's defaults otherwise. */
   requestLimits?: Partial<RequestLimits>;
+  /** The route table requests go through: the world's own (`routes`) unless a test drives another. */
+  routes?: RouteTable;
 }
 
 /** Whether an event type has a reducer (own entries of the table only). */
@@ -85,6 +91,7 @@ export class World {
     private readonly rng: SeededRng,
     private readonly limits: Readonly<RequestLimits>,
     private readonly bus: Bus<SimState, SimEvent> = new Bus(messageSources),
+    private readonly table: RouteTable = routes,
   ) {
     this.seen = store.state;
     store.events$.subscribe((event) => {
@@ -107,7 +114,7 @@ export class World {
     const rng = new SeededRng(seed);
     const store = new EventStore<SimState, SimEvent>(emptyState(seed, latencyMs), reducers);
     store.append(genesisEvent(topology, seed, rng, latencyMs));
-    return new World(store, rng, limitsOf(options));
+    return new World(store, rng, limitsOf(options), undefined, options.routes);
   }
 
   /**
@@ -153,7 +160,7 @@ export class World {
     const kept = store.log as SimEvent[];
     for (const e of events) kept.push(e);
     const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
-    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), bus);
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), bus, options.routes);
     if (end && world.stateHash() !== end.stateHash)
       throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
     return world;
@@ -161,7 +168,7 @@ export class World {
 
   /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
   fork(): World {
-    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits);
+    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, this.bus.fork(), this.table);
   }
 
   /** The log with its closing record (generator position, state hash): what history.jsonl holds. */
@@ -185,13 +192,13 @@ export class World {
   }
   /**
    * Every message sent between the clusters (and to external stores) so far, in the order sent, each
-   * with its delivery once it happened. Derived from the log: a replay holds the same. A fork starts
-   * with no messages in flight (its bus reads only its own events).
+   * with its delivery or drop once it happened. Derived from the log: a replay holds the same. A fork
+   * carries its parent's messages still in flight (not those already delivered or dropped).
    */
   get messages(): readonly BusMessage[] {
     return this.bus.messages;
   }
-  /** Messages sent and not delivered yet: held by a partition, a crash, a revocation. */
+  /** Messages sent and neither delivered nor dropped yet: on their way, or held back by a partition. */
   get inFlight(): readonly BusMessage[] {
     return this.bus.inFlight;
   }
@@ -220,7 +227,7 @@ export class World {
   /** Like `request`, with what the router matched and the events appended. */
   send(cluster: string, req: ApiRequest): RequestResult {
     this.requireCluster(cluster);
-    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, routes), req, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, this.table), req, this.limits);
     if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
     return this.settle(d, d.outcome);
   }
@@ -228,7 +235,7 @@ export class World {
   /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
   async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
     this.requireCluster(cluster);
-    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, routes), req, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, this.table), req, this.limits);
     if (!('later' in d.outcome)) return this.settle(d, d.outcome);
     const before = this.store.log.length;
     const outcome = await d.outcome.later();
@@ -247,7 +254,12 @@ export class World {
     return { response, summary: d.summary, pattern: d.pattern, events: outcome.events, ...explained(answer) };
   }
 
-  /** Moves the virtual clock, delivering and expiring whatever falls due on the way, in time order. */
+  /**
+   * Moves the virtual clock, doing whatever falls due on the way, in time order: the timed processes'
+   * work, and the messages and checks of the bus falling due (a message met by its fate: delivered
+   * by its receiver's events, held back, or dropped). At equal times a process goes first, then the
+   * bus's work in the order it was scheduled.
+   */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new WorldUsageError(`cannot wait ${ms} ms: a wait must be a non-negative number`);
     const target = this.now + ms;
@@ -258,11 +270,40 @@ export class World {
         const due = p(this.store.state);
         if (due && due.at <= target && (!next || due.at < next.at)) next = due;
       }
+      const due = this.bus.nextDue();
+      if (due && due.due <= target && (!next || due.due < next.at)) {
+        const at = Math.max(due.due, this.now);
+        if (due.message) this.receive(due.message, at);
+        else {
+          this.bus.take();
+          const checker = checkers.get(due.check.slice(0, due.check.indexOf(':')));
+          const found = checker ? checker(this.store.state, due.check, at) : [];
+          if (found.length) this.store.append(...found);
+        }
+        continue;
+      }
       if (!next) break;
       for (const e of next.events) e.at = Math.max(e.at, this.now);
       this.store.append(...next.events);
     }
     this.store.append({ type: 'time-advanced', at: target });
+  }
+
+  /** A message of the bus fell due at `at`: the network, then its receiver, decide its fate. */
+  private receive(m: BusMessage, at: number): void {
+    this.bus.take();
+    const state = this.store.state;
+    const fate = networkFate(state.network, m);
+    if (fate === 'held') return;
+    const receiver = receivers.get(m.kind);
+    const outcome = fate === 'dropped' ? { drop: `${m.to} is down` } : receiver ? receiver(state, m, this.bus.dueOn(m.stream, at), at) : { drop: `nothing receives ${m.kind} messages` };
+    if (outcome === 'wait') return;
+    if ('drop' in outcome) {
+      this.store.append({ type: 'message-dropped', at, id: m.id, reason: outcome.drop });
+      return;
+    }
+    this.store.append(...outcome);
+    // The receiver's events must have delivered it (a source reads them); otherwise it waits to be woken.
   }
 
   /**

@@ -2,7 +2,7 @@
 // kernel knows no area: the state, event, route, monitor and command types are parameters. The one
 // list of areas is src/areas.ts; src/world.ts builds a world from it, src/check/catalogue.ts runs
 // its monitors and src/explore/commands/index.ts draws its commands.
-import type { MessageSource } from './bus.js';
+import type { Checker, MessageSource, Receiver } from './bus.js';
 import type { BaseEvent, ReducerTable } from './engine.js';
 import type { Refused } from './http/refusal.js';
 
@@ -29,6 +29,15 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
   readonly mountRoutes: Readonly<Record<string, readonly Route[]>>;
   /** What it sends between the clusters over the bus, read from each applied event. */
   readonly messages: readonly MessageSource<S, E>[];
+  /** Its handlers for the bus messages it receives, by message kind (`wal`, `connect` …): one area receives a kind. */
+  readonly receivers: Readonly<Record<string, Receiver<S, E>>>;
+  /** Its handlers for the checks its sources schedule on the due-time queue, by the check key's prefix (`link:…`). */
+  readonly checkers: Readonly<Record<string, Checker<S, E>>>;
+  /**
+   * Upkeep the area does after every event, whoever reduces it (replication keeps what a primary held
+   * as of the WALs still in flight): wraps the world's whole reducer table.
+   */
+  readonly upkeep: ((table: ReducerTable<S, E>) => ReducerTable<S, E>) | null;
   /** The invariants and hazards of invariants.md it checks (one monitor per id). */
   readonly monitors: readonly Monitor[];
   /** The operator-level commands property runs and the explorer draw from. */
@@ -41,7 +50,7 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
 export function defineArea<S, E extends BaseEvent, Route, Monitor, Command>(
   parts: Pick<Area<S, E, Route, Monitor, Command>, 'name' | 'readme'> & Partial<Area<S, E, Route, Monitor, Command>>,
 ): Area<S, E, Route, Monitor, Command> {
-  return { reducers: {}, processes: [], routes: [], mountRoutes: {}, messages: [], monitors: [], commands: [], refusals: {}, ...parts };
+  return { reducers: {}, processes: [], routes: [], mountRoutes: {}, messages: [], receivers: {}, checkers: {}, upkeep: null, monitors: [], commands: [], refusals: {}, ...parts };
 }
 
 type AnyArea = Area<any, any, unknown, unknown, unknown>;
@@ -67,6 +76,28 @@ export function gatherReducers<S, E extends BaseEvent>(areas: readonly Pick<Area
       table[type] = reducer;
     }
   return table as ReducerTable<S, E>;
+}
+
+/**
+ * Every area's reducers (after the kernel's `base`), each followed by every area's upkeep, in the
+ * list's order.
+ */
+export function gatherWorldReducers<S, E extends BaseEvent>(areas: readonly Pick<Area<S, E, unknown, unknown, unknown>, 'name' | 'reducers' | 'upkeep'>[], base: ReducerTable<S, E> = {}): ReducerTable<S, E> {
+  return areas.reduce((table, a) => (a.upkeep ? a.upkeep(table) : table), gatherReducers(areas, base));
+}
+
+/**
+ * Every area's handlers of one keyed part (bus receivers by message kind, checkers by key prefix). A key
+ * two areas claim is a programming error, as for reducers.
+ */
+export function gatherKeyed<A extends AnyArea, K extends 'receivers' | 'checkers'>(areas: readonly A[], part: K): Map<string, A[K][string]> {
+  const out = new Map<string, A[K][string]>();
+  for (const a of areas)
+    for (const [key, handler] of Object.entries(a[part]) as [string, A[K][string]][]) {
+      if (out.has(key)) throw new Error(`${part} key ${key} is claimed twice (area ${a.name})`);
+      out.set(key, handler);
+    }
+  return out;
 }
 
 /** Every area's mount routes, by mount type, in the list's order. */

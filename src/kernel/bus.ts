@@ -1,101 +1,295 @@
 // The message bus between the clusters (and the external stores): every cross-cluster interaction as
-// a message with a sender, a receiver, a kind and its times on the virtual clock. The messages are
-// derived, deterministically, from the event log: each applied event is read with the state before
-// and after it by the areas' message sources (src/areas.ts lists them), which say what it sent and
-// what it delivered. So a live world, a replayed world and the report read the same messages: replay
-// folds the same events through the same sources. The network (latency, partitions, crashes) decides
-// when the deliveries happen, through the timed processes that append the delivery events.
+// a message with a sender, a receiver, a kind and its times on the virtual clock.
+//
+// Sends are read from the log: each applied event is read with the state before and after it by the
+// areas' message sources (world.ts lists them), which say what it sent, what it delivered and what it
+// dropped. So a live world, a replayed world and the report hold the same messages: replay folds the
+// same events through the same sources.
+//
+// Messages with a receiver (an area's `Receiver` for their kind: WAL shipments today) are in the
+// bus's control: each waits in a due-time queue (due.ts) until its due time (sent + the link's
+// latency). When one falls due, the world asks the network its fate (`networkFate`): the receiver
+// crashed → dropped; the link cut by a partition → held (it waits, and is examined again when the
+// partition heals: it then crosses the link, one latency later); otherwise the receiving area's
+// handler turns it into the delivery event(s) the world appends to the log, or says `wait` (held until
+// something the area names wakes it) or `null` (the link was reset: dropped). A drop at its due time is
+// an event in the log (`message-dropped`); drops that follow from an event (a crash, a stream reset)
+// are read from that event. Every due time is thus a function of the log: a replayed world continues
+// exactly as the original would.
+//
+// Messages without a receiver are sent and delivered by one event (`now`): a call made and answered
+// within a request, or a step whose sending the event's own time shows (see BusEffects).
 // The kernel knows no spec area: kinds and labels are the areas' words.
 import { Subject, type Observable } from 'rxjs';
+import { DueQueue } from './due.js';
+import { isUp, linkKey, type NetworkEvent, type NetworkState } from './network.js';
 
 export interface BusMessage {
-  /** Unique in a run, and the same on replay: "wal:dr:east>west:7". */
+  /** Unique in a run, and the same on replay: "wal:dr:east>west:7@12". */
   id: string;
   kind: string;
   from: string;
   to: string;
+  /**
+   * The ordered stream it belongs to ("wal:dr:east>west"): a receiver takes a stream's messages in
+   * `order`; '' for a message of no stream.
+   */
+  stream: string;
   /** Virtual time it was sent (ms). */
   sentAt: number;
-  /** Virtual time it arrived, or null while it is in flight (held back by a partition, a crash, a revocation). */
+  /** Virtual time it falls due at its receiver (sent + the link's latency), or null for one delivered at once. */
+  dueAt: number | null;
+  /** Virtual time it arrived, or null while it is in flight (on its way, or held back by a partition). */
   deliveredAt: number | null;
+  /** Virtual time it was dropped (its receiver crashed, its link was reset), or null. */
+  droppedAt: number | null;
+  /** Why it was dropped, in the area's or the network's words ("receiver crashed", "link reset: revoked"). */
+  dropReason: string | null;
   /** In an operator's words: "WAL 7 (DR)". */
   label: string;
   /** The sender's position in an ordered stream (a WAL's index), so a receiver takes them in order; 0 otherwise. */
   order: number;
-  /** The log position (seq) of the event that sent it, and of the one that delivered it. */
+  /** The log position (seq) of the event that sent it, and of the one that delivered or dropped it. */
   sentBy: number;
   deliveredBy: number | null;
+  droppedBy: number | null;
 }
 
-/** A message sent, or a message delivered (the same message, now with its delivery). */
+/** A message sent, delivered or dropped (the same message, now with its delivery or drop). */
 export interface BusRecord {
-  phase: 'sent' | 'delivered';
+  phase: 'sent' | 'delivered' | 'dropped';
   message: BusMessage;
 }
 
-/** What one applied event did on the bus: messages it sent, and ids of in-flight messages it delivered. */
+/** A message as a source sends it. */
+export type SentMessage = Omit<BusMessage, 'deliveredAt' | 'deliveredBy' | 'sentBy' | 'droppedAt' | 'droppedBy' | 'dropReason' | 'dueAt' | 'stream'> & {
+  /** Delivered by the same event (a call made and answered within a request, or a step the event's time shows). */
+  now?: boolean;
+  /** When it falls due (not `now`): sent + the link's latency. */
+  dueAt?: number;
+  stream?: string;
+};
+
+/** What one applied event did on the bus. */
 export interface BusEffects {
+  sent: SentMessage[];
   /**
-   * Messages the event sent. `now`: delivered by the same event too, a call made and answered within
-   * one request (the simulator does not move the clock inside a request), or one whose sending the
-   * event's own time already shows (`sentAt` earlier: a connection attempt that arrives now).
+   * Ids of in-flight messages the event delivered, in the order they are taken; with a label when
+   * the delivery tells what the message carried (a merkle sync: up to which WAL).
    */
-  sent: (Omit<BusMessage, 'deliveredAt' | 'deliveredBy' | 'sentBy'> & { now?: boolean })[];
-  /** Ids of in-flight messages the event delivered, in the order they are taken. */
-  delivered: string[];
+  delivered: (string | { id: string; label: string })[];
+  /** In-flight messages the event made undeliverable (a stream reset), with why. */
+  dropped?: { id: string; reason: string }[];
+  /** Streams whose waiting messages the event may have unblocked (a connection came up): examined again now. */
+  wake?: string[];
+  /**
+   * Timed work that is not a message: things the event may have changed, to be looked at now by the
+   * area's checker (`Checker`), by key ("link:dr:west": has west's DR link dropped?). The due-time
+   * queue holds them with the messages, so nothing has to look at every cluster after every event.
+   */
+  check?: string[];
 }
 
-/**
- * An area's reading of one applied event: the messages it sent and delivered. `inFlight` lists the
- * messages sent and not yet delivered, so a source can deliver them in order.
- */
-export type MessageSource<S, E> = (before: S, event: E, after: S, inFlight: readonly BusMessage[]) => BusEffects | null;
+/** An area's look at something an event may have changed (a check falling due): the events it finds due now, if any. */
+export type Checker<S, E> = (state: S, key: string, at: number) => E[];
 
-export class Bus<S, E extends { seq?: number; at: number }> {
+/** What a source may read of the bus: the messages in flight on a stream, in the order sent. */
+export interface BusView {
+  onStream(stream: string): readonly BusMessage[];
+}
+
+/** An area's reading of one applied event: the messages it sent, delivered and dropped. */
+export type MessageSource<S, E> = (before: S, event: E, after: S, bus: BusView) => BusEffects | null;
+
+/**
+ * An area's handler for a message of its kind falling due at a reachable receiver: the events
+ * that deliver it (appended to the log; they must deliver it, read back by a source), `'wait'` (held:
+ * the receiver is not ready for it yet; examined again when a source wakes its stream), or `drop`
+ * with why (the link it travelled was reset, the receiver refused it). `due`: the messages of its stream due by now, in order,
+ * itself first, so one delivery can take them all.
+ */
+export type Receiver<S, E> = (state: S, message: BusMessage, due: readonly BusMessage[], at: number) => E[] | 'wait' | { drop: string };
+
+/** The network's verdict on a message falling due now. */
+export type NetworkFate = 'deliver' | 'held' | 'dropped';
+
+/** A message whose receiver is down is dropped; one across a cut link is held; else it may be delivered. */
+export function networkFate(net: NetworkState, m: Pick<BusMessage, 'from' | 'to'>): NetworkFate {
+  if (!isUp(net, m.to)) return 'dropped';
+  if (m.from !== m.to && net.cut[linkKey(m.from, m.to)] === true) return 'held';
+  return 'deliver';
+}
+
+export class Bus<S extends { network: NetworkState }, E extends { seq?: number; at: number; type: string }> implements BusView {
   private readonly all: BusMessage[] = [];
   private readonly pending = new Map<string, BusMessage>();
+  private readonly streams = new Map<string, BusMessage[]>();
+  /** When each pending message (with a receiver) is due now: its due time, or later once held and woken. */
+  private readonly due = new Map<string, number>();
+  private readonly queue = new DueQueue<{ id: string; due: number; check?: true }>();
+  /** Checks scheduled (by key), with when they are due. */
+  private readonly checks = new Map<string, number>();
   private readonly subject = new Subject<BusRecord>();
 
   constructor(private readonly sources: readonly MessageSource<S, E>[]) {}
 
-  /** Every message so far, in the order sent, each with its delivery once it happened. */
+  /** Every message so far, in the order sent, each with its delivery or drop once it happened. */
   get messages(): readonly BusMessage[] {
     return this.all;
   }
 
-  /** Messages sent and not (yet) delivered, in the order sent. */
+  /** Messages sent and not (yet) delivered or dropped, in the order sent. */
   get inFlight(): readonly BusMessage[] {
     return [...this.pending.values()];
   }
 
-  /** Each send and each delivery, as it happens. */
+  /** Each send, delivery and drop, as it happens. */
   get records$(): Observable<BusRecord> {
     return this.subject.asObservable();
   }
 
+  onStream(stream: string): readonly BusMessage[] {
+    return this.streams.get(stream) ?? [];
+  }
+
+  /** The in-flight message or the check falling due first, with the time it is due; undefined when none is queued. */
+  nextDue(): ({ message: BusMessage; check?: undefined } | { check: string; message?: undefined }) & { due: number } | undefined {
+    const top = this.queue.peek((q) => (q.check ? this.checks.get(q.id) : this.due.get(q.id)) === q.due)?.value;
+    if (!top) return undefined;
+    return top.check ? { check: top.id, due: top.due } : { message: this.pending.get(top.id)!, due: top.due };
+  }
+
+  /** Takes what falls due first off the queue (a message stays in flight until delivered or dropped; a check is done). */
+  take(): void {
+    const top = this.queue.pop()?.value;
+    if (top?.check) this.checks.delete(top.id);
+  }
+
+  /** The in-flight messages of a stream due by `at`, in order. */
+  dueOn(stream: string, at: number): BusMessage[] {
+    return this.onStream(stream).filter((m) => (this.due.get(m.id) ?? Infinity) <= at);
+  }
+
   /** Reads one applied event. */
   observe(before: S, event: E, after: S): void {
+    const kernel = event as unknown as NetworkEvent;
+    switch (kernel.type) {
+      case 'message-dropped':
+        this.drop(kernel.id, kernel.reason, event);
+        break;
+      case 'cluster-crashed':
+        // A crashed receiver loses what was on its way to it: its connections are gone.
+        for (const m of [...this.pending.values()]) if (m.to === kernel.cluster) this.drop(m.id, `${m.to} crashed`, event);
+        break;
+      case 'links-healed': {
+        // Held messages cross the healed link now: due one latency later.
+        const healed = kernel.links === 'all' ? null : new Set(kernel.links.map(([a, b]) => linkKey(a, b)));
+        this.wake((m) => healed === null || healed.has(linkKey(m.from, m.to)), event.at, event.at + after.network.latencyMs);
+        break;
+      }
+      case 'cluster-restarted':
+        this.wake((m) => m.from === kernel.cluster || m.to === kernel.cluster, event.at, event.at);
+        break;
+    }
+    // The clock's own event closes a wait: whatever fell due by then and is still in flight was held
+    // then (World.advance examines everything due before it moves the clock). Taking it off the queue
+    // here too makes a replayed bus hold exactly what the original held.
+    if (event.type === 'time-advanced') {
+      for (let top = this.nextDue(); top && top.due <= event.at; top = this.nextDue()) this.take();
+    }
     for (const source of this.sources) {
-      const effects = source(before, event, after, this.pending.size ? [...this.pending.values()] : []);
+      const effects = source(before, event, after, this);
       if (!effects) continue;
-      for (const id of effects.delivered) {
-        const m = this.pending.get(id);
+      for (const d of effects.delivered) {
+        const m = this.pending.get(typeof d === 'string' ? d : d.id);
         if (!m) continue;
+        if (typeof d !== 'string') m.label = d.label;
         m.deliveredAt = event.at;
         m.deliveredBy = event.seq ?? null;
-        this.pending.delete(id);
+        this.settle(m);
         this.subject.next({ phase: 'delivered', message: m });
       }
-      for (const { now, ...s } of effects.sent) {
-        const m: BusMessage = { ...s, sentBy: event.seq ?? 0, deliveredAt: null, deliveredBy: null };
+      for (const d of effects.dropped ?? []) this.drop(d.id, d.reason, event);
+      for (const { now, dueAt, stream, ...s } of effects.sent) {
+        const m: BusMessage = { ...s, stream: stream ?? '', dueAt: now ? null : (dueAt ?? event.at), sentBy: event.seq ?? 0, deliveredAt: null, deliveredBy: null, droppedAt: null, droppedBy: null, dropReason: null };
         this.all.push(m);
         this.subject.next({ phase: 'sent', message: m });
         if (now) {
           m.deliveredAt = event.at;
           m.deliveredBy = event.seq ?? null;
           this.subject.next({ phase: 'delivered', message: m });
-        } else this.pending.set(m.id, m);
+        } else this.enqueue(m, m.dueAt!);
+      }
+      for (const key of effects.check ?? []) this.schedule(key, event.at);
+      if (effects.wake?.length) {
+        const streams = new Set(effects.wake);
+        this.wake((m) => streams.has(m.stream), event.at, event.at);
       }
     }
+  }
+
+  /** A copy for a fork: the same messages in flight, due at the same times; the delivered ones left behind. */
+  fork(): Bus<S, E> {
+    const copy = new Bus<S, E>(this.sources);
+    const queued = new Set(this.queue.values().filter((q) => !q.check && this.due.get(q.id) === q.due).map((q) => q.id));
+    for (const m of this.pending.values()) {
+      const c = { ...m };
+      copy.all.push(c);
+      copy.pending.set(c.id, c);
+      if (c.stream) copy.streams.set(c.stream, [...(copy.streams.get(c.stream) ?? []), c]);
+      const due = this.due.get(c.id)!;
+      copy.due.set(c.id, due);
+      // A message held here (taken off the queue) stays held in the fork until something wakes it.
+      if (queued.has(c.id)) copy.queue.push(due, { id: c.id, due });
+    }
+    for (const [key, due] of this.checks) copy.schedule(key, due);
+    return copy;
+  }
+
+  /** Schedules a check, unless one for the same key is already waiting (it will look at the state then). */
+  private schedule(key: string, due: number): void {
+    if (this.checks.has(key)) return;
+    this.checks.set(key, due);
+    this.queue.push(due, { id: key, due, check: true });
+  }
+
+  private enqueue(m: BusMessage, due: number): void {
+    this.pending.set(m.id, m);
+    if (m.stream) {
+      const list = this.streams.get(m.stream);
+      if (list) list.push(m);
+      else this.streams.set(m.stream, [m]);
+    }
+    this.due.set(m.id, due);
+    this.queue.push(due, { id: m.id, due });
+  }
+
+  /** Messages that fell due by `at` and are still in flight (held) are examined again at `dueAgain`. */
+  private wake(which: (m: BusMessage) => boolean, at: number, dueAgain: number): void {
+    for (const m of this.pending.values()) {
+      const due = this.due.get(m.id)!;
+      if (due > at || !which(m)) continue;
+      this.due.set(m.id, dueAgain);
+      this.queue.push(dueAgain, { id: m.id, due: dueAgain });
+    }
+  }
+
+  private settle(m: BusMessage): void {
+    this.pending.delete(m.id);
+    this.due.delete(m.id);
+    if (!m.stream) return;
+    const rest = (this.streams.get(m.stream) ?? []).filter((x) => x !== m);
+    if (rest.length) this.streams.set(m.stream, rest);
+    else this.streams.delete(m.stream);
+  }
+
+  private drop(id: string, reason: string, event: E): void {
+    const m = this.pending.get(id);
+    if (!m) return;
+    m.droppedAt = event.at;
+    m.droppedBy = event.seq ?? null;
+    m.dropReason = reason;
+    this.settle(m);
+    this.subject.next({ phase: 'dropped', message: m });
   }
 }

@@ -33,7 +33,17 @@ export interface ClusterRestarted extends BaseEvent {
   cluster: string;
 }
 
-export type NetworkEvent = LinksCut | LinksHealed | ClusterCrashed | ClusterRestarted;
+/**
+ * A message on the bus (bus.ts) was dropped when it fell due: its receiver was down, or the receiving
+ * area found the link it travelled reset. Changes no state: the bus reads it.
+ */
+export interface MessageDropped extends BaseEvent {
+  type: 'message-dropped';
+  id: string;
+  reason: string;
+}
+
+export type NetworkEvent = LinksCut | LinksHealed | ClusterCrashed | ClusterRestarted | MessageDropped;
 
 export const DEFAULT_LATENCY_MS = 20;
 
@@ -84,4 +94,6 @@ export const networkReducers = {
   'cluster-restarted': (d: { network: NetworkState }, e: ClusterRestarted) => {
     delete d.network.down[e.cluster];
   },
+  // Only the clock moves (the engine's part): the drop is the bus's record.
+  'message-dropped': Object.assign((_d: { network: NetworkState }, _e: MessageDropped) => {}, { direct: () => null }),
 };

@@ -43,10 +43,13 @@ describe('the bus between the clusters', () => {
     expect(toWest.deliveredAt).toBe(writtenAt + LATENCY);
     expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(wal);
 
-    // Held back by the partition, however long it lasts.
+    // Held back by the partition, however long it lasts; so is south's attempt to connect again, sent
+    // when it noticed the link drop.
     w.advance(10_000);
     expect(toSouth.deliveredAt).toBeNull();
-    expect(w.inFlight.map((m) => m.id)).toEqual([toSouth.id]);
+    const retry = w.messages.filter((m) => m.kind === 'connect' && m.from === 'south').at(-1)!;
+    expect(retry).toMatchObject({ to: 'east', sentAt: writtenAt, dueAt: writtenAt + LATENCY, deliveredAt: null, droppedAt: null });
+    expect(w.inFlight.map((m) => m.id)).toEqual([toSouth.id, retry.id]);
     expect(w.state.clusters.south.replication.dr.lastRemoteWal).toBeLessThan(wal);
 
     // Two more writes while cut off, then heal: all three arrive, in the order written, after the reconnection.
@@ -60,11 +63,94 @@ describe('the bus between the clusters', () => {
     for (const m of south) expect(m.deliveredAt).toBeGreaterThanOrEqual(healedAt + LATENCY);
     const deliveries = records.filter((r) => r.phase === 'delivered' && r.message.to === 'south' && r.message.kind === 'wal').map((r) => r.message.order);
     expect(deliveries).toEqual([wal, wal + 1, wal + 2]);
-    // The connection that carried them is a message too, sent at the drop and arriving after heal.
-    const reconnect = w.messages.filter((m) => m.kind === 'connect' && m.from === 'south').at(-1)!;
-    expect(reconnect.deliveredAt).toBeGreaterThanOrEqual(healedAt);
+    // The connection that carried them is a message too, sent at the drop and crossing the link once healed.
+    expect(retry.deliveredAt).toBe(healedAt + LATENCY);
+    for (const m of south) expect(m.deliveredAt).toBeGreaterThanOrEqual(retry.deliveredAt!);
     expect(w.state.clusters.south.storage.kv['secret/']?.get('k3')).toBeDefined();
     expect(w.inFlight).toEqual([]);
+  });
+
+  it('drops what was on its way to a secondary that crashed, and resumes the stream from its WAL position after the restart', () => {
+    const w = drWorld({ latencyMs: LATENCY });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    w.advance(1000);
+    const records: BusRecord[] = [];
+    w.bus$.subscribe((r) => records.push({ phase: r.phase, message: { ...r.message } }));
+
+    expect(writeKv(w, 'east', 'lost', { v: 1 }).status).toBeLessThan(300);
+    const wal = w.state.clusters.east.wal.last;
+    const before = w.state.clusters.west.replication.dr.lastRemoteWal;
+    w.advance(LATENCY / 2);
+    // West crashes with the WAL half way: the WAL is dropped with its connection, recorded as such.
+    w.crash('west');
+    const first = walsTo(w, 'west').find((m) => m.order === wal)!;
+    expect(first).toMatchObject({ deliveredAt: null, droppedAt: w.now, dropReason: 'west crashed' });
+    expect(records.filter((r) => r.phase === 'dropped').map((r) => r.message.id)).toEqual([first.id]);
+    expect(w.inFlight).toEqual([]);
+    // A WAL written at the moment of the crash (the primary has not noticed yet) falls due at a
+    // receiver that is down: dropped then, by an event of the log. Nothing more is sent once the link is down.
+    writeKv(w, 'east', 'while-down', { v: 2 });
+    w.advance(5000);
+    writeKv(w, 'east', 'while-down-2', { v: 3 });
+    w.advance(5000);
+    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(before);
+    const second = walsTo(w, 'west').filter((m) => m.order > wal);
+    expect(second.map((m) => [m.order, m.droppedAt, m.dropReason])).toEqual([[wal + 1, second[0].sentAt + LATENCY, 'west is down']]);
+    const dropEvent = w.log.find((e) => e.seq === second[0].droppedBy)!;
+    expect(dropEvent).toMatchObject({ type: 'message-dropped', id: second[0].id });
+
+    // Restarted: it reconnects, and the primary resumes from west's WAL position: both WALs again, in order.
+    const restartedAt = w.now;
+    w.restart('west');
+    w.advance(1000);
+    const resumed = walsTo(w, 'west').filter((m) => m.order >= wal && m.deliveredAt !== null);
+    expect(resumed.map((m) => m.order)).toEqual([wal, wal + 1, wal + 2]);
+    const reconnect = w.messages.filter((m) => m.kind === 'connect' && m.from === 'west').at(-1)!;
+    for (const m of resumed) {
+      expect(m.sentAt).toBe(reconnect.deliveredAt);
+      expect(m.deliveredAt).toBe(m.sentAt + LATENCY);
+      expect(m.sentAt).toBeGreaterThanOrEqual(restartedAt);
+    }
+    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(wal + 2);
+    expect(w.state.clusters.west.storage.kv['secret/']?.get('while-down-2')).toBeDefined();
+    expect(w.inFlight).toEqual([]);
+  });
+
+  it('delivers each WAL one latency after it was written, with the data as of that WAL, however fast writes follow', () => {
+    const w = drWorld({ latencyMs: LATENCY });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    w.advance(1000);
+    const start = w.now;
+    const west = () => w.state.clusters.west.storage.kv['secret/'];
+    // A write every quarter latency: the stream never goes quiet for a whole latency. Each write has
+    // arrived one latency after it was made, and the one made after it has not.
+    for (let i = 0; i < 12; i++) {
+      writeKv(w, 'east', `k${i}`, { v: i });
+      w.advance(LATENCY / 4);
+      const arrived = i - 3;
+      if (arrived >= 0) expect(west()?.get(`k${arrived}`), `k${arrived} at +${w.now - start} ms`).toBeDefined();
+      expect(west()?.get(`k${arrived + 1}`), `k${arrived + 1} at +${w.now - start} ms`).toBeUndefined();
+    }
+    w.advance(1000);
+    for (const m of walsTo(w, 'west').filter((x) => x.sentAt >= start)) expect(m.deliveredAt).toBe(m.sentAt + LATENCY);
+    // The snapshots kept for WALs on their way are gone once every follower has them.
+    expect(w.state.walAsOf).toBeUndefined();
+  });
+
+  it('an hour of quiet on a connected link appends one event: heartbeats are derived, not logged', () => {
+    const w = drWorld({ latencyMs: LATENCY });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    w.advance(1000);
+    const events = w.log.length;
+    const messages = w.messages.length;
+    w.advance(3_600_000);
+    expect(w.log.slice(events).map((e) => e.type)).toEqual(['time-advanced']);
+    expect(w.messages.length).toBe(messages);
+    const status = w.request('east', { method: 'GET', path: 'sys/replication/dr/status' }).body as { data: { secondaries: { last_heartbeat: string; last_heartbeat_duration_ms: string; connection_status: string }[] } };
+    expect(status.data.secondaries[0]).toMatchObject({ connection_status: 'connected', last_heartbeat: new Date(Date.UTC(2026, 0, 1) + w.now).toISOString().replace('.000', ''), last_heartbeat_duration_ms: String(2 * LATENCY) });
   });
 
   it('holds the same messages after a replay of the log', () => {
@@ -79,8 +165,17 @@ describe('the bus between the clusters', () => {
     const plain = (ms: readonly BusMessage[]) => JSON.parse(JSON.stringify(ms)) as unknown;
     expect(plain(replayed.messages)).toEqual(plain(w.messages));
     expect(replayed.inFlight.map((m) => m.id)).toEqual(w.inFlight.map((m) => m.id));
-    expect(w.inFlight.length).toBe(1);
+    // The WAL and west's attempt to connect again, both held by the partition.
+    expect(w.inFlight.map((m) => m.kind)).toEqual(['wal', 'connect']);
     expect(w.messages.map((m) => m.kind)).toEqual(expect.arrayContaining(['unwrap', 'connect', 'merkle-sync', 'wal']));
+    // The replayed world continues as the original: the held WAL crosses the healed link in both.
+    for (const x of [w, replayed]) {
+      x.heal('all');
+      x.advance(500);
+    }
+    expect(JSON.stringify(replayed.log)).toBe(JSON.stringify(w.log));
+    expect(plain(replayed.messages)).toEqual(plain(w.messages));
+    expect(w.inFlight).toEqual([]);
   });
 
   it('is what the lost-writes hazard reads: the WALs still on the way to a secondary promoted after its primary crashed', async () => {

@@ -116,12 +116,27 @@ describe('secondary connection machine, walked through the API', () => {
     expect(connection(w)).toBe('ready/stream-wals');
   });
 
-  it('any → idle on update-primary with an empty token (no primary to follow)', () => {
+  it('ready → shutdown on update-primary with an empty token (it closes its connection), and stays there', () => {
     const w = streaming();
     expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: drOperationToken(w, 'west', 'east'), token: '' }));
-    expect(connection(w)).toBe('idle/idle');
+    expect(connection(w)).toBe('shutdown/idle');
     w.advance(1000);
-    expect(connection(w)).toBe('idle/idle');
+    expect(connection(w)).toBe('shutdown/idle');
+  });
+
+  it('shutdown → connecting → ready.merkle-diff when pointed at a primary again', () => {
+    const w = streaming();
+    expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: drOperationToken(w, 'west', 'east'), token: '' }));
+    expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: drOperationToken(w, 'west', 'east'), token: secondaryToken(w, 'east', 'west-again') }));
+    expect(connection(w)).toBe('connecting/idle');
+    w.advance(1000);
+    expect(connection(w)).toBe('ready/stream-wals');
+  });
+
+  it('a secondary that never had a connection (a demoted primary following nobody) is idle, not shutdown', () => {
+    const w = streaming();
+    expectOk(post(w, 'east', `${DR}/primary/demote`));
+    expect(drStatus(w, 'east')).toMatchObject({ mode: 'secondary', connection_state: 'idle' });
   });
 
   it('a promoted secondary reports no connection (mode primary)', () => {

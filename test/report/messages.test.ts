@@ -32,7 +32,7 @@ describe('the report reads the bus', () => {
     expect(arrows.map((a) => a.seq)).toEqual([...arrows.map((a) => a.seq)].sort((x, y) => x - y));
   });
 
-  it('draws WALs held back by a partition as one arrow from the first one\'s writing to their delivery after heal', () => {
+  it('draws a WAL held back by a partition from its writing to its delivery after heal, and the WALs sent on reconnection after it', () => {
     const w = drWorld({ latencyMs: 40 });
     enablePrimary(w, 'east');
     enableSecondary(w, 'east', 'west');
@@ -47,10 +47,13 @@ describe('the report reads the bus', () => {
     const healedAt = w.now;
     w.heal(['east', 'west']);
     w.advance(1000);
-    const held = messagesOf(w.messages).filter((a) => a.kind === 'wal' && a.to === 'west').at(-1)!;
-    expect(held).toMatchObject({ from: 'east', sentAt: writtenAt, label: `WALs ${last - 1}–${last} (DR)` });
-    // Held until the heal (the secondary's retries started at the drop, so the link is back at the heal).
-    expect(held.at).toBeGreaterThanOrEqual(healedAt);
+    const [held, resumed] = messagesOf(w.messages).filter((a) => a.kind === 'wal' && a.to === 'west').slice(-2);
+    // The WAL written before west noticed the drop was on its way: held until the heal, then it crosses the link.
+    expect(held).toMatchObject({ from: 'east', sentAt: writtenAt, at: healedAt + 40, label: `WAL ${last - 1} (DR)` });
+    // The one written after is sent when west reconnects (its connection attempt also crossed after the heal).
+    const reconnect = messagesOf(w.messages).filter((a) => a.kind === 'connect' && a.from === 'west').at(-1)!;
+    expect(reconnect.at).toBe(healedAt + 40);
+    expect(resumed).toMatchObject({ from: 'east', sentAt: reconnect.at, at: reconnect.at + 40, label: `WAL ${last} (DR)` });
   });
 
   it('draws a write a performance secondary forwarded to its primary, as the log records it', async () => {

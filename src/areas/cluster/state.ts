@@ -176,7 +176,8 @@ export interface ReplicationState {
   /** Secondary side: whether its link to the primary is established (set by connect/disconnect events). */
   connected: boolean;
   /** Secondary side: the replication state the status record reports while connected. */
-  syncState: 'idle' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
+  /** The connection machine's value as stored: its phase, or idle / shutdown while following nobody. */
+  syncState: 'idle' | 'shutdown' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
   /** Time of the last contact with the other side. */
   lastHeartbeat: number;
   knownPrimaryClusterAddrs: string[];
@@ -239,6 +240,12 @@ export interface SimState {
    * outside every cluster, so whichever cluster syncs to a destination writes the same store (src/areas/sync/README.md).
    */
   stores: Record<string, import('../sync/external-store.js').ExternalStore>;
+  /**
+   * What a primary held as of each WAL still on its way to a follower (by cluster, then WAL index): a
+   * WAL shipment delivers the primary's data as of that WAL, not later writes still in flight
+   * (src/areas/replication/shipping.ts). Absent when no WAL is in flight behind a newer one.
+   */
+  walAsOf?: Record<string, Record<string, ClusterState>>;
 }
 
 export function emptyReplication(): ReplicationState {

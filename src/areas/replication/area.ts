@@ -15,6 +15,8 @@ import { updatePrimary } from './commands/update-primary.js';
 import { filterReducers } from './filters.js';
 import { replicatingPerformanceConfiguration } from './interplay.js';
 import { replicationMessages } from './messages.js';
+import { receiveConnect, receiveSync, receiveWal, withWalSnapshots } from './shipping.js';
+import { checkLink } from './streaming.js';
 import { clusterIdRules } from './monitors/cluster-id-rules.js';
 import { convergence } from './monitors/convergence.js';
 import { drSecondaryClosed } from './monitors/dr-secondary-closed.js';
@@ -44,6 +46,9 @@ export const replicationArea = simArea({
     notBuilt('sys/replication/recover', ['POST'], 'replication recover'),
   ],
   messages: [replicationMessages],
+  receivers: { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync },
+  checkers: { link: checkLink },
+  upkeep: withWalSnapshots,
   monitors: [wipeOnEnable, clusterIdRules, revokedStaysBarred, filtersRespected, drSecondaryClosed, convergence, twoPrimaries, newerPrimary, forcedPromotion, lostWrites],
   commands: [enablePrimary, issueSecondaryToken, enableSecondary, promote, demote, disable, revokeSecondary, updatePrimary, setPathsFilter, deletePathsFilter],
   refusals: replicationRefusals,

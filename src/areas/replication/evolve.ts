@@ -5,7 +5,7 @@
 // Reducers never draw and never read a clock.
 import { original } from 'immer';
 import { roleAfterAccepted, type AcceptedRoleRequest } from '../../../models/replication-role.machine.js';
-import { stepConnection } from '../../../models/secondary-connection.machine.js';
+import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
@@ -28,23 +28,35 @@ import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
 import { linkFacts, moveConnection, storeConnection, storedConnection } from './link.js';
 import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
+import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
+
+/** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
+function storedConnectionWhileFollowing(r: ReplicationState): Connection {
+  if (r.primary === null || r.syncState === 'shutdown') return storedConnection(r);
+  return { state: r.connected ? 'ready' : 'connecting', phase: r.syncState === 'idle' ? 'stream-wals' : r.syncState, reason: null };
+}
 
 /** Moves the role where the role machine's transition for the accepted request leads. */
 function moveRole(r: ReplicationState, kind: ReplicationKind, request: AcceptedRoleRequest): void {
   r.role = roleAfterAccepted(kind, r.role, request);
 }
 
-/** Forgets everything a secondary knows about a primary it followed. */
-function clearSecondarySide(r: ReplicationState): void {
+/**
+ * Forgets everything a secondary knows about a primary it followed. `closed`: it stays a secondary and
+ * closes the connection it had (shutdown); otherwise it leaves the secondary role and its connection
+ * starts afresh (idle).
+ */
+function clearSecondarySide(r: ReplicationState, closed = false): void {
+  const had = storedConnectionWhileFollowing(r);
   r.primary = null;
   r.primaryApiAddr = '';
   r.secondaryId = '';
   r.jti = '';
   r.lastRemoteWal = 0;
-  // No primary to follow: the connection goes idle (the role already left `following`).
-  storeConnection(r, stepConnection(storedConnection(r), { type: 'unfollow' })!);
+  // No primary to follow (the role already left `following`): the machine closes the connection.
+  storeConnection(r, stepConnection(had, { type: closed ? 'unfollow' : 'reset' })!);
   r.knownPrimaryClusterAddrs = [];
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
@@ -76,7 +88,8 @@ function before(d: SimState, name: string): ClusterState {
 /** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
 function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
   const s = d.clusters[secondaryName];
-  const primary = before(d, primaryName);
+  // What the primary held as of the WAL delivered (later writes are still on their way).
+  const primary = asOfWal(original(d) as SimState, primaryName, wal);
   const r = s.replication[kind];
   s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
@@ -118,7 +131,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   if (e.kind !== 'dr' || !replicationScopes.dr.mirror || !replicationScopes.dr.mirrorsWal) return undefined;
   const freeze = Object.freeze;
   const secondary = s.clusters[e.cluster];
-  const primary = s.clusters[e.primary];
+  const primary = asOfWal(s, e.primary, e.wal);
   const r = secondary.replication.dr;
   // The same assignments, in the same order, as catchUp's on a draft (so new keys land where immer puts them).
   const dr: ReplicationState = freeze({
@@ -248,7 +261,7 @@ export const replicationReducers = {
     moveRole(r, e.kind, { type: 'secondary.update-primary', via: e.via });
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
     if (e.via === 'empty-token') {
-      clearSecondarySide(r);
+      clearSecondarySide(r, true);
       r.primaryClusterAddr = '';
       return;
     }

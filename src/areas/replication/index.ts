@@ -3,7 +3,6 @@
 // and how DR carries performance replication. Everything here takes the kind as a parameter; the
 // API modules of each kind (replication-dr, replication-performance) wire it.
 import type { TimedProcess } from '../cluster/timed.js';
-import { streamingProcess } from './streaming.js';
 
 export * from './events.js';
 export { replicationReducers } from './evolve.js';
@@ -11,7 +10,7 @@ export { replicationStatus } from './status.js';
 export { replicatedStorage, replicationScopes, wipedStorage, type ReplicationScope } from './scope.js';
 export { acceptsCredentials, advertisedClusterAddr, clusterAt, credentialsRevoked, followersOf, isConnected, linkDown } from './link.js';
 export { redeemActivationToken, sealedActivationToken, signingKeyOf, wrappedActivationToken, type Redeemed, type SealedCredentials } from './activation.js';
-export { streamingProcess } from './streaming.js';
+export { checkLink } from './streaming.js';
 export {
   dynamicFilterOf,
   excludedFor,
@@ -24,4 +23,6 @@ export {
 } from './filters.js';
 export { replicatingPerformanceConfiguration } from './interplay.js';
 
-export const replicationProcesses: TimedProcess[] = [streamingProcess];
+// No timed process: a link's messages ride the bus, and a dropped link is noticed by a check the
+// event that broke it schedules (streaming.ts).
+export const replicationProcesses: TimedProcess[] = [];

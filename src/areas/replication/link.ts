@@ -4,6 +4,7 @@
 import { reachable } from '../../kernel/network.js';
 import {
   IDLE_CONNECTION,
+  SHUTDOWN_CONNECTION,
   linkDownReason,
   observeConnection,
   stepConnection,
@@ -92,20 +93,20 @@ export function linkDown(state: SimState, kind: ReplicationKind, secondary: Clus
 
 /**
  * The connection as the state records it (the machine's value, kept as `connected` and `syncState`
- * so the state's shape is unchanged): idle unless following a primary; ready once the link was
- * established; connecting otherwise. `transient_failure` is never stored: it follows from the facts
+ * so the state's shape is unchanged): idle (or shutdown, once it closed the one it had) unless
+ * following a primary; ready once the link was established; connecting otherwise. `transient_failure` is never stored: it follows from the facts
  * of the link now (`currentConnection`).
  */
 export function storedConnection(r: ReplicationState): Connection {
-  if (r.role !== 'secondary.following' || r.primary === null) return IDLE_CONNECTION;
-  const phase = r.syncState === 'idle' ? 'stream-wals' : r.syncState;
+  if (r.role !== 'secondary.following' || r.primary === null) return r.syncState === 'shutdown' ? SHUTDOWN_CONNECTION : IDLE_CONNECTION;
+  const phase = r.syncState === 'idle' || r.syncState === 'shutdown' ? 'stream-wals' : r.syncState;
   return { state: r.connected ? 'ready' : 'connecting', phase, reason: null };
 }
 
 /** Records what the machine holds. */
 export function storeConnection(r: ReplicationState, c: Connection): void {
   r.connected = c.state === 'ready';
-  r.syncState = c.state === 'idle' ? 'idle' : c.phase;
+  r.syncState = c.state === 'idle' || c.state === 'shutdown' ? c.state : c.phase;
 }
 
 /** Asks the machine, on what the state records, and stores the outcome; an event it refuses is a corrupt log. */
@@ -119,7 +120,7 @@ export function moveConnection(state: SimState, kind: ReplicationKind, cluster: 
 /** The connection now: the recorded one, observed against the link's facts now (a fault since the last event shows at once). */
 export function currentConnection(state: SimState, kind: ReplicationKind, secondary: ClusterState): Connection {
   const stored = storedConnection(secondary.replication[kind]);
-  return stored.state === 'idle' ? stored : observeConnection(stored, linkFacts(state, kind, secondary));
+  return stored.state === 'idle' || stored.state === 'shutdown' ? stored : observeConnection(stored, linkFacts(state, kind, secondary));
 }
 
 /** Whether the secondary is connected to its primary right now. */

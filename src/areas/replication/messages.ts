@@ -1,45 +1,93 @@
 // What replication sends over the bus (src/kernel/bus.ts), read from each applied event with the
 // state before and after it:
-// - `wal`: each WAL a primary writes, one message per follower and WAL index, sent when written;
-//   delivered when the follower's applied index passes it (the streaming process appends that delivery
-//   one link latency later, or after a partition heals), in index order; or by a merkle sync that
-//   covers it. A partition, a crash or a revocation holds it in flight.
+// - `wal`: each WAL a primary writes, one message per follower whose link is up and WAL index, sent
+//   when written and due one link latency later; the bus is in control of these: shipping.ts receives
+//   them when due (delivered through the connection machine's gate, held by a partition, dropped
+//   when the link was reset). A follower that (re)connects to stream WALs is sent the WALs it misses,
+//   from its own WAL position (as the service's WAL streaming resumes). A merkle sync that covers a WAL
+//   in flight delivers it too. A stream reset (the follower promoted, disabled, re-pointed) drops what
+//   was on its way.
 // - `connect`: a secondary's connection attempt, sent when it could start, arriving when the link came up.
 // - `merkle-sync`: the primary's initial sync (or diff), from the link coming up to the sync's end.
 // - `forwarded-write`: a client's KV write or delete a performance secondary sent on to its primary.
 // - `unwrap`: redeeming a response-wrapped activation token calls the primary (a token sealed to a
 //   public key needs no call); made and answered within the request.
-import type { BusEffects, BusMessage, MessageSource } from '../../kernel/bus.js';
+// `connect`, `merkle-sync`, `forwarded-write` and `unwrap` are read from the event that completes them
+// (sent and delivered together): the connection process (streaming.ts) still times the first two.
+import type { BusEffects, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
 import type { SimEvent } from '../cluster/events.js';
-import type { ReplicationKind, SimState } from '../cluster/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { followersOf } from './link.js';
+import { linkStream, walStream } from './shipping.js';
 
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 const WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
 
-/** The ids of in-flight WALs of `kind` from `from` to `to` up to `index`, in index order. */
-function walsUpTo(inFlight: readonly BusMessage[], kind: ReplicationKind, from: string, to: string, index: number): string[] {
-  const prefix = `wal:${kind}:${from}>${to}:`;
-  return inFlight
-    .filter((m) => m.kind === 'wal' && m.id.startsWith(prefix) && m.order <= index)
+/** The ids of in-flight WALs on a stream up to `index`, in index order. */
+function walsUpTo(bus: BusView, stream: string, index: number): string[] {
+  return bus
+    .onStream(stream)
+    .filter((m) => m.order <= index)
     .sort((a, b) => a.order - b.order)
     .map((m) => m.id);
 }
 
-export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, inFlight) => {
-  if (before.clusters === after.clusters) return null;
-  const out: BusEffects = { sent: [], delivered: [] };
+/** WAL messages `from`..`to` (inclusive) of a primary to one follower, sent by event `seq` at `at`. */
+function wals(kind: ReplicationKind, primary: string, follower: string, from: number, to: number, at: number, latency: number, seq: number): SentMessage[] {
+  const out: SentMessage[] = [];
+  for (let i = from; i <= to; i++)
+    out.push({ id: `wal:${kind}:${primary}>${follower}:${i}@${seq}`, kind: 'wal', stream: walStream(kind, primary, follower), from: primary, to: follower, sentAt: at, dueAt: at + latency, label: `WAL ${i} (${WORD[kind]})`, order: i });
+  return out;
+}
+
+type Replication = ClusterState['replication']['dr'];
+
+/**
+ * Whether what a link depends on changed on this side (role, primary, set, credentials issued or
+ * revoked, the connection): a WAL taken (`lastRemoteWal`, `lastHeartbeat`) changes none of it.
+ */
+function linkChanged(a: Replication, b: Replication): boolean {
+  if (a === b) return false;
+  return a.role !== b.role || a.primary !== b.primary || a.clusterId !== b.clusterId || a.issued !== b.issued || a.revokedCredentials !== b.revokedCredentials || a.jti !== b.jti || a.secondaryId !== b.secondaryId || a.connected !== b.connected || a.syncState !== b.syncState || a.mirroredPerformance !== b.mirroredPerformance;
+}
+
+/** Whether a secondary's stream from its primary is the same one before and after (else it was reset). */
+function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['replication']['dr']): boolean {
+  return b.role === 'secondary.following' && a.primary === b.primary && a.clusterId === b.clusterId && a.jti === b.jti && a.secondaryId === b.secondaryId;
+}
+
+export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
+  // A heal or a restart may let a waiting secondary try to connect again, a cut or a crash may drop
+  // links; else only a change to the clusters sends.
+  const networkChanged = before.network !== after.network;
+  if (before.clusters === after.clusters && !networkChanged) return null;
+  const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [], check: [] };
+  const latency = after.network.latencyMs;
+  const dropped = new Set<string>();
+  // The clusters this event changed (or added), in name order: what the readings below look at.
+  const changed: string[] = [];
+  if (before.clusters !== after.clusters) for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
+  changed.sort();
+  const drop = (ids: readonly { id: string }[], reason: string) => {
+    for (const { id } of ids) if (!dropped.has(id)) (dropped.add(id), out.dropped!.push({ id, reason }));
+  };
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
-  for (const name of Object.keys(after.clusters).sort()) {
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
-    if (!was || was === now) continue;
+    if (!was) continue;
     for (const kind of KINDS) {
       const [r0, r1] = [was.replication[kind], now.replication[kind]];
-      if (r1.primary !== null && r1.primary === r0.primary && r1.lastRemoteWal > r0.lastRemoteWal) {
-        out.delivered.push(...walsUpTo(inFlight, kind, r1.primary, name, r1.lastRemoteWal));
+      if (r0.primary === null || r0.role !== 'secondary.following') continue;
+      const stream = walStream(kind, r0.primary, name);
+      if (!sameStream(r0, r1)) {
+        // Promoted, disabled, re-pointed, given other credentials: what was on its way is lost with the link.
+        drop(bus.onStream(stream), `link reset: ${name} no longer streams from ${r0.primary}`);
+        drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
+      } else if (r1.lastRemoteWal > r0.lastRemoteWal) {
+        out.delivered.push(...walsUpTo(bus, stream, r1.lastRemoteWal));
       }
     }
   }
@@ -53,18 +101,37 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     case 'replication-secondary-connected': {
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
-      const sentAt = before.clusters[cluster].replication[kind].lastHeartbeat;
-      out.sent.push({ id: `connect:${kind}:${cluster}>${e.primary}@${seq}`, kind: 'connect', from: cluster, to: e.primary as string, sentAt, label: `connect (${WORD[kind]})`, order: 0, now: true });
+      const primary = e.primary as string;
+      const link = linkStream(kind, cluster);
+      out.delivered.push(...bus.onStream(link).filter((m) => m.kind === 'connect').map((m) => m.id));
+      const r = after.clusters[cluster].replication[kind];
+      const stream = walStream(kind, primary, cluster);
+      out.wake!.push(stream);
+      if (r.syncState === 'stream-wals') {
+        // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
+        // missed and is not already on its way.
+        const onTheWay = Math.max(r.lastRemoteWal, ...bus.onStream(stream).map((m) => m.order));
+        out.sent.push(...wals(kind, primary, cluster, onTheWay + 1, after.clusters[primary].wal.last, event.at, latency, seq));
+      } else {
+        // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
+        const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
+        out.sent.push({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${WORD[kind]})`, order: 0 });
+      }
       break;
     }
     case 'replication-secondary-synced': {
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
-      const primary = e.primary as string;
-      const sentAt = before.clusters[cluster].replication[kind].lastHeartbeat;
-      out.sent.push({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', from: primary, to: cluster, sentAt, label: `initial sync to WAL ${e.wal} (${WORD[kind]})`, order: 0, now: true });
+      // Its label says, now that it ended, up to which WAL it brought the secondary.
+      for (const m of bus.onStream(linkStream(kind, cluster))) if (m.kind === 'merkle-sync') out.delivered.push({ id: m.id, label: m.label.replace(/ \(/, ` to WAL ${e.wal as number} (`) });
+      out.wake!.push(walStream(kind, e.primary as string, cluster));
       break;
     }
+    case 'replication-secondary-disconnected':
+      // The link dropped: a connection attempt or a sync under way is lost with it (WALs held by a
+      // partition stay: they cross once the link is back).
+      drop(bus.onStream(linkStream(e.kind as ReplicationKind, e.cluster as string)), `link down: ${e.reason as string}`);
+      break;
     case 'replication-secondary-enabled':
     case 'replication-secondary-primary-updated': {
       const kind = e.kind as ReplicationKind;
@@ -76,19 +143,47 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       break;
     }
   }
-  // WALs written: one message per follower and index, in flight until delivered.
-  for (const name of Object.keys(after.clusters).sort()) {
+  // A secondary waiting for its link (just told to follow, or its link dropped) tries to connect: one
+  // attempt on its way at a time; a secondary whose link is up gets it checked (has it dropped?).
+  // Looked at for the clusters that changed, the followers of a primary whose replication changed
+  // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
+  const look = new Set<string>(networkChanged ? Object.keys(after.clusters) : changed);
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
-    if (!was || was === now || now.wal.last <= was.wal.last) continue;
+    for (const kind of KINDS) {
+      if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
+      // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
+      const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
+      for (const f of Object.keys(after.clusters)) if (everyone || after.clusters[f].replication[kind].primary === name) look.add(f);
+    }
+  }
+  for (const name of [...look].sort()) {
+    for (const kind of KINDS) {
+      const r = after.clusters[name].replication[kind];
+      if (r.role !== 'secondary.following' || r.primary === null) continue;
+      // A link that is up may have dropped: look at it now (streaming.ts checkLink).
+      if (r.connected) {
+        out.check!.push(linkStream(kind, name));
+        continue;
+      }
+      const link = linkStream(kind, name);
+      if (bus.onStream(link).some((m) => !dropped.has(m.id)) || out.sent.some((m) => m.stream === link)) continue;
+      out.sent.push({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${WORD[kind]})`, order: 0 });
+    }
+  }
+  // WALs written: one message per follower whose link is up and index, in flight until delivered. A
+  // follower still connecting gets them by its merkle sync, or when it resumes streaming.
+  for (const name of changed) {
+    const was = before.clusters[name];
+    const now = after.clusters[name];
+    if (!was || now.wal.last <= was.wal.last) continue;
     for (const kind of KINDS) {
       if (now.replication[kind].role !== 'primary') continue;
       for (const f of followersOf(after, kind, now)) {
-        for (let i = was.wal.last + 1; i <= now.wal.last; i++) {
-          out.sent.push({ id: `wal:${kind}:${name}>${f.name}:${i}@${seq}`, kind: 'wal', from: name, to: f.name, sentAt: event.at, label: `WAL ${i} (${WORD[kind]})`, order: i });
-        }
+        if (f.replication[kind].connected) out.sent.push(...wals(kind, name, f.name, was.wal.last + 1, now.wal.last, event.at, latency, seq));
       }
     }
   }
-  return out.sent.length || out.delivered.length ? out : null;
+  return out.sent.length || out.delivered.length || out.dropped!.length || out.wake!.length || out.check!.length ? out : null;
 };

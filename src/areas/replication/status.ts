@@ -22,8 +22,10 @@ function merkleFields(c: ClusterState) {
 }
 
 /**
- * One side of a link as the other side sees it. While connected, heartbeats flow continuously, so
- * the last one is now; once down, it is the last contact recorded.
+ * One side of a link as the other side sees it. Heartbeats are derived, not logged nor sent on the
+ * bus (a choice: a long wait must not append an event per heartbeat, and periodic instants would
+ * change every recorded answer): while connected they are taken to flow continuously, so the last
+ * one is now; once down, it is the last contact recorded. A heartbeat's round trip is 2 × latency.
  */
 function linkEntry(state: SimState, connected: boolean, lastContact: number) {
   const latency = state.network.latencyMs;

@@ -1,52 +1,24 @@
-// The streaming process: what replication does by itself as time passes. For every secondary that
-// follows a primary it finds the next thing due on its link, in the order a real link goes through
-// them: connect one link latency after it can, finish the initial sync one latency later, then
-// deliver WALs one latency after the primary wrote them; and drop the link as soon as a partition,
-// a crash, a revocation or a role change breaks it. World.advance appends the earliest due event.
+// Noticing that a link dropped: a secondary notices at once that its link to its primary went down
+// (a partition, a crash, a revocation, its primary demoted or re-enabled as another set) and records
+// it (`replication-secondary-disconnected`, the connection machine's `observe`). Nothing polls for
+// it: every event that may break a link (a fault, a change to a primary's or a secondary's
+// replication) schedules a check of the links it touches on the bus's due-time queue (messages.ts,
+// `check`), and `checkLink` looks at that one link when the check falls due. Everything else a link
+// does is a message on the bus (shipping.ts): the connection attempt, the merkle sync and the WALs.
+import type { Checker } from '../../kernel/bus.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ReplicationKind, SimState } from '../cluster/state.js';
-import type { TimedProcess } from '../cluster/timed.js';
-import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
+import { observeConnection } from '../../../models/secondary-connection.machine.js';
 import { linkFacts, storedConnection } from './link.js';
 
-const KINDS: ReplicationKind[] = ['dr', 'performance'];
-
-export const streamingProcess: TimedProcess = (state: SimState) => {
-  const latency = state.network.latencyMs;
-  let next: { at: number; events: SimEvent[] } | null = null;
-  const consider = (at: number, event: SimEvent) => {
-    if (!next || at < next.at) next = { at, events: [event] };
-  };
-  for (const name of Object.keys(state.clusters).sort()) {
-    const secondary = state.clusters[name];
-    for (const kind of KINDS) {
-      const r = secondary.replication[kind];
-      if (r.role !== 'secondary.following' || r.primary === null) continue;
-      const primaryName = r.primary;
-      // The connection machine decides each step, on the link's facts now.
-      const link = linkFacts(state, kind, secondary);
-      const stored = storedConnection(r);
-      const now = observeConnection(stored, link);
-      if (now.state === 'transient_failure') {
-        // The fault happened at or before now, and nothing moved the clock since: the link dropped now.
-        if (stored.state === 'ready') consider(state.now, { type: 'replication-secondary-disconnected', at: state.now, kind, cluster: name, primary: primaryName, reason: now.reason! });
-        continue;
-      }
-      if (now.state === 'connecting') {
-        if (stepConnection(now, { type: 'connect', link }) !== null) {
-          consider(r.lastHeartbeat + latency, { type: 'replication-secondary-connected', at: r.lastHeartbeat + latency, kind, cluster: name, primary: primaryName });
-        }
-        continue;
-      }
-      const wal = state.clusters[primaryName].wal;
-      if (stepConnection(now, { type: 'sync-done' }) !== null) {
-        const at = r.lastHeartbeat + latency;
-        consider(at, { type: 'replication-secondary-synced', at, kind, cluster: name, primary: primaryName, wal: wal.last });
-      } else if (wal.last > r.lastRemoteWal) {
-        const at = Math.max(wal.lastAt + latency, r.lastHeartbeat);
-        consider(at, { type: 'replication-wal-delivered', at, kind, cluster: name, primary: primaryName, wal: wal.last });
-      }
-    }
-  }
-  return next;
+/** The check of one secondary's link ("link:dr:west"): the link dropped now, or nothing. */
+export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {
+  const [, kind, name] = key.split(':') as [string, ReplicationKind, string];
+  const secondary = state.clusters[name];
+  const r = secondary?.replication[kind];
+  if (!r || r.role !== 'secondary.following' || r.primary === null || !r.connected) return [];
+  // The connection machine decides, on the link's facts now.
+  const now = observeConnection(storedConnection(r), linkFacts(state, kind, secondary));
+  if (now.state !== 'transient_failure') return [];
+  return [{ type: 'replication-secondary-disconnected', at, kind, cluster: name, primary: r.primary, reason: now.reason! }];
 };

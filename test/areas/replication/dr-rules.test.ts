@@ -88,7 +88,7 @@ describe.skipIf(!operationTokensBuilt)('area A rules for update-primary', () => 
     expect(r.status).toBe(204);
     w.advance(1000);
     expect(w.state.clusters.west.replication.dr.role).toBe('secondary.unassigned');
-    expect(drStatus(w, 'west')).toMatchObject({ mode: 'secondary', primaries: [], known_primary_cluster_addrs: [], state: 'idle', connection_state: 'idle' });
+    expect(drStatus(w, 'west')).toMatchObject({ mode: 'secondary', primaries: [], known_primary_cluster_addrs: [], state: 'idle', connection_state: 'shutdown' });
     expect(drStatus(w, 'east').secondaries).toEqual([]);
   });
 

@@ -1,36 +1,30 @@
 // The shared route builders serve either kind. This drives the builders for kind `performance`
 // through the router with a test route table of its own (the world wires them in
-// replication-performance.ts), applying their events with the world's reducers and processes.
+// replication-performance.ts), in a world given that table.
 import { describe, expect, it } from 'vitest';
-import { render, type ApiRequest, type ApiResponse } from '../../../src/kernel/http/http.js';
+import type { ApiRequest, ApiResponse } from '../../../src/kernel/http/http.js';
 import { kvRoutes } from '../../../src/areas/cluster/kv.js';
 import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.js';
 import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
 import { drRoutes, replicationRoutes } from '../../../src/areas/replication/routes.js';
-import { dispatch } from '../../../src/kernel/http/router.js';
-import { clusterRouting, type RouteTable } from '../../../src/areas/cluster/http/routing.js';
-import { replicationProcesses } from '../../../src/areas/replication/index.js';
+import type { RouteTable } from '../../../src/areas/cluster/http/routing.js';
 import type { SimState } from '../../../src/areas/cluster/state.js';
-import { reducers } from '../../../src/world.js';
-import { applyEvent } from '../../../src/kernel/engine.js';
-import { SeededRng } from '../../../src/kernel/prng.js';
-import { drWorld, rootOf } from './helpers.js';
+import { World } from '../../../src/world.js';
+import { rootOf } from './helpers.js';
 
 const table: RouteTable = { sys: [...replicationRoutes('performance'), ...drRoutes, ...operationTokenRoutes], mounts: kvRoutes };
 const PERF = 'sys/replication/performance';
 
-/** A world state driven by the test table: requests through the router, time through the processes. */
+/** A world driven by the test table: requests through the router, time through the world's processes and bus. */
 class Harness {
-  private readonly rng = new SeededRng(3);
-  constructor(public state: SimState) {}
+  constructor(private readonly w: World) {}
+
+  get state(): SimState {
+    return this.w.state;
+  }
 
   request(cluster: string, req: ApiRequest): ApiResponse {
-    const d = dispatch(clusterRouting(this.state, cluster, this.rng, table), req);
-    const o = d.outcome;
-    if ('later' in o) throw new Error('asynchronous outcome');
-    if ('kind' in o) return render(o, () => this.rng.uuid());
-    for (const e of o.events) this.state = applyEvent(this.state, e, reducers);
-    return render(o.reply(this.state), () => this.rng.uuid());
+    return this.w.request(cluster, req);
   }
 
   post(cluster: string, path: string, body: unknown = {}, token = this.state.operators[cluster].rootToken): ApiResponse {
@@ -38,20 +32,14 @@ class Harness {
   }
 
   advance(ms: number): void {
-    const target = this.state.now + ms;
-    for (;;) {
-      const due = replicationProcesses.map((p) => p(this.state)).filter((x) => x !== null && x.at <= target).sort((a, b) => a!.at - b!.at)[0];
-      if (!due) break;
-      for (const e of due.events) this.state = applyEvent(this.state, { ...e, at: Math.max(e.at, this.state.now) }, reducers);
-    }
-    this.state = applyEvent(this.state, { type: 'time-advanced', at: target }, reducers);
+    this.w.advance(ms);
   }
 }
 
 describe('replicationRoutes(kind) for performance', () => {
   function perfPair() {
-    const w = drWorld({ clusters: { east: { mounts: { secret: 'kv-v2', cache: { type: 'kv-v2', local: true } } }, west: {} } });
-    const h = new Harness(w.state);
+    const w = World.create({ east: { mounts: { secret: 'kv-v2', cache: { type: 'kv-v2', local: true } } }, west: {} }, { seed: 1, routes: table });
+    const h = new Harness(w);
     h.post('east', 'secret/data/app', { data: { v: 1 } });
     h.post('east', 'cache/data/local', { data: { v: 1 } });
     expect(h.post('east', `${PERF}/primary/enable`).status).toBe(200);

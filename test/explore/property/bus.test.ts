@@ -1,7 +1,7 @@
 // Property: the bus between the clusters (src/kernel/bus.ts) after any random sequence of the
 // property commands (writes, partitions, crashes, promotions, revocations…), then heal and quiet time:
 // every WAL arrives no sooner than one link latency after it was sent, each secondary takes a
-// primary's WALs in order, and none is left in flight to a secondary still connected to its sender.
+// primary's WALs in order, nothing is left in flight, and every drop has its reason.
 // (Each run's world is a fork of a set-up world, so its log alone does not replay: the replay of the
 // bus is checked in test/kernel/bus.test.ts.) The model's convergence check (convergence.test.ts)
 // and these read the same world.
@@ -11,6 +11,8 @@ import type { ReplicationKind } from '../../../src/areas/cluster/state.js';
 import { ModelMismatch, type Model } from '../../../src/areas/property/model.js';
 import type { Operator } from '../../../src/explore/commands/operator.js';
 import { runProperty } from '../../../src/explore/property.js';
+
+let drops = 0;
 
 function checkBus(op: Operator, m: Model): number {
   op.beginCommand('heal every link, restart every crashed cluster, and let a minute pass');
@@ -34,6 +36,19 @@ function checkBus(op: Operator, m: Model): number {
     const to = w.state.clusters[msg.to];
     if (msg.kind === 'wal' && to.replication[kind].primary === msg.from && isConnected(w.state, kind, to))
       throw new ModelMismatch(`${msg.id} is still in flight to ${msg.to}, which streams from ${msg.from}`);
+    // Every link healed, every cluster up, a minute of quiet: nothing is left on its way (delivered,
+    // or dropped as refused or reset: the bus holds nothing for ever).
+    throw new ModelMismatch(`${msg.id} (${msg.kind}, due at ${msg.dueAt}) is still in flight a minute after everything healed`);
+  }
+  // A drop is a fact of the log: a message-dropped event, a crash of its receiver, or the event that reset its link.
+  for (const msg of w.messages) {
+    if (msg.droppedBy === null) continue;
+    if (msg.deliveredBy !== null) throw new ModelMismatch(`${msg.id} was both delivered and dropped`);
+    if (!msg.dropReason) throw new ModelMismatch(`${msg.id} was dropped without a reason`);
+    const by = w.log.find((e) => e.seq === msg.droppedBy);
+    if (by && by.type !== 'message-dropped' && by.type !== 'cluster-crashed' && !by.type.startsWith('replication-'))
+      throw new ModelMismatch(`${msg.id} was dropped by a ${by.type} event`);
+    if (by) drops++;
   }
   return delivered;
 }
@@ -45,5 +60,7 @@ describe('property: the bus', () => {
     expect(r.findings.map((f) => `${f.kind} ${f.id ?? ''}: ${f.message}\n${f.words.join('\n')}`)).toEqual([]);
     // Not vacuous: WALs were shipped and delivered (16 with this seed: most runs bring secondaries in line by merkle sync).
     expect(delivered).toBeGreaterThan(5);
+    // And messages were dropped (crashes, refused connections, reset links), each read from its event.
+    expect(drops).toBeGreaterThan(5);
   });
 });

@@ -358,7 +358,7 @@ describe('POST sys/replication/performance/secondary/update-primary', () => {
     const w = perfWorld();
     const westRoot = perfPair(w);
     expect(post(w, 'west', `${PERF}/secondary/update-primary`, { token: '' }, westRoot).status).toBe(204);
-    expect(perfStatus(w, 'west')).toMatchObject({ mode: 'secondary', primaries: [], known_primary_cluster_addrs: [], state: 'idle', connection_state: 'idle' });
+    expect(perfStatus(w, 'west')).toMatchObject({ mode: 'secondary', primaries: [], known_primary_cluster_addrs: [], state: 'idle', connection_state: 'shutdown' });
     expect(perfStatus(w, 'east').secondaries).toEqual([]);
   });
 });
