@@ -28,11 +28,17 @@ function walsUpTo(inFlight: readonly BusMessage[], kind: ReplicationKind, from: 
 
 export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, inFlight) => {
   if (before.clusters === after.clusters) return null;
+  // The clusters this event changed, in name order (the order messages are read in): one pass of
+  // identity checks instead of sorting every name twice per event (issue #15: at 1,000 clusters
+  // the two sorts were most of this function, itself a quarter of a write's time).
+  const changed: string[] = [];
+  for (const name of Object.keys(after.clusters)) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
+  changed.sort();
   const out: BusEffects = { sent: [], delivered: [] };
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
-  for (const name of Object.keys(after.clusters).sort()) {
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
     if (!was || was === now) continue;
@@ -77,7 +83,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     }
   }
   // WALs written: one message per follower and index, in flight until delivered.
-  for (const name of Object.keys(after.clusters).sort()) {
+  for (const name of changed) {
     const was = before.clusters[name];
     const now = after.clusters[name];
     if (!was || was === now || now.wal.last <= was.wal.last) continue;
