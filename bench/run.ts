@@ -5,6 +5,7 @@
 //   npm run bench                    every section
 //   npm run bench -- --quick         fewer repetitions and a smaller replay history (a smoke test)
 //   npm run bench -- --only replay,explore
+//   npm run bench -- --only scaling          issue 15's curves (keys, clusters, heap)
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
@@ -26,6 +27,7 @@ const SECTIONS: { name: string; issue: number; title: string; timeoutMs: number;
   { name: 'startup', issue: 6, title: 'CLI start-up', timeoutMs: 90_000 },
   { name: 'serve', issue: 7, title: 'replsim serve over HTTP', timeoutMs: 120_000 },
   { name: 'kv-versions', issue: 5, title: 'One KV-v2 key rewritten (max_versions)', timeoutMs: 90_000 },
+  { name: 'scaling', issue: 8, title: 'Scaling: keys, clusters, replay and heap', timeoutMs: 300_000, heapMb: 4096 },
 ];
 
 const args = process.argv.slice(2);

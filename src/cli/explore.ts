@@ -130,7 +130,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   if (shard && opts.out) {
     const content: ExploreShardFile = {
       replsim: 'explore-shard',
-      version: 1,
+      version: 2,
       settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null },
       shard,
       verdict,
@@ -143,6 +143,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
         roleVectors: result.roleVectors,
         hazards: result.hazards,
         finding: f ? (JSON.parse(JSON.stringify({ kind: f.kind, id: f.id, message: f.message, trace: f.trace, reproduced: f.reproduced, scenario: f.scenario })) as ExploreShardFile['result']['finding']) : null,
+        states: result.states ?? [],
       },
     };
     const written = writeShardFile(opts.out, 'explore', shard, content);

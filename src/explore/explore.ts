@@ -9,6 +9,7 @@
 // and monitors can do next (roles, sets, who follows whom, connection and sync, whether a secondary
 // lags its primary, tokens issued and held, links, crashes, which key shares and root tokens work)
 // and drops what does not (the values written, WAL numbers, ids, the clock except for token expiry).
+import { createHash } from 'node:crypto';
 import { modeOf } from '../../models/replication-role.machine.js';
 import type { SimState } from '../areas/cluster/state.js';
 import type { World } from '../world.js';
@@ -120,6 +121,13 @@ export interface ExploreResult {
   /** Hazards met on the way that were not forbidden, per id (transitions on which each arose). */
   hazards: Record<string, number>;
   finding?: ExploreFinding;
+  /**
+   * A shard's distinct states (`--shard`), each as a digest of its canonical form with the
+   * transitions tried from it (0: not expanded, at the depth bound). Shards overlap below the first
+   * level (a state reached under two first-level states is found by both), so `replsim merge` counts
+   * the union of these rather than summing `distinct` and `visited` (src/explore/merge-results.ts).
+   */
+  states?: [digest: string, transitions: number][];
 }
 
 interface Node {
@@ -130,6 +138,8 @@ interface Node {
   command: OperatorCommand | null;
   observation: Observation | null;
   depth: number;
+  /** A shard's digest of the state's canonical form (see ExploreResult.states). */
+  digest?: string;
 }
 
 export function explore(options: ExploreOptions): ExploreResult {
@@ -162,8 +172,16 @@ export function explore(options: ExploreOptions): ExploreResult {
     for (const v of permutationsOf(names.map((n) => modeOf(state.clusters[n].replication.dr.role)[0]))) roleVectors.add(v.join(''));
     result.roleVectors.covered = roleVectors.size;
   };
+  // A shard lists its distinct states (ExploreResult.states): digest → transitions tried from it.
+  const states = options.shard ? new Map<string, number>() : null;
+  const digestOf = (form: string) => createHash('sha256').update(form).digest('hex').slice(0, 24);
+  if (states) {
+    root.digest = digestOf([...seen][0]);
+    states.set(root.digest, 0);
+  }
   const done = () => {
     result.roleVectors.reached = [...roleVectors].sort();
+    if (states) result.states = [...states];
     return result;
   };
   cover(root.world.state);
@@ -180,6 +198,8 @@ export function explore(options: ExploreOptions): ExploreResult {
   for (let depth = 1; depth <= options.depth && frontier.length > 0; depth++) {
     const next: Node[] = [];
     for (const [at, node] of frontier.entries()) {
+      if (states && node.digest) states.set(node.digest, 0);
+      const visitedBefore = result.visited;
       // Commands that resolve to the same act on this state (the same cluster picked) are tried once.
       const tried = new Set<string>();
       for (const command of commands) {
@@ -205,6 +225,7 @@ export function explore(options: ExploreOptions): ExploreResult {
           return finish(child, { kind: 'mismatch', message: e.message });
         }
         result.visited++;
+        if (states && node.digest) states.set(node.digest, result.visited - visitedBefore);
         options.onTick?.({ depth, visited: result.visited, distinct: result.distinct, queue: frontier.length - at - 1 + next.length });
         child.observation = op.lastObservation;
         for (const f of observePath(child)) {
@@ -216,6 +237,10 @@ export function explore(options: ExploreOptions): ExploreResult {
         seen.add(form);
         if (depth === 1 && options.shard && !ownsFirstLevel(options.shard, firstLevel++)) continue;
         result.distinct++;
+        if (states) {
+          child.digest = digestOf(form);
+          states.set(child.digest, 0);
+        }
         next.push(child);
         cover(op.world.state);
         if (options.stopWhenRolesCovered && roleVectors.size === result.roleVectors.total) {

@@ -2,8 +2,9 @@
 // --shard I/N` run (src/explore/shard.ts), checked to belong together and joined. A check's shards
 // join in run order: counts summed up to the first failing run, that run's shrunk counterexample —
 // what the unsharded run gives. An explore's shards join by the shortest trace (ties to the lower
-// shard), summed counts (a state two shards both reached counts twice), and the union of the DR role
-// combinations reached. Shard files are input: they are validated before anything is summed.
+// shard), the union of their distinct states (each shard lists them: a state two shards both
+// reached counts once, so distinct and visited are the unsharded search's) and of the DR role
+// combinations reached; hazard tallies are summed (transitions, per shard). Shard files are input: they are validated before anything is summed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -67,7 +68,8 @@ export type PortableExploreFinding = z.infer<typeof exploreFinding>;
 const exploreShardFile = z
   .object({
     replsim: z.literal('explore-shard'),
-    version: z.literal(1),
+    // 2: the shard lists its distinct states (a version-1 file summed overlapping shards' counts).
+    version: z.literal(2),
     settings: exploreSettings,
     shard,
     verdict: z.enum(['valid', 'invalid', 'unknown']),
@@ -81,6 +83,7 @@ const exploreShardFile = z
         roleVectors: z.object({ covered: count, total: count, reached: z.array(z.string().regex(/^[dps]+$/)) }).strict(),
         hazards,
         finding: exploreFinding.nullable(),
+        states: z.array(z.tuple([z.string().regex(/^[0-9a-f]{24}$/), count])),
       })
       .strict(),
   })
@@ -215,10 +218,16 @@ function mergeExplore(shards: { file: string; data: ExploreShardFile }[]): Merge
   const tally: Record<string, number> = {};
   let best: { finding: PortableExploreFinding; shard: number } | null = null;
   const merged: MergedExplore = { command: 'explore', settings, shards: shards.length, files: shards.map((s) => s.file), visited: 0, distinct: 0, depthReached: 0, complete: true, stoppedBy: [], roleVectors: { covered: 0, total: shards[0].data.result.roleVectors.total, reached: [] }, hazards: tally, finding: null, findingShard: null, verdict: 'valid' };
+  // Shards overlap below the first level: a state reached under first-level states of two shards is
+  // found (and expanded) by both. The union of their states is the unsharded search's, each counted
+  // once, with the transitions tried from it in the shard that expanded it (the one that reached it
+  // soonest: where it lay at the depth bound it was not expanded, 0).
+  const states = new Map<string, number>();
+  for (const { data } of shards) for (const [digest, transitions] of data.result.states) states.set(digest, Math.max(states.get(digest) ?? 0, transitions));
+  merged.distinct = states.size;
+  for (const transitions of states.values()) merged.visited += transitions;
   for (const { data } of shards) {
     const r = data.result;
-    merged.visited += r.visited;
-    merged.distinct += r.distinct;
     merged.depthReached = Math.max(merged.depthReached, r.depthReached);
     if (!r.complete && !r.finding) merged.complete = false;
     if (r.stoppedBy) merged.stoppedBy.push(`shard ${data.shard.index}: ${r.stoppedBy}`);

@@ -3,14 +3,28 @@
 import { createHash } from 'node:crypto';
 import { isMap } from 'immutable';
 
+/**
+ * The text of each persistent map printed so far. A persistent map never changes (a write makes a
+ * new one), and the state shares them: DR secondaries hold their primary's storage, so each mount's
+ * map was printed once per cluster, and a map no write touched was printed again at every hash
+ * (issue #15: canonical JSON was a third of a 25k-key replay). Held weakly: a map no state holds
+ * any more takes its text with it.
+ */
+const printedMaps = new WeakMap<object, string>();
+
 /** Serialises a value with object keys in sorted order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return '[' + value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',') + ']';
   // A persistent map (the KV key maps, src/areas/cluster/keymap.ts) prints as the object it stands for.
   if (isMap(value)) {
-    const keys = [...value.keys()].map(String).filter((k) => value.get(k) !== undefined).sort();
-    return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(value.get(k))).join(',') + '}';
+    let text = printedMaps.get(value);
+    if (text === undefined) {
+      const keys = [...value.keys()].map(String).filter((k) => value.get(k) !== undefined).sort();
+      text = '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(value.get(k))).join(',') + '}';
+      printedMaps.set(value, text);
+    }
+    return text;
   }
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
@@ -19,5 +33,13 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 (hex) of the canonical JSON of a value: the world's state hash. */
 export function hashOf(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(value)).digest('hex');
+  // A frozen value cannot change, so its hash is kept (a replay checks the closing line's hash, and
+  // its caller asks again for the same state).
+  const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
+  const known = frozen ? hashes.get(value) : undefined;
+  if (known !== undefined) return known;
+  const hash = createHash('sha256').update(canonicalJson(value)).digest('hex');
+  if (frozen) hashes.set(value, hash);
+  return hash;
 }
+const hashes = new WeakMap<object, string>();

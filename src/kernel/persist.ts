@@ -14,6 +14,7 @@
 // number (a gap is a deleted line, a repeat a duplicated one), the chain link (an edited line), then
 // the closing line (a truncated file has none). The first bad line is reported as `file:line: what`.
 // Each line is hashed once, as text: the chain costs one sha256 of the line per event.
+import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { canonicalJson } from './canonical.js';
@@ -54,8 +55,14 @@ const GENESIS = createHash('sha256').update(HISTORY_FORMAT).digest('hex');
 const HEAD = '{"#":"';
 const LINK_END = HEAD.length + 64;
 
+/** sha256 hex of a text: the one-shot `crypto.hash` where the runtime has it (node >= 20.12), else a Hash object. */
+const sha256Hex: (text: string) => string =
+  typeof crypto.hash === 'function' ? (text) => crypto.hash('sha256', text, 'hex') : (text) => createHash('sha256').update(text).digest('hex');
+
 function link(prev: string, body: string): string {
-  return createHash('sha256').update(prev).update(body).digest('hex');
+  // One-shot `crypto.hash` (node >= 20.12): the same digest as createHash().update(prev).update(body),
+  // without a Hash object per line (issue #15: 3.9 → 1.0 µs a line; the chain was most of reading).
+  return sha256Hex(prev + body);
 }
 
 /** The line of a canonical JSON object with its chain link put first. */

@@ -137,7 +137,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   const dr: ReplicationState = freeze({
     ...r,
     issued: primary.replication.dr.issued,
-    revokedCredentials: unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials),
+    revokedCredentials: freeze(unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials)) as string[],
     mirroredPerformance: primary.replication.performance.role === 'disabled' ? null : primary.replication.performance,
     lastRemoteWal: e.wal,
     lastHeartbeat: e.at,
@@ -148,6 +148,43 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
     wal: freeze({ ...primary.wal }),
     replication: freeze({ ...secondary.replication, dr }),
     sync: primary.sync,
+    plugins: primary.plugins,
+  });
+  return { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
+}
+
+/**
+ * `catchUp` for a performance delivery, built without an immer draft (issue #15: the draft was a
+ * third of a performance write's time). The secondary takes the storage its filter lets through
+ * (`replicatedStorage`, a new object), numbers its own WAL, holds its primary's issued list,
+ * revocations and dynamic filter, and reads the primary's sync destinations (those in namespaces it
+ * receives) and plugin catalog: the same values, in the same key order, every new object frozen,
+ * as the draft form builds (test/areas/replication/delivered-direct.test.ts).
+ */
+function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
+  if (e.kind !== 'performance' || replicationScopes.performance.mirror || replicationScopes.performance.mirrorsWal) return undefined;
+  const freeze = Object.freeze;
+  const secondary = s.clusters[e.cluster];
+  const primary = s.clusters[e.primary];
+  const r = secondary.replication.performance;
+  const built = replicatedStorage('performance', primary, secondary, r.secondaryId);
+  const storage: ClusterState['storage'] = freeze({ ...built, namespaces: freeze(built.namespaces), mounts: freeze(built.mounts), kv: freeze(built.kv) });
+  const filter = dynamicFilterOf(primary, r.secondaryId);
+  const sync = syncStateForPerformanceSecondary(primary.sync, storage);
+  const performance: ReplicationState = freeze({
+    ...r,
+    issued: primary.replication.performance.issued,
+    revokedCredentials: freeze(unionOf(r.revokedCredentials, primary.replication.performance.revokedCredentials)) as string[],
+    dynamicFilter: freeze({ mounts: freeze(filter.mounts) as string[], namespaces: freeze(filter.namespaces) as string[] }),
+    lastRemoteWal: e.wal,
+    lastHeartbeat: e.at,
+  });
+  const next: ClusterState = freeze({
+    ...secondary,
+    storage,
+    wal: freeze({ last: secondary.wal.last + 1, lastAt: e.at }),
+    replication: freeze({ ...secondary.replication, performance }),
+    sync: freeze({ ...sync, destinations: freeze(sync.destinations) }),
     plugins: primary.plugins,
   });
   return { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
@@ -286,7 +323,7 @@ export const replicationReducers = {
     (d: SimState, e: WalDelivered) => {
       catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
     },
-    { direct: drDelivered },
+    { direct: (s: SimState, e: WalDelivered) => (e.kind === 'dr' ? drDelivered(s, e) : performanceDelivered(s, e)) },
   ),
   'replication-secondary-disconnected': (d: SimState, e: SecondaryDisconnected) => {
     const r = d.clusters[e.cluster].replication[e.kind];
