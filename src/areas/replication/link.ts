@@ -14,6 +14,7 @@ import {
   type LinkFacts,
 } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
+import { madeFromRecord } from '../cluster/changed.js';
 
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
 function sameAddress(a: string, b: string): boolean {
@@ -57,6 +58,19 @@ const revokedByClusters = new WeakMap<SimState['clusters'], Record<ReplicationKi
 function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<string>> {
   let found = revokedByClusters.get(clusters);
   if (found) return found;
+  // A record made from another by setting one cluster whose revocation lists did not change (a KV
+  // write, a WAL delivered: cluster/changed.ts `withCluster`) revokes what that one revoked.
+  const base = madeFromRecord(clusters);
+  if (base) {
+    const was = base.record[base.name];
+    const now = clusters[base.name];
+    const same = was && revocationsOf(was).every((list, i) => list === revocationsOf(now)[i]);
+    const inherited = same ? revokedByClusters.get(base.record) : undefined;
+    if (inherited) {
+      revokedByClusters.set(clusters, inherited);
+      return inherited;
+    }
+  }
   found = { dr: new Set(), performance: new Set() };
   for (const c of Object.values(clusters)) {
     for (const j of c.replication.dr.revokedCredentials ?? []) found.dr.add(j);
@@ -65,6 +79,11 @@ function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<
   }
   revokedByClusters.set(clusters, found);
   return found;
+}
+
+/** The revocation lists a cluster holds (its own of each kind, and the performance one its DR primary mirrors). */
+function revocationsOf(c: ClusterState): readonly unknown[] {
+  return [c.replication.dr.revokedCredentials, c.replication.performance.revokedCredentials, c.replication.dr.mirroredPerformance?.revokedCredentials];
 }
 
 /**

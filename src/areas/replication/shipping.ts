@@ -25,6 +25,7 @@ import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { currentConnection, linkFacts, storedConnection } from './link.js';
 import { linkDownReason, observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
+import { changedClusters } from '../cluster/changed.js';
 
 /** The stream of WALs of one kind from a primary to one follower. */
 export function walStream(kind: ReplicationKind, from: string, to: string): string {
@@ -108,8 +109,7 @@ function lowestTaken(state: SimState, primary: string): number | null {
 function snapshotsAfter(before: SimState, after: SimState): SimState['walAsOf'] {
   const kept = after.walAsOf;
   if (before.clusters === after.clusters) return kept;
-  const changed: string[] = [];
-  for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
+  const changed = changedClusters(before, after);
   const touched = new Set<string>();
   for (const name of changed) {
     const was = before.clusters[name];
