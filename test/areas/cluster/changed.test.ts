@@ -1,11 +1,11 @@
 // Which clusters an event changed (src/areas/cluster/changed.ts): the short cut through the record
 // `withCluster` made last gives the same answer as comparing every cluster, and so do the revoked
-// credentials read through it (replication/link.ts `credentialsRevoked`), on a run with KV writes,
+// credentials and the followers read through it (replication/link.ts `credentialsRevoked`, `followersOf`), on a run with KV writes,
 // WAL deliveries, a revocation and a partition.
 import { describe, expect, it } from 'vitest';
 import { changedClusters } from '../../../src/areas/cluster/changed.js';
 import type { SimState } from '../../../src/areas/cluster/state.js';
-import { credentialsRevoked } from '../../../src/areas/replication/link.js';
+import { acceptsCredentials, credentialsRevoked, followersOf } from '../../../src/areas/replication/link.js';
 import { replicate, rootOf, write } from '../../../bench/lib/worlds.js';
 import { World } from '../../../src/world.js';
 
@@ -34,6 +34,14 @@ describe('changed clusters', () => {
       expect([...names].sort()).toEqual(everyChanged(before, after).sort());
       const jtis = Object.values(after.clusters).flatMap((c) => [c.replication.dr.jti, ...(c.replication.dr.revokedCredentials ?? [])]).filter((j) => j !== '');
       for (const j of jtis) expect(credentialsRevoked(after, 'dr', j)).toBe(revokedByScan(after, 'dr', j));
+      for (const p of Object.values(after.clusters)) {
+        const pr = p.replication.dr;
+        const scan = Object.keys(after.clusters)
+          .sort()
+          .map((n) => after.clusters[n])
+          .filter((c) => c.name !== p.name && c.replication.dr.role === 'secondary.following' && c.replication.dr.primary === p.name && c.replication.dr.clusterId === pr.clusterId && acceptsCredentials(after, 'dr', p, c.replication.dr.secondaryId, c.replication.dr.jti));
+        expect(followersOf(after, 'dr', p).map((c) => c.name)).toEqual(scan.map((c) => c.name));
+      }
       before = after;
       events++;
     });
