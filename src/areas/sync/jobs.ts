@@ -30,6 +30,12 @@ function sameJobs(state0: SimState, c0: ClusterState, state1: SimState, c1: Clus
   );
 }
 
+/** Whether the cluster has any sync destination (most have none: then nothing is owed). */
+function hasDestinations(c: ClusterState): boolean {
+  for (const _ in c.sync.destinations) return true;
+  return false;
+}
+
 /** Schedules the next job of every association of the clusters an event changed. */
 export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _event, after) => {
   // A crash or a restart changes whether a cluster runs jobs without changing the cluster.
@@ -37,6 +43,7 @@ export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _even
   let out: BusEffects | null = null;
   for (const name of names) {
     const c = after.clusters[name];
+    if (!hasDestinations(c)) continue;
     const was = before.clusters[name];
     if ((was && sameJobs(before, was, after, c)) || !runsSyncJobs(after, c)) continue;
     for (const [destination, d] of Object.entries(c.sync.destinations))
