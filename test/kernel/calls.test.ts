@@ -5,7 +5,8 @@
 // instant (deliveredAt = sentAt, by the request's own event); the network decides whether it can be
 // made at all: across a partition, or to a crashed primary, the request is refused and nothing is sent.
 import { describe, expect, it } from 'vitest';
-import type { BusMessage } from '../../src/kernel/bus.js';
+import { callRefused, type BusMessage } from '../../src/kernel/bus.js';
+import { initialNetwork, linkKey } from '../../src/kernel/network.js';
 import type { ApiResponse } from '../../src/kernel/http/http.js';
 import type { World } from '../../src/world.js';
 import { CONNECTIONS, DEST } from '../areas/sync/helpers.js';
@@ -146,5 +147,17 @@ describe('unwrapping an activation token is a call to the primary, which the net
     expect(r.status).toBe(500);
     expect(JSON.stringify(r.body)).toContain('error unwrapping secondary token');
     expect(w.messages.length).toBe(messages);
+  });
+});
+
+describe('the bus decides a call at its instant (callRefused)', () => {
+  it('carries it when both ends are up and the link is not cut; else names why (a call is dropped, never held)', () => {
+    const net = initialNetwork();
+    expect(callRefused(net, { from: 'west', to: 'east' })).toBeNull();
+    expect(callRefused({ ...net, cut: { [linkKey('east', 'west')]: true } }, { from: 'west', to: 'east' })).toBe('link west–east cut');
+    expect(callRefused({ ...net, down: { east: true } }, { from: 'west', to: 'east' })).toBe('east down');
+    expect(callRefused({ ...net, down: { west: true } }, { from: 'west', to: 'east' })).toBe('west down');
+    // Another link cut leaves this one alone.
+    expect(callRefused({ ...net, cut: { [linkKey('east', 'south')]: true } }, { from: 'west', to: 'east' })).toBeNull();
   });
 });
