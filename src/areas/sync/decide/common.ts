@@ -10,7 +10,7 @@ import type { RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, MountEntry } from '../../cluster/state.js';
 import { rfc3339 } from '../../../kernel/clock.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
-import { configurationLanding } from '../../replication/forwarding.js';
+import { configurationLanding, forwardedFrom } from '../../replication/forwarding.js';
 import { destinationTypes, obfuscated, type DestinationType } from '../destinations.js';
 import { associationId, destinationKey, type SyncDestination } from '../sync.js';
 
@@ -18,6 +18,11 @@ import { associationId, destinationKey, type SyncDestination } from '../sync.js'
 export function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
   return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
+}
+
+/** `forwardedBy` for the event of a write that landed on `target` (the bus carries the forwarding: replication/messages.ts). */
+export function forwarded(ctx: RequestContext, target: ClusterState): { forwardedBy?: string } {
+  return forwardedFrom(ctx.cluster.name, target.name);
 }
 
 export function destinationsIn(c: ClusterState, namespace: string): SyncDestination[] {

@@ -7,7 +7,7 @@ import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
 import { associationId, type SyncAssociationRemoved } from '../sync.js';
-import { associationsView, destinationOf, landing, mountNamed } from './common.js';
+import { associationsView, destinationOf, forwarded, landing, mountNamed } from './common.js';
 import { fields as setFields } from './set-association.js';
 
 export const fields = { ...setFields, name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
@@ -28,6 +28,6 @@ export const decide =
     const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
     // Rule 3: success when the association does not exist (or is already removed): nothing to do.
     if (!mount || !a || !isLinked(a.value)) return reply.data(associationsView(d));
-    const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName) };
+    const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
   };

@@ -11,7 +11,7 @@ import { own } from '../../../kernel/own.js';
 import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
 import { associationId, type SyncAssociationSet } from '../sync.js';
-import { associationsView, destinationOf, landing, mountNamed } from './common.js';
+import { associationsView, destinationOf, forwarded, landing, mountNamed } from './common.js';
 
 export const fields = { mount: { type: 'string', default: '' }, secret_name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
 
@@ -44,6 +44,7 @@ export const decide =
       cluster: target.name,
       destination: d.key,
       association: { id, mount: mount.path, accessor: mount.accessor, secretName, ...naming },
+      ...forwarded(ctx, target),
     };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
   };
