@@ -44,9 +44,9 @@ describe('forwarded writes of a performance secondary are messages from it to it
     w.advance(1_000);
 
     expectForwarded(w, westRoot, 'POST', 'secret/data/app/db', { data: { pw: 'x' } }, 'kv-written', 'write secret/app/db');
-    // West answers "nothing to delete" from its own copy until the write came back by streaming.
-    w.advance(1_000);
+    // At once, before the write streams back to west: the delete lands on east, which holds it.
     expectForwarded(w, westRoot, 'DELETE', 'secret/data/app/db', undefined, 'kv-deleted', 'delete secret/app/db');
+    expect(req(w, 'east', 'GET', 'secret/data/app/db', eastRoot).status).toBe(404);
     expectForwarded(w, westRoot, 'POST', 'secret/config', { max_versions: 3 }, 'kv-config-written', 'config write secret/config');
     expectForwarded(w, westRoot, 'POST', 'secret/metadata/app/web', { custom_metadata: { team: 'a' } }, 'kv-metadata-written', 'metadata write secret/metadata/app/web');
     expectForwarded(w, westRoot, 'POST', `${DEST}/codehost/gh1`, CONNECTIONS.codehost, 'sync-destination-configured', 'sync destination write codehost/gh1');

@@ -85,7 +85,9 @@ function write(ctx: RequestContext, data: Record<string, unknown>, answer: (afte
 function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
-  const rec = recordOf(ctx, ctx.params.key);
+  // The record where the delete lands: a performance secondary forwards it to its primary, which may
+  // hold a version the secondary has not received yet (a write forwarded a moment ago).
+  const rec = recordAt(own(ctx.state.clusters[target.cluster].storage.kv, ctx.params.mount), ctx.params.key);
   // A key whose metadata was written before any data has no latest version to delete: nothing to do, as on the service.
   if (!rec || (scope === 'latest' && !versionAt(rec, rec.current))) return reply.empty();
   return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope, ...forwarded(ctx, target.cluster) }], reply: () => reply.empty() };
