@@ -5,9 +5,8 @@ import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
-import { syncRefusals } from '../refusals.js';
 import { associationId, type SyncAssociationRemoved } from '../sync.js';
-import { associationsView, destinationOf, forwarded, landing, mountNamed } from './common.js';
+import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
 import { fields as setFields } from './set-association.js';
 
 export const fields = { ...setFields, name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
@@ -18,12 +17,9 @@ export const decide =
     const mountGiven = ctx.fields.mount;
     // The spec lists the secret's parameter of remove as `name`; the service's API takes `secret_name`. Both are accepted.
     const secretName = ctx.fields.secret_name || ctx.fields.name;
-    if (mountGiven === '') return syncRefusals.missingField('mount');
-    if (secretName === '') return syncRefusals.missingField('secret_name');
-    const target = landing(ctx);
-    if ('kind' in target) return target;
-    const d = destinationOf(ctx, type, target);
-    if (!d) return syncRefusals.noDestination(type, ctx.params.name);
+    const found = associationTarget(ctx, type, mountGiven, secretName);
+    if ('kind' in found) return found;
+    const { target, destination: d } = found;
     const mount = mountNamed(ctx, mountGiven, target);
     const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
     // Rule 3: success when the association does not exist (or is already removed): nothing to do.
