@@ -163,46 +163,25 @@ export function stepRole(kind: ReplicationKind, role: RoleValue, event: RoleEven
   return next;
 }
 
-/**
- * A request the role table accepted, as the event that records it says: the facts that chose the
- * table's row (force and the safety checks for promote; what update-primary was given).
- */
-export type AcceptedRoleRequest =
-  | { type: 'primary.enable' | 'primary.demote' | 'primary.disable' | 'secondary.enable' | 'secondary.disable' }
-  | { type: 'secondary.promote'; force: boolean; safetyChecksPass: boolean }
-  | { type: 'secondary.update-primary'; via: 'token' | 'addresses' | 'empty-token' };
-
-/**
- * The role an accepted request leads to, as this machine's transition says: what the reducers apply
- * (evolve), so that no other code restates the table's "To" column. An event is in the log only
- * because the handler asked `stepRole` with the facts it checked (a valid operation or activation
- * token) and the machine allowed it: the event is that verdict, so the token facts are the event's
- * own, and the facts that choose a row (`force`, the safety checks, what update-primary was given)
- * are those it records. Throws when the table has no such transition from `role`: the log does not
- * fit the role table (a changed history), which nothing may apply silently.
- */
-export function roleAfterAccepted(kind: ReplicationKind, role: RoleValue, request: AcceptedRoleRequest): RoleValue {
-  const next = stepRole(kind, role, roleEventOf(request));
-  if (next === null) throw new Error(`the role table has no ${request.type} from ${role} (${kind}): the event does not fit the role it is applied to`);
-  return next;
+/** The role a state node of the machine stands for (a compound node: its initial child). */
+function roleOfNode(node: { path: string[]; type: string; initial?: { target: readonly { path: string[] }[] } }): string {
+  const path = node.type === 'compound' && node.initial ? node.initial.target[0].path : node.path;
+  return path.join('.');
 }
 
-/** The machine's event for an accepted request: the gate's facts as the handler found them (valid). */
-function roleEventOf(request: AcceptedRoleRequest): RoleEvent {
-  switch (request.type) {
-    case 'secondary.enable':
-      return { type: request.type, activationTokenValid: true };
-    case 'secondary.disable':
-      return { type: request.type, operationTokenValid: true };
-    case 'secondary.promote':
-      return { type: request.type, operationTokenValid: true, force: request.force, safetyChecksPass: request.safetyChecksPass };
-    case 'secondary.update-primary':
-      return request.via === 'addresses'
-        ? { type: request.type, operationTokenValid: true, addresses: [] }
-        : { type: request.type, operationTokenValid: true, token: request.via === 'token' ? 'given' : '' };
-    default:
-      return { type: request.type };
+/**
+ * Whether the machine's table has a transition for requests of `type` from `from` to `to` (under some
+ * facts): read from the machine's own state nodes, not a copy. Replay uses it to refuse a history
+ * whose recorded role move is not a row of the table (the handler asked `stepRole`; a live world
+ * never records anything else).
+ */
+export function isRoleMove(from: RoleValue, type: RoleEvent['type'], to: RoleValue): boolean {
+  for (let node: (typeof replicationRoleMachine)['root'] | undefined = replicationRoleMachine.getStateNodeById(`replicationRole.${from}`); node; node = node.parent) {
+    const transitions = node.on[type] ?? [];
+    // A transition with no target stays where it is.
+    if (transitions.some((t) => (t.target ?? [node]).some((n) => roleOfNode(n) === to))) return true;
   }
+  return false;
 }
 
 /** Whether the role table allows this request from this role. */

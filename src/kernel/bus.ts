@@ -18,7 +18,9 @@
 // exactly as the original would.
 //
 // Messages without a receiver are sent and delivered by one event (`now`): a call made and answered
-// within a request, or a step whose sending the event's own time shows (see BusEffects).
+// within a request (a request is one instant of the virtual clock), or a step whose sending the
+// event's own time shows (see BusEffects). The network decides them at that instant (`callRefused`):
+// delivered when both ends are up and the link between them is not cut, else dropped at once.
 // The kernel knows no spec area: kinds and labels are the areas' words.
 import { Subject, type Observable } from 'rxjs';
 import { DueQueue } from './due.js';
@@ -133,6 +135,20 @@ export function networkFate(net: NetworkState, m: Pick<BusMessage, 'from' | 'to'
   return 'deliver';
 }
 
+/**
+ * Why the network cannot carry a message sent and answered at one instant (`now`) between its two
+ * ends as they are now, or null when it can: either end down, or the link between them cut. The
+ * areas refuse a request whose call the network would not carry (a forwarded write, an unwrap), so
+ * such calls are always delivered; a sync job's push across a cut path to its store is dropped (the
+ * job failed, its association reads UNKNOWN until a later job gets through).
+ */
+export function callRefused(net: NetworkState, m: Pick<BusMessage, 'from' | 'to'>): string | null {
+  if (!isUp(net, m.to)) return `${m.to} down`;
+  if (!isUp(net, m.from)) return `${m.from} down`;
+  if (m.from !== m.to && net.cut[linkKey(m.from, m.to)] === true) return `link ${m.from}–${m.to} cut`;
+  return null;
+}
+
 export class Bus<S extends { network: NetworkState }, E extends { seq?: number; at: number; type: string }> implements BusView {
   private readonly all: BusMessage[] = [];
   private readonly pending = new Map<string, BusMessage>();
@@ -231,9 +247,19 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
         this.all.push(m);
         this.subject.next({ phase: 'sent', message: m });
         if (now) {
-          m.deliveredAt = event.at;
-          m.deliveredBy = event.seq ?? null;
-          this.subject.next({ phase: 'delivered', message: m });
+          // A call answered at this instant crosses the network as it is now, or not at all: it is not
+          // held (nothing waits for an answer across a partition within one instant).
+          const refused = callRefused(after.network, m);
+          if (refused === null) {
+            m.deliveredAt = event.at;
+            m.deliveredBy = event.seq ?? null;
+            this.subject.next({ phase: 'delivered', message: m });
+          } else {
+            m.droppedAt = event.at;
+            m.droppedBy = event.seq ?? null;
+            m.dropReason = refused;
+            this.subject.next({ phase: 'dropped', message: m });
+          }
         } else this.enqueue(m, m.dueAt!);
       }
       for (const key of effects.check ?? []) this.schedule(key, event.at);

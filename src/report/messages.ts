@@ -3,8 +3,9 @@
 // connecting to its primary, the merkle sync, WAL shipments, activation-token unwrap calls, sync
 // jobs pushing to external stores), each with its real send and delivery time on the virtual clock.
 // WALs one delivery brought are drawn as one arrow, from the first one's sending (none for WALs a
-// merkle sync brought: the sync's arrow carries them). A client's KV write
-// a performance secondary forwarded to its primary is a message too.
+// merkle sync brought: the sync's arrow carries them). A write a performance secondary forwarded
+// to its primary (KV, KV-v2 config and metadata, sync, plugin catalog) is a message too; a sync
+// job's push dropped across a cut path to its store is not drawn (only delivered messages are).
 import type { BusMessage } from '../kernel/bus.js';
 
 export type MessageKind = 'connect' | 'merkle-sync' | 'wal' | 'unwrap' | 'forwarded-write' | 'sync-job';

@@ -3,7 +3,7 @@
 // key's `metadata`, check-and-set and `max_versions` (the service's hashicorp/vault-plugin-secrets-kv,
 // path_config.go, path_metadata.go, path_data.go; what was chosen: src/areas/cluster/README.md).
 import type { SimEvent } from './events.js';
-import { writeLanding } from '../replication/forwarding.js';
+import { forwardedFrom, writeLanding } from '../replication/forwarding.js';
 import { liveVersion } from './reducers.js';
 import type { ClusterState, KvMountConfig, KvRecord, MountEntry, SimState } from './state.js';
 import { rfc3339 } from '../../kernel/clock.js';
@@ -66,7 +66,7 @@ function listChildren(keys: KeyMap | undefined, folder: string, listed: (rec: Kv
 
 /** A write that lands on another cluster was forwarded there by the one it was sent to: the bus carries it (src/kernel/bus.ts). */
 function forwarded(ctx: RequestContext, landed: string): { forwardedBy?: string } {
-  return landed === ctx.cluster.name ? {} : { forwardedBy: ctx.cluster.name };
+  return forwardedFrom(ctx.cluster.name, landed);
 }
 
 function write(ctx: RequestContext, data: Record<string, unknown>, answer: (after: SimState, landed: string) => Reply, options?: Record<string, unknown>): Outcome {
@@ -85,7 +85,9 @@ function write(ctx: RequestContext, data: Record<string, unknown>, answer: (afte
 function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
-  const rec = recordOf(ctx, ctx.params.key);
+  // The record where the delete lands: a performance secondary forwards it to its primary, which may
+  // hold a version the secondary has not received yet (a write forwarded a moment ago).
+  const rec = recordAt(own(ctx.state.clusters[target.cluster].storage.kv, ctx.params.mount), ctx.params.key);
   // A key whose metadata was written before any data has no latest version to delete: nothing to do, as on the service.
   if (!rec || (scope === 'latest' && !versionAt(rec, rec.current))) return reply.empty();
   return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope, ...forwarded(ctx, target.cluster) }], reply: () => reply.empty() };

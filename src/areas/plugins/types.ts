@@ -46,6 +46,8 @@ export interface PluginCatalogState {
 export interface PluginRuntimeRegistered extends BaseEvent {
   type: 'plugin-runtime-registered';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   runtime: PluginRuntime;
 }
 
@@ -53,6 +55,8 @@ export interface PluginRuntimeRegistered extends BaseEvent {
 export interface PluginRuntimeDeleted extends BaseEvent {
   type: 'plugin-runtime-deleted';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   runtimeType: RuntimeType;
   name: string;
 }
@@ -61,6 +65,8 @@ export interface PluginRuntimeDeleted extends BaseEvent {
 export interface PluginRegistered extends BaseEvent {
   type: 'plugin-registered';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   plugin: RegisteredPlugin;
 }
 
@@ -68,6 +74,8 @@ export interface PluginRegistered extends BaseEvent {
 export interface PluginDeregistered extends BaseEvent {
   type: 'plugin-deregistered';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   pluginType: PluginType;
   name: string;
 }

@@ -2,6 +2,7 @@
 // the values drawn when it was accepted (cluster ids, token ids, key pairs) so that replay draws
 // nothing. The first group is emitted by request handlers, the second by the streaming process as
 // time passes.
+import type { RoleValue } from '../../../models/replication-role.machine.js';
 import type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import type { PathsFilter, ReplicationKind } from '../cluster/state.js';
@@ -12,8 +13,17 @@ interface ReplicationBase extends BaseEvent {
   cluster: string;
 }
 
+/**
+ * An accepted request of the role table: `role` is where the role machine, asked by the handler with
+ * the facts it checked (tokens, safety checks, force), moved the cluster. The reducer applies it; no
+ * code outside the machine restates the table, and no reducer asks the machine again.
+ */
+interface RoleMoved {
+  role: RoleValue;
+}
+
 /** primary/enable accepted: the cluster becomes a primary of a new replication set, `clusterId` drawn then. */
-export interface PrimaryEnabled extends ReplicationBase {
+export interface PrimaryEnabled extends ReplicationBase, RoleMoved {
   type: 'replication-primary-enabled';
   clusterId: string;
   /** The cluster address it gives its secondaries ("" when not set). */
@@ -21,12 +31,12 @@ export interface PrimaryEnabled extends ReplicationBase {
 }
 
 /** primary/demote accepted: the primary becomes a secondary that follows nobody; its cluster id stays. */
-export interface PrimaryDemoted extends ReplicationBase {
+export interface PrimaryDemoted extends ReplicationBase, RoleMoved {
   type: 'replication-primary-demoted';
 }
 
 /** primary/disable accepted: replication is off on the cluster; its secondaries can no longer connect. */
-export interface PrimaryDisabled extends ReplicationBase {
+export interface PrimaryDisabled extends ReplicationBase, RoleMoved {
   type: 'replication-primary-disabled';
 }
 
@@ -68,12 +78,12 @@ export interface PrimaryAssignment {
 }
 
 /** secondary/enable accepted: storage wiped at once, the primary's keyring adopted; it will connect. */
-export interface SecondaryEnabled extends ReplicationBase, PrimaryAssignment {
+export interface SecondaryEnabled extends ReplicationBase, RoleMoved, PrimaryAssignment {
   type: 'replication-secondary-enabled';
 }
 
 /** secondary/promote accepted: the secondary becomes a primary of the same set (same cluster id). */
-export interface SecondaryPromoted extends ReplicationBase {
+export interface SecondaryPromoted extends ReplicationBase, RoleMoved {
   type: 'replication-secondary-promoted';
   primaryClusterAddr: string;
   force: boolean;
@@ -82,7 +92,7 @@ export interface SecondaryPromoted extends ReplicationBase {
 }
 
 /** secondary/disable accepted: replication is off on the (former) secondary; storage is kept. */
-export interface SecondaryDisabled extends ReplicationBase {
+export interface SecondaryDisabled extends ReplicationBase, RoleMoved {
   type: 'replication-secondary-disabled';
 }
 
@@ -90,7 +100,7 @@ export interface SecondaryDisabled extends ReplicationBase {
  * secondary/update-primary accepted, without a wipe: the secondary follows another primary (a new
  * token, or the first answering address), or forgets its primary (an empty token).
  */
-export interface SecondaryPrimaryUpdated extends ReplicationBase, PrimaryAssignment {
+export interface SecondaryPrimaryUpdated extends ReplicationBase, RoleMoved, PrimaryAssignment {
   type: 'replication-secondary-primary-updated';
   via: 'token' | 'addresses' | 'empty-token';
 }

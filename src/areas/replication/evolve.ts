@@ -1,10 +1,10 @@
 // How replication's events change the world state (immer drafts, mutation style). Role changes were
-// decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; an
-// event records that the request was accepted, and the reducer moves the role where the machine's
-// transition for that request leads (`roleAfterAccepted`): no copy of the role table here.
+// decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; the
+// event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
+// here, and no second question to the machine with facts the reducer would have to invent.
 // Reducers never draw and never read a clock.
 import { original } from 'immer';
-import { roleAfterAccepted, type AcceptedRoleRequest } from '../../../models/replication-role.machine.js';
+import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type {
@@ -39,9 +39,14 @@ function storedConnectionWhileFollowing(r: ReplicationState): Connection {
   return { state: r.connected ? 'ready' : 'connecting', phase: r.syncState === 'idle' ? 'stream-wals' : r.syncState, reason: null };
 }
 
-/** Moves the role where the role machine's transition for the accepted request leads. */
-function moveRole(r: ReplicationState, kind: ReplicationKind, request: AcceptedRoleRequest): void {
-  r.role = roleAfterAccepted(kind, r.role, request);
+/**
+ * Moves the role where the role machine moved it: the handler asked it with the facts it checked, and
+ * the event records its answer. A move that is no row of the machine's table (a history edited or
+ * made by hand) is refused, never applied: replay names its line.
+ */
+function moveRole(r: ReplicationState, request: RoleEvent['type'], next: RoleValue): void {
+  if (!isRoleMove(r.role, request, next)) throw new Error(`the role table has no ${request} from ${r.role} to ${JSON.stringify(next)}: the event does not fit the role it is applied to`);
+  r.role = next;
 }
 
 /**
@@ -194,7 +199,7 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
 export const replicationReducers = {
   'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'primary.enable' });
+    moveRole(r, 'primary.enable', e.role);
     clearSecondarySide(r);
     r.clusterId = e.clusterId;
     r.primaryClusterAddr = e.primaryClusterAddr;
@@ -204,7 +209,7 @@ export const replicationReducers = {
   },
   'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'primary.demote' });
+    moveRole(r, 'primary.demote', e.role);
     // A former primary holds all its data: promoting it back passes the "initial sync" check.
     r.synced = true;
     r.primaryClusterAddr = '';
@@ -214,7 +219,7 @@ export const replicationReducers = {
   },
   'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'primary.disable' });
+    moveRole(r, 'primary.disable', e.role);
     // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
     r.issued = {};
     r.primaryClusterAddr = '';
@@ -238,7 +243,7 @@ export const replicationReducers = {
   'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
     const c = d.clusters[e.cluster];
     const r = c.replication[e.kind];
-    moveRole(r, e.kind, { type: 'secondary.enable' });
+    moveRole(r, 'secondary.enable', e.role);
     // Everything the cluster stored is cleared at once, before it ever connects.
     c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
     c.sync = emptySyncState();
@@ -267,7 +272,7 @@ export const replicationReducers = {
     const r = d.clusters[e.cluster].replication[e.kind];
     // Its own record in the list it took up goes: a primary is not its own secondary.
     if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
-    moveRole(r, e.kind, { type: 'secondary.promote', force: e.force, safetyChecksPass: e.safetyChecksPassed });
+    moveRole(r, 'secondary.promote', e.role);
     clearSecondarySide(r);
     // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
     // revocations included; a demoted former primary its own; a performance secondary knows none,
@@ -282,7 +287,7 @@ export const replicationReducers = {
   },
   'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
-    moveRole(r, e.kind, { type: 'secondary.disable' });
+    moveRole(r, 'secondary.disable', e.role);
     clearSecondarySide(r);
     // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
     // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
@@ -296,7 +301,7 @@ export const replicationReducers = {
   'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.
-    moveRole(r, e.kind, { type: 'secondary.update-primary', via: e.via });
+    moveRole(r, 'secondary.update-primary', e.role);
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
     if (e.via === 'empty-token') {
       clearSecondarySide(r, true);

@@ -11,6 +11,16 @@ import { replicationRefusals as R } from './refusals.js';
 
 export type WriteLanding = { cluster: string } | { refuse: Refused };
 
+/**
+ * What an event of a write records about its forwarding: `forwardedBy`, the cluster the request was
+ * sent to, when the write landed elsewhere (its performance primary). Absent otherwise, so events of
+ * writes that were not forwarded are as before. The bus reads it (messages.ts: a `forwarded-write`
+ * from that secondary to the primary).
+ */
+export function forwardedFrom(sentTo: string, landed: string): { forwardedBy?: string } {
+  return landed === sentTo ? {} : { forwardedBy: sentTo };
+}
+
 // The service's `logical.ErrReadOnly` (sdk/logical/storage.go) is `replication.readOnly` in refusals.ts.
 
 /**

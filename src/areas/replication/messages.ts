@@ -9,11 +9,17 @@
 //   was on its way.
 // - `connect`: a secondary's connection attempt, sent when it could start, arriving when the link came up.
 // - `merkle-sync`: the primary's initial sync (or diff), from the link coming up to the sync's end.
-// - `forwarded-write`: a client's KV write or delete a performance secondary sent on to its primary.
+// - `forwarded-write`: a write a performance secondary sent on to its primary: a client's KV write or
+//   delete, a KV-v2 config or metadata write, a sync destination or association write, a plugin
+//   catalog or runtime write. The event that applied it on the primary names the secondary
+//   (`forwardedBy`, forwarding.ts `forwardedFrom`).
 // - `unwrap`: redeeming a response-wrapped activation token calls the primary (a token sealed to a
-//   public key needs no call); made and answered within the request.
-// `connect`, `merkle-sync`, `forwarded-write` and `unwrap` are read from the event that completes them
-// (sent and delivered together): the connection process (streaming.ts) still times the first two.
+//   public key needs no call).
+// `forwarded-write` and `unwrap` are calls made and answered within a request: a request is one
+// instant of the virtual clock, so they are read from the request's event, sent and delivered at that
+// instant (deliveredAt = sentAt). The network decides them when the request is decided: across a
+// partition, or to a crashed primary, the request is refused (forwarding.ts, activation.ts), nothing
+// is appended and nothing is sent (docs/architecture.md, "Calls take no virtual time").
 import type { BusEffects, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
@@ -39,6 +45,43 @@ function wals(kind: ReplicationKind, primary: string, follower: string, from: nu
   for (let i = from; i <= to; i++)
     out.push({ id: `wal:${kind}:${primary}>${follower}:${i}@${seq}`, kind: 'wal', stream: walStream(kind, primary, follower), from: primary, to: follower, sentAt: at, dueAt: at + latency, label: `WAL ${i} (${WORD[kind]})`, order: i });
   return out;
+}
+
+/**
+ * What a forwarded write was, in an operator's words, by the event that applied it on the primary:
+ * KV data, KV-v2 config and metadata, sync destinations and associations, the plugin catalog.
+ */
+function forwardedWhat(event: SimEvent): string | null {
+  switch (event.type) {
+    case 'kv-written':
+      return `write ${event.mount}${event.key}`;
+    case 'kv-deleted':
+      return `delete ${event.mount}${event.key}`;
+    case 'kv-config-written':
+      return `config write ${event.mount}config`;
+    case 'kv-metadata-written':
+      return `metadata write ${event.mount}metadata/${event.key}`;
+    case 'sync-destination-configured':
+      return `sync destination write ${event.destination.key}`;
+    case 'sync-destination-deleted':
+      return `sync destination delete ${event.destination}`;
+    case 'sync-destination-purge-started':
+      return `sync destination purge ${event.destination}`;
+    case 'sync-association-set':
+      return `sync association set ${event.destination} ${event.association.secretName}`;
+    case 'sync-association-removed':
+      return `sync association remove ${event.destination} ${event.id}`;
+    case 'plugin-runtime-registered':
+      return `plugin runtime register ${event.runtime.type}/${event.runtime.name}`;
+    case 'plugin-runtime-deleted':
+      return `plugin runtime delete ${event.runtimeType}/${event.name}`;
+    case 'plugin-registered':
+      return `plugin register ${event.plugin.type}/${event.plugin.name}`;
+    case 'plugin-deregistered':
+      return `plugin deregister ${event.pluginType}/${event.name}`;
+    default:
+      return null;
+  }
 }
 
 type Replication = ClusterState['replication']['dr'];
@@ -90,13 +133,15 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       }
     }
   }
+  // A performance secondary forwarded a write to its primary (forwarding.ts `forwardedFrom`): a call
+  // made and answered within the request, which the network allowed (the decision refuses the write
+  // when the link is down: `writeLanding`, `configurationLanding`).
+  if (typeof e.forwardedBy === 'string') {
+    const what = forwardedWhat(event);
+    if (what === null) throw new Error(`replication log is inconsistent: ${event.type} names forwardedBy, but no forwarded write is of that type`);
+    out.sent.push({ id: `forwarded-write:${e.forwardedBy}>${e.cluster}@${seq}`, kind: 'forwarded-write', from: e.forwardedBy, to: e.cluster as string, sentAt: event.at, label: `forwarded ${what}`, order: 0, now: true });
+  }
   switch (e.type) {
-    case 'kv-written':
-    case 'kv-deleted':
-      // A performance secondary forwarded a client's write to its primary, within the request.
-      if (typeof e.forwardedBy === 'string')
-        out.sent.push({ id: `forwarded-write:${e.forwardedBy}>${e.cluster}@${seq}`, kind: 'forwarded-write', from: e.forwardedBy, to: e.cluster as string, sentAt: event.at, label: `forwarded ${e.type === 'kv-written' ? 'write' : 'delete'} ${e.mount}${e.key}`, order: 0, now: true });
-      break;
     case 'replication-secondary-connected': {
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;

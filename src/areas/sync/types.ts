@@ -65,6 +65,8 @@ export type DestinationSettings = Omit<SyncDestination, 'purge' | 'associations'
 export interface SyncDestinationConfigured extends BaseEvent {
   type: 'sync-destination-configured';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   destination: DestinationSettings;
 }
 
@@ -72,6 +74,8 @@ export interface SyncDestinationConfigured extends BaseEvent {
 export interface SyncDestinationDeleted extends BaseEvent {
   type: 'sync-destination-deleted';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   destination: string;
 }
 
@@ -79,6 +83,8 @@ export interface SyncDestinationDeleted extends BaseEvent {
 export interface SyncPurgeStarted extends BaseEvent {
   type: 'sync-destination-purge-started';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   destination: string;
   /** `force_delete`: an unsync that fails drops its association anyway. */
   force: boolean;
@@ -88,6 +94,8 @@ export interface SyncPurgeStarted extends BaseEvent {
 export interface SyncAssociationSet extends BaseEvent {
   type: 'sync-association-set';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   destination: string;
   association: { id: string; mount: string; accessor: string; secretName: string; granularity: Granularity; template: string };
 }
@@ -96,6 +104,8 @@ export interface SyncAssociationSet extends BaseEvent {
 export interface SyncAssociationRemoved extends BaseEvent {
   type: 'sync-association-removed';
   cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
   destination: string;
   id: string;
 }

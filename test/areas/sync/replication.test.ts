@@ -174,6 +174,8 @@ describe('a performance secondary and its primary’s sync configuration', () =>
     expect(entry.last_error).toContain('mount billing/');
     expect(attemptsBy(w)).toEqual(['west sync failed']);
     expect(storeOf(w, 'codehost', 'gh1')).toEqual({});
+    // The job failed inside west, before anything was sent: no push on the bus (sync/messages.ts).
+    expect(w.messages.filter((m) => m.kind === 'sync-job')).toEqual([]);
   });
 });
 
@@ -195,6 +197,20 @@ describe('the external store over the network', () => {
     expect(after.sync_status).toBe('SYNCED');
     expect(after).not.toHaveProperty('last_error');
     expect(w.state.stores['codehost/gh1'].operations).toBe(1);
+    // On the bus (sync/messages.ts): each push is a message from east to the store, decided by the
+    // network at the job's instant: dropped while the path was cut (not held, as a WAL would be),
+    // delivered by the retry after the heal.
+    const pushes = w.messages.filter((m) => m.kind === 'sync-job');
+    const jobs = w.log.filter((e) => e.type === 'sync-attempted');
+    expect(pushes.map((m) => [m.from, m.to, m.sentBy])).toEqual(jobs.map((e) => ['east', 'codehost/gh1', e.seq]));
+    const healed = w.log.find((e) => e.type === 'links-healed')!;
+    for (const m of pushes) {
+      if (m.sentBy < healed.seq!) expect(m).toMatchObject({ deliveredAt: null, droppedAt: m.sentAt, dropReason: 'link east–codehost/gh1 cut' });
+      else expect(m).toMatchObject({ deliveredAt: m.sentAt, droppedAt: null, label: expect.stringContaining('succeeded') });
+    }
+    expect(pushes.filter((m) => m.sentBy < healed.seq!).length).toBeGreaterThan(0);
+    expect(pushes.at(-1)!.deliveredAt).not.toBeNull();
+    expect(w.inFlight).toEqual([]);
   });
 
   it('a partition or inspect naming a store that does not exist is a usage error that changes nothing', () => {

@@ -4,13 +4,18 @@
 import type { RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState } from '../../cluster/state.js';
 import type { Reply } from '../../../kernel/http/http.js';
-import { configurationLanding } from '../../replication/forwarding.js';
+import { configurationLanding, forwardedFrom } from '../../replication/forwarding.js';
 import type { PluginRuntime } from '../plugins.js';
 
 /** The cluster a change lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 export function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
   return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
+}
+
+/** `forwardedBy` for the event of a write that landed on `target` (the bus carries the forwarding: replication/messages.ts). */
+export function forwarded(ctx: RequestContext, target: ClusterState): { forwardedBy?: string } {
+  return forwardedFrom(ctx.cluster.name, target.name);
 }
 
 /** A runtime as the catalog shows it. */

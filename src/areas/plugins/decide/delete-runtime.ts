@@ -5,7 +5,7 @@ import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { reply } from '../../../kernel/http/http.js';
 import { catalogKey, pluginsWithRuntime, type PluginRuntimeDeleted } from '../plugins.js';
 import { pluginRefusals as P } from '../refusals.js';
-import { landing } from './common.js';
+import { forwarded, landing } from './common.js';
 
 export function decide(ctx: RequestContext): Outcome {
   const { name } = ctx.params;
@@ -16,6 +16,6 @@ export function decide(ctx: RequestContext): Outcome {
   const refusal = runtimeRefusal(value, { type: 'delete', referencedBy: pluginsWithRuntime(catalog, name) });
   if (refusal?.kind === 'referenced') return P.referenced(name, refusal.plugins);
   if (refusal?.kind === 'not-found') return P.runtimeAbsent();
-  const event: PluginRuntimeDeleted = { type: 'plugin-runtime-deleted', at: ctx.now, cluster: target.name, runtimeType: 'container', name };
+  const event: PluginRuntimeDeleted = { type: 'plugin-runtime-deleted', at: ctx.now, cluster: target.name, runtimeType: 'container', name, ...forwarded(ctx, target) };
   return { events: [event], reply: () => reply.empty() };
 }

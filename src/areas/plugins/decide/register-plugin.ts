@@ -5,7 +5,7 @@ import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import { catalogKey, type PluginRegistered, type PluginType, type RegisteredPlugin } from '../plugins.js';
 import { pluginRefusals as P } from '../refusals.js';
-import { landing } from './common.js';
+import { forwarded, landing } from './common.js';
 
 export const fields = {
   sha256: { type: 'string', default: '' },
@@ -45,6 +45,6 @@ export const decide =
     // The runtime is looked up only for a container plugin; a missing one fails registration as a plain error.
     if (oci_image !== '' && runtime !== '' && !target.plugins.runtimes[catalogKey('container', runtime)]) return P.pluginRuntimeUnknown(name, runtime);
     const plugin: RegisteredPlugin = { name, type, command, args, sha256: sha256.toLowerCase(), oci_image, runtime };
-    const event: PluginRegistered = { type: 'plugin-registered', at: ctx.now, cluster: target.name, plugin };
+    const event: PluginRegistered = { type: 'plugin-registered', at: ctx.now, cluster: target.name, plugin, ...forwarded(ctx, target) };
     return { events: [event], reply: () => reply.empty() };
   };

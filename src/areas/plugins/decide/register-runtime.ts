@@ -5,7 +5,7 @@ import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { PluginRuntime, PluginRuntimeRegistered } from '../plugins.js';
 import { pluginRefusals as P } from '../refusals.js';
-import { landing } from './common.js';
+import { forwarded, landing } from './common.js';
 
 export const fields = {
   oci_runtime: { type: 'string', default: '' },
@@ -22,6 +22,6 @@ export function decide(ctx: RequestContext<typeof fields>): Outcome {
   if ('kind' in target) return target;
   // Stored as given: an empty `oci_runtime` means the default, runsc, and reads back empty.
   const runtime: PluginRuntime = { name: ctx.params.name, type: 'container', oci_runtime, cgroup_parent, cpu_nanos, memory_bytes };
-  const event: PluginRuntimeRegistered = { type: 'plugin-runtime-registered', at: ctx.now, cluster: target.name, runtime };
+  const event: PluginRuntimeRegistered = { type: 'plugin-runtime-registered', at: ctx.now, cluster: target.name, runtime, ...forwarded(ctx, target) };
   return { events: [event], reply: () => reply.empty() };
 }

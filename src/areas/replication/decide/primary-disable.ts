@@ -1,5 +1,5 @@
 // POST <kind>/primary/disable: primary → disabled (role table); its secondaries can no longer connect.
-import { canRole } from '../../../../models/replication-role.machine.js';
+import { stepRole } from '../../../../models/replication-role.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ReplicationKind } from '../../cluster/state.js';
 import { accepted, replicationErrors, WARNINGS } from './common.js';
@@ -7,7 +7,8 @@ import { accepted, replicationErrors, WARNINGS } from './common.js';
 export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext): Outcome => {
-    if (!canRole(kind, ctx.cluster.replication[kind].role, { type: 'primary.disable' })) return err.notPrimary(ctx.cluster);
-    return accepted([{ type: 'replication-primary-disabled', at: ctx.now, kind, cluster: ctx.cluster.name }], WARNINGS.disabled);
+    const next = stepRole(kind, ctx.cluster.replication[kind].role, { type: 'primary.disable' });
+    if (next === null) return err.notPrimary(ctx.cluster);
+    return accepted([{ type: 'replication-primary-disabled', at: ctx.now, kind, cluster: ctx.cluster.name, role: next }], WARNINGS.disabled);
   };
 }

@@ -1,6 +1,6 @@
 // POST <kind>/primary/enable: disabled → primary (role table), with a new cluster id: every enable
 // starts a new replication set.
-import { canRole } from '../../../../models/replication-role.machine.js';
+import { stepRole } from '../../../../models/replication-role.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ReplicationKind } from '../../cluster/state.js';
 import { accepted, isSecondary, replicationErrors, WARNINGS } from './common.js';
@@ -11,11 +11,12 @@ export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext<typeof fields>): Outcome => {
     const role = ctx.cluster.replication[kind].role;
-    if (!canRole(kind, role, { type: 'primary.enable' })) return isSecondary(ctx.cluster, kind) ? err.mustPromote() : err.alreadyPrimary();
+    const next = stepRole(kind, role, { type: 'primary.enable' });
+    if (next === null) return isSecondary(ctx.cluster, kind) ? err.mustPromote() : err.alreadyPrimary();
     // Every enable starts a new replication set: a disabled-then-enabled primary gets a new id.
     const clusterId = ctx.rng.uuid();
     return accepted(
-      [{ type: 'replication-primary-enabled', at: ctx.now, kind, cluster: ctx.cluster.name, clusterId, primaryClusterAddr: ctx.fields.primary_cluster_addr }],
+      [{ type: 'replication-primary-enabled', at: ctx.now, kind, cluster: ctx.cluster.name, clusterId, primaryClusterAddr: ctx.fields.primary_cluster_addr, role: next }],
       WARNINGS.primaryEnabled,
     );
   };

@@ -1,7 +1,7 @@
 // POST <kind>/secondary/promote: secondary → primary of the same set (role table). DR needs a DR
 // operation token (the authorisation step checks it; the machine is asked with the fact); unless
 // `force`, the safety checks must pass.
-import { canRole, type RoleEvent } from '../../../../models/replication-role.machine.js';
+import { stepRole, type RoleEvent } from '../../../../models/replication-role.machine.js';
 import { operationTokenValid } from '../../cluster/http/authorize.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
@@ -26,7 +26,8 @@ export function decide(kind: ReplicationKind) {
     // A primary that is down is no reason to refuse: that is what a failover is for.
     const blockers = promotionBlockers(c, kind);
     const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: operationTokenValid(c, ctx.body), force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
-    if (!canRole(kind, c.replication[kind].role, event)) return err.unsafePromotion(blockers);
+    const next = stepRole(kind, c.replication[kind].role, event);
+    if (next === null) return err.unsafePromotion(blockers);
     return accepted(
       [
         {
@@ -37,6 +38,7 @@ export function decide(kind: ReplicationKind) {
           primaryClusterAddr: ctx.fields.primary_cluster_addr,
           force: ctx.fields.force,
           safetyChecksPassed: blockers.length === 0,
+          role: next,
         },
       ],
       WARNINGS.promoted,

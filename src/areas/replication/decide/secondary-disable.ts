@@ -1,6 +1,6 @@
 // POST <kind>/secondary/disable: secondary → disabled, storage kept (role table); DR needs a DR
 // operation token.
-import { canRole } from '../../../../models/replication-role.machine.js';
+import { stepRole } from '../../../../models/replication-role.machine.js';
 import { operationTokenValid } from '../../cluster/http/authorize.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ReplicationKind } from '../../cluster/state.js';
@@ -12,7 +12,8 @@ export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext<ReturnType<typeof fields>>): Outcome => {
     const c = ctx.cluster;
-    if (!isSecondary(c, kind) || !canRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(c, ctx.body) })) return err.notSecondary();
-    return accepted([{ type: 'replication-secondary-disabled', at: ctx.now, kind, cluster: c.name }], WARNINGS.disabled);
+    const next = isSecondary(c, kind) ? stepRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(c, ctx.body) }) : null;
+    if (next === null) return err.notSecondary();
+    return accepted([{ type: 'replication-secondary-disabled', at: ctx.now, kind, cluster: c.name, role: next }], WARNINGS.disabled);
   };
 }

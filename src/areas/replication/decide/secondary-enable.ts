@@ -31,6 +31,8 @@ export function decide(kind: ReplicationKind) {
     if (redeemed === null) return err.missingToken();
     // The refusal for a token the secondary could not redeem.
     if (!redeemed.ok) return redeemed.refusal;
-    return accepted([{ type: 'replication-secondary-enabled', at: ctx.now, kind, cluster: c.name, ...redeemed.assignment }], WARNINGS.secondaryFound);
+    // A valid token from a role that allows enable: the machine's answer above (never null here).
+    if (decided === null) return role === 'primary' ? err.primaryCannotEnableSecondary() : err.alreadySecondary();
+    return accepted([{ type: 'replication-secondary-enabled', at: ctx.now, kind, cluster: c.name, ...redeemed.assignment, role: decided }], WARNINGS.secondaryFound);
   };
 }

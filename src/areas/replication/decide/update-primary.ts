@@ -2,7 +2,7 @@
 // secondary/enable), or `update_primary_addrs` pinged one at a time, never both (A.1, A.2, B.2); an
 // empty token makes the cluster forget its primary and stay a secondary (A.4); a newly demoted
 // secondary must be given a token (A.3).
-import { canRole, type RoleEvent } from '../../../../models/replication-role.machine.js';
+import { stepRole, type RoleEvent } from '../../../../models/replication-role.machine.js';
 import { operationTokenValid } from '../../cluster/http/authorize.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
@@ -59,7 +59,8 @@ export function decide(kind: ReplicationKind) {
       via = token === '' ? 'empty-token' : 'token';
       roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), token };
     }
-    if (!canRole(kind, r.role, roleEvent)) {
+    const next = stepRole(kind, r.role, roleEvent);
+    if (next === null) {
       if (via === 'addresses' && r.role === 'secondary.demoted') return err.addressesAfterDemotion();
       if (via === 'addresses' && r.role === 'secondary.unassigned') return err.addressesWithoutPrimary();
       return err.notSecondary();
@@ -90,7 +91,7 @@ export function decide(kind: ReplicationKind) {
       assignment = redeemed.assignment;
     }
     return accepted(
-      [{ type: 'replication-secondary-primary-updated', at: ctx.now, kind, cluster: c.name, via, ...assignment }],
+      [{ type: 'replication-secondary-primary-updated', at: ctx.now, kind, cluster: c.name, via, ...assignment, role: next }],
       via === 'empty-token' ? undefined : WARNINGS.secondaryFound,
     );
   };

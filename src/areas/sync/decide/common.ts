@@ -10,14 +10,20 @@ import type { RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, MountEntry } from '../../cluster/state.js';
 import { rfc3339 } from '../../../kernel/clock.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
-import { configurationLanding } from '../../replication/forwarding.js';
+import { configurationLanding, forwardedFrom } from '../../replication/forwarding.js';
 import { destinationTypes, obfuscated, type DestinationType } from '../destinations.js';
+import { syncRefusals } from '../refusals.js';
 import { associationId, destinationKey, type SyncDestination } from '../sync.js';
 
 /** The cluster a write lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 export function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
   return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
+}
+
+/** `forwardedBy` for the event of a write that landed on `target` (the bus carries the forwarding: replication/messages.ts). */
+export function forwarded(ctx: RequestContext, target: ClusterState): { forwardedBy?: string } {
+  return forwardedFrom(ctx.cluster.name, target.name);
 }
 
 export function destinationsIn(c: ClusterState, namespace: string): SyncDestination[] {
@@ -95,4 +101,18 @@ export function destinationsOfSecret(ctx: RequestContext, mount: MountEntry, sec
     associated_destinations[`${d.type}/${d.name}`] = { type: d.type, name: d.name, sync_status: status, updated_at: rfc3339(a.updatedAt), ...lastError(a) };
   }
   return reply.data({ associated_destinations });
+}
+
+/**
+ * What set and remove of an association check first, in the service's order: both parameters given,
+ * where the write lands (a performance secondary forwards it), and the destination there.
+ */
+export function associationTarget(ctx: RequestContext, type: DestinationType, mount: string, secretName: string): { target: ClusterState; destination: SyncDestination } | Reply {
+  if (mount === '') return syncRefusals.missingField('mount');
+  if (secretName === '') return syncRefusals.missingField('secret_name');
+  const target = landing(ctx);
+  if ('kind' in target) return target;
+  const destination = destinationOf(ctx, type, target);
+  if (!destination) return syncRefusals.noDestination(type, ctx.params.name);
+  return { target, destination };
 }

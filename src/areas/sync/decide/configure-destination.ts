@@ -9,7 +9,7 @@ import { GRANULARITIES, destinationTypes, type DestinationType, type Granularity
 import { defaultTemplate, templateProblem } from '../naming.js';
 import { syncRefusals } from '../refusals.js';
 import { destinationKey, type DestinationSettings, type SyncDestinationConfigured } from '../sync.js';
-import { destinationView, landing } from './common.js';
+import { destinationView, forwarded, landing } from './common.js';
 
 /** The body a type's create/update takes: its connection parameters and the common options. */
 export function fields(type: DestinationType): Record<string, FieldSpec> {
@@ -62,6 +62,6 @@ export const decide =
     }
 
     const destination: DestinationSettings = { key, namespace: ctx.namespace, type, name, connection, granularity, secretNameTemplate: template, customTags };
-    const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: target.name, destination };
+    const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: target.name, destination, ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(destinationView(after.clusters[target.name].sync.destinations[key])) };
   };

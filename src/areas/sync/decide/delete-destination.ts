@@ -6,7 +6,7 @@ import { reply, type Reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
 import type { SyncDestinationDeleted, SyncPurgeStarted } from '../sync.js';
-import { destinationOf, landing } from './common.js';
+import { destinationOf, forwarded, landing } from './common.js';
 
 export const fields = { purge: { type: 'bool' }, force_delete: { type: 'bool' } } as const;
 
@@ -35,12 +35,12 @@ export const decide =
     const managed = Object.values(d.associations).filter((a) => isManaged(a.value)).length;
     const cluster = target.name;
     if (managed === 0) {
-      const event: SyncDestinationDeleted = { type: 'sync-destination-deleted', at: ctx.now, cluster, destination: d.key };
+      const event: SyncDestinationDeleted = { type: 'sync-destination-deleted', at: ctx.now, cluster, destination: d.key, ...forwarded(ctx, target) };
       return { events: [event], reply: () => reply.empty() };
     }
     if (!purge) return syncRefusals.stillManages(type, d.name, managed);
     // A purge already under way goes on as it is.
     if (d.purge) return reply.empty();
-    const event: SyncPurgeStarted = { type: 'sync-destination-purge-started', at: ctx.now, cluster, destination: d.key, force };
+    const event: SyncPurgeStarted = { type: 'sync-destination-purge-started', at: ctx.now, cluster, destination: d.key, force, ...forwarded(ctx, target) };
     return { events: [event], reply: () => reply.empty() };
   };

@@ -5,9 +5,8 @@ import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
-import { syncRefusals } from '../refusals.js';
 import { associationId, type SyncAssociationRemoved } from '../sync.js';
-import { associationsView, destinationOf, landing, mountNamed } from './common.js';
+import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
 import { fields as setFields } from './set-association.js';
 
 export const fields = { ...setFields, name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
@@ -18,16 +17,13 @@ export const decide =
     const mountGiven = ctx.fields.mount;
     // The spec lists the secret's parameter of remove as `name`; the service's API takes `secret_name`. Both are accepted.
     const secretName = ctx.fields.secret_name || ctx.fields.name;
-    if (mountGiven === '') return syncRefusals.missingField('mount');
-    if (secretName === '') return syncRefusals.missingField('secret_name');
-    const target = landing(ctx);
-    if ('kind' in target) return target;
-    const d = destinationOf(ctx, type, target);
-    if (!d) return syncRefusals.noDestination(type, ctx.params.name);
+    const found = associationTarget(ctx, type, mountGiven, secretName);
+    if ('kind' in found) return found;
+    const { target, destination: d } = found;
     const mount = mountNamed(ctx, mountGiven, target);
     const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
     // Rule 3: success when the association does not exist (or is already removed): nothing to do.
     if (!mount || !a || !isLinked(a.value)) return reply.data(associationsView(d));
-    const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName) };
+    const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
   };

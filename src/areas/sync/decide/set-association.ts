@@ -11,7 +11,7 @@ import { own } from '../../../kernel/own.js';
 import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
 import { associationId, type SyncAssociationSet } from '../sync.js';
-import { associationsView, destinationOf, landing, mountNamed } from './common.js';
+import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
 
 export const fields = { mount: { type: 'string', default: '' }, secret_name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
 
@@ -20,12 +20,9 @@ export const decide =
   (ctx: RequestContext<typeof fields>): Outcome => {
     const mountGiven = ctx.fields.mount;
     const secretName = ctx.fields.secret_name;
-    if (mountGiven === '') return syncRefusals.missingField('mount');
-    if (secretName === '') return syncRefusals.missingField('secret_name');
-    const target = landing(ctx);
-    if ('kind' in target) return target;
-    const d = destinationOf(ctx, type, target);
-    if (!d) return syncRefusals.noDestination(type, ctx.params.name);
+    const found = associationTarget(ctx, type, mountGiven, secretName);
+    if ('kind' in found) return found;
+    const { target, destination: d } = found;
     if (d.purge) return syncRefusals.purging(type, d.name);
     const mount = mountNamed(ctx, mountGiven, target);
     if (!mount) return syncRefusals.noMount(mountGiven);
@@ -44,6 +41,7 @@ export const decide =
       cluster: target.name,
       destination: d.key,
       association: { id, mount: mount.path, accessor: mount.accessor, secretName, ...naming },
+      ...forwarded(ctx, target),
     };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
   };

@@ -32,7 +32,7 @@ describe('invariant operation-token-gate', () => {
     const x = new Watched(world(), []);
     drPair(x);
     const m = operationTokenGate();
-    const found = m.observe(folded(x.w.state, [{ type: 'replication-secondary-promoted', at: 1000, kind: 'dr', cluster: 'west', primaryClusterAddr: '', force: false, safetyChecksPassed: true }]));
+    const found = m.observe(folded(x.w.state, [{ type: 'replication-secondary-promoted', at: 1000, kind: 'dr', cluster: 'west', primaryClusterAddr: '', force: false, safetyChecksPassed: true, role: 'primary' }]));
     expect(found).toMatchObject([{ kind: 'violation', id: 'operation-token-gate', clusters: ['west'] }]);
   });
 
@@ -79,7 +79,7 @@ describe('invariant operation-token-gate', () => {
       state: w.state,
       events: [
         { type: 'generation-completed', at: 0, cluster: 'west', strategy: 'dr-operation-token', nonce: 'n', share: 's', token: 'hvs.t', accessor: '', encodedToken: 'e' },
-        { type: 'replication-secondary-enabled', at: 0, kind: 'dr', cluster: 'west', primary: 'east', primaryApiAddr: '', primaryClusterAddr: '', knownPrimaryClusterAddrs: [], secondaryId: 'west', jti: 'j', clusterId: 'c' },
+        { type: 'replication-secondary-enabled', at: 0, kind: 'dr', cluster: 'west', primary: 'east', primaryApiAddr: '', primaryClusterAddr: '', knownPrimaryClusterAddrs: [], secondaryId: 'west', jti: 'j', clusterId: 'c', role: 'secondary.following' },
         { type: 'merkle-checked', at: 0, cluster: 'west' },
       ],
     });

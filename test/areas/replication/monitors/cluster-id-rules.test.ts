@@ -40,8 +40,8 @@ describe('invariant cluster-id-rules', () => {
     // A handler that reused the id instead of drawing a new one.
     const found = m.observe(
       folded(w.state, [
-        { type: 'replication-primary-disabled', at: 0, kind: 'dr', cluster: 'east' },
-        { type: 'replication-primary-enabled', at: 0, kind: 'dr', cluster: 'east', clusterId: old, primaryClusterAddr: '' },
+        { type: 'replication-primary-disabled', at: 0, kind: 'dr', cluster: 'east', role: 'disabled' },
+        { type: 'replication-primary-enabled', at: 0, kind: 'dr', cluster: 'east', clusterId: old, primaryClusterAddr: '', role: 'primary' },
       ]),
     );
     expect(found).toMatchObject([{ id: 'cluster-id-rules', clusters: ['east'] }]);
@@ -53,7 +53,7 @@ describe('invariant cluster-id-rules', () => {
     const m = clusterIdRules();
     m.observe(stepOf(w, () => w.request('east', { method: 'POST', path: `${DR}/primary/enable`, token: w.state.operators.east.rootToken })));
     const eastId = w.state.clusters.east.replication.dr.clusterId;
-    const found = m.observe(folded(w.state, [{ type: 'replication-primary-enabled', at: 0, kind: 'dr', cluster: 'south', clusterId: eastId, primaryClusterAddr: '' }]));
+    const found = m.observe(folded(w.state, [{ type: 'replication-primary-enabled', at: 0, kind: 'dr', cluster: 'south', clusterId: eastId, primaryClusterAddr: '', role: 'primary' }]));
     expect(found).toMatchObject([{ id: 'cluster-id-rules', clusters: ['south', 'east'] }]);
   });
 });

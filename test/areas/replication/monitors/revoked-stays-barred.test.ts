@@ -49,7 +49,7 @@ describe('invariant revoked-stays-barred', () => {
     const found = m.observe(
       folded(s, [
         { type: 'replication-secondary-revoked', at: 1000, kind: 'dr', cluster: 'east', id: 'west' },
-        { type: 'replication-secondary-primary-updated', at: 1000, kind: 'dr', cluster: 'west', via: 'addresses', primary: 'east', primaryApiAddr: r.primaryApiAddr, primaryClusterAddr: r.primaryClusterAddr, knownPrimaryClusterAddrs: [s.clusters.east.clusterAddr], secondaryId: r.secondaryId, jti: r.jti, clusterId: r.clusterId },
+        { type: 'replication-secondary-primary-updated', at: 1000, kind: 'dr', cluster: 'west', via: 'addresses', primary: 'east', primaryApiAddr: r.primaryApiAddr, primaryClusterAddr: r.primaryClusterAddr, knownPrimaryClusterAddrs: [s.clusters.east.clusterAddr], secondaryId: r.secondaryId, jti: r.jti, clusterId: r.clusterId, role: 'secondary.following' },
         // A streaming process that ignored the bar delivers the revocation's own WAL. (Not a sync: the
         // connection machine refuses to take up a link whose credentials are revoked, so no log can hold one.)
         { type: 'replication-wal-delivered', at: 1040, kind: 'dr', cluster: 'west', primary: 'east', wal: s.clusters.east.wal.last + 1 },
