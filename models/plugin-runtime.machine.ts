@@ -34,8 +34,25 @@ export const pluginRuntimeMachine = setup({
   },
 });
 
-/** The entry after the request, or null when the catalog refuses it (see `runtimeRefusal`). */
+const outcomes = new Map<string, RuntimeValue | null>();
+
+/**
+ * The entry after the request, or null when the catalog refuses it (see `runtimeRefusal`). The
+ * outcome depends on the value, the event's type and whether a plugin references the runtime (the
+ * guard's one fact), so each combination is asked of the machine once and remembered.
+ */
 export function stepRuntime(value: RuntimeValue, event: RuntimeEvent): RuntimeValue | null {
+  const key = `${value}|${event.type}|${event.type === 'delete' && event.referencedBy.length === 0}`;
+  let next = outcomes.get(key);
+  if (next === undefined) {
+    next = transitionRuntime(value, event);
+    outcomes.set(key, next);
+  }
+  return next;
+}
+
+/** The machine's own answer, through xstate's `transition` (the reference `stepRuntime` remembers). */
+export function transitionRuntime(value: RuntimeValue, event: RuntimeEvent): RuntimeValue | null {
   const snap = pluginRuntimeMachine.resolveState({ value, context: undefined as never });
   if (!snap.can(event)) return null;
   return transition(pluginRuntimeMachine, snap, event)[0].value as RuntimeValue;

@@ -90,6 +90,19 @@ export interface BusEffects {
    * queue holds them with the messages, so nothing has to look at every cluster after every event.
    */
   check?: string[];
+  /**
+   * Timed work falling due at its own time (a reindex ending, a sync job), looked at then by the
+   * area's checker (by the key's prefix, as `check`). The key names the work and its due time (one
+   * entry per key); at equal due times timed work comes before messages and checks, in `rank` order.
+   */
+  timed?: TimedCheck[];
+}
+
+/** Timed work a source schedules: see `BusEffects.timed`. */
+export interface TimedCheck {
+  key: string;
+  due: number;
+  rank: readonly string[];
 }
 
 /** An area's look at something an event may have changed (a check falling due): the events it finds due now, if any. */
@@ -143,8 +156,8 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
   /** When each pending message (with a receiver) is due now: its due time, or later once held and woken. */
   private readonly due = new Map<string, number>();
   private readonly queue = new DueQueue<{ id: string; due: number; check?: true }>();
-  /** Checks scheduled (by key), with when they are due. */
-  private readonly checks = new Map<string, number>();
+  /** Checks and timed work scheduled (by key), with when they are due (and timed work's rank). */
+  private readonly checks = new Map<string, { due: number; rank?: readonly string[] }>();
   private readonly subject = new Subject<BusRecord>();
 
   constructor(private readonly sources: readonly MessageSource<S, E>[]) {}
@@ -170,7 +183,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
 
   /** The in-flight message or the check falling due first, with the time it is due; undefined when none is queued. */
   nextDue(): ({ message: BusMessage; check?: undefined } | { check: string; message?: undefined }) & { due: number } | undefined {
-    const top = this.queue.peek((q) => (q.check ? this.checks.get(q.id) : this.due.get(q.id)) === q.due)?.value;
+    const top = this.queue.peek((q) => (q.check ? this.checks.get(q.id)?.due : this.due.get(q.id)) === q.due)?.value;
     if (!top) return undefined;
     return top.check ? { check: top.id, due: top.due } : { message: this.pending.get(top.id)!, due: top.due };
   }
@@ -250,6 +263,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
         } else this.enqueue(m, m.dueAt!);
       }
       for (const key of effects.check ?? []) this.schedule(key, event.at);
+      for (const t of effects.timed ?? []) this.schedule(t.key, t.due, t.rank);
       if (effects.wake?.length) {
         const streams = new Set(effects.wake);
         this.wake((m) => streams.has(m.stream), event.at, event.at);
@@ -271,15 +285,15 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       // A message held here (taken off the queue) stays held in the fork until something wakes it.
       if (queued.has(c.id)) copy.queue.push(due, { id: c.id, due });
     }
-    for (const [key, due] of this.checks) copy.schedule(key, due);
+    for (const [key, { due, rank }] of this.checks) copy.schedule(key, due, rank);
     return copy;
   }
 
   /** Schedules a check, unless one for the same key is already waiting (it will look at the state then). */
-  private schedule(key: string, due: number): void {
+  private schedule(key: string, due: number, rank?: readonly string[]): void {
     if (this.checks.has(key)) return;
-    this.checks.set(key, due);
-    this.queue.push(due, { id: key, due, check: true });
+    this.checks.set(key, rank ? { due, rank } : { due });
+    this.queue.push(due, { id: key, due, check: true }, rank);
   }
 
   private enqueue(m: BusMessage, due: number): void {

@@ -5,6 +5,11 @@
 // with clusters × events). The bus (bus.ts) keeps its in-flight messages here; any other timed work
 // (a reindex finishing, a token expiring) can be scheduled the same way, as an entry with its due time.
 //
+// Timed work (a reindex finishing, a sync job falling due) can carry a rank: at the same due time,
+// ranked entries come out before unranked ones (messages, checks), in rank order (compared element
+// by element), so work scheduled on different events keeps one order that does not depend on when it
+// was scheduled (as the timed processes had it: the earliest, ties by area and name).
+//
 // A binary heap; an entry is never removed from the middle: whoever scheduled it says, when it comes
 // out, whether it still stands (`isLive`), so cancelling (a message delivered early by a merkle sync,
 // dropped by a crash) costs nothing until then.
@@ -14,7 +19,16 @@ export interface DueEntry<T> {
   due: number;
   /** Scheduling order: ties on `due` come out in this order. */
   tie: number;
+  /** Timed work's order at equal due times (before unranked entries); none for messages and checks. */
+  rank?: readonly string[];
   value: T;
+}
+
+/** Element-wise order of two ranks (a prefix first). */
+function compareRanks(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
+  return a.length - b.length;
 }
 
 export class DueQueue<T> {
@@ -26,9 +40,9 @@ export class DueQueue<T> {
     return this.heap.length;
   }
 
-  /** Schedules `value` at `due`; ties come out in the order scheduled. */
-  push(due: number, value: T): void {
-    this.heap.push({ due, tie: this.scheduled++, value });
+  /** Schedules `value` at `due`; ties come out ranked first (in rank order), then in the order scheduled. */
+  push(due: number, value: T, rank?: readonly string[]): void {
+    this.heap.push(rank ? { due, tie: this.scheduled++, rank, value } : { due, tie: this.scheduled++, value });
     this.up(this.heap.length - 1);
   }
 
@@ -55,7 +69,14 @@ export class DueQueue<T> {
   }
 
   private before(a: DueEntry<T>, b: DueEntry<T>): boolean {
-    return a.due < b.due || (a.due === b.due && a.tie < b.tie);
+    if (a.due !== b.due) return a.due < b.due;
+    if (a.rank || b.rank) {
+      if (!b.rank) return true;
+      if (!a.rank) return false;
+      const c = compareRanks(a.rank, b.rank);
+      if (c !== 0) return c < 0;
+    }
+    return a.tie < b.tie;
   }
 
   private up(i: number): void {

@@ -27,3 +27,19 @@ describe('the due-time queue', () => {
     expect(q.size).toBe(2);
   });
 });
+
+describe('DueQueue ranks (timed work)', () => {
+  it('at one due time, ranked entries come out first in rank order, whatever the scheduling order; then the rest in order scheduled', () => {
+    const q = new DueQueue<string>();
+    q.push(10, 'message-a');
+    q.push(10, 'sync-b', ['sync', 'b']);
+    q.push(5, 'early');
+    q.push(10, 'merkle-z', ['merkle', 'z']);
+    q.push(10, 'message-b');
+    q.push(10, 'sync-a-long', ['sync', 'a', 'x']);
+    q.push(10, 'sync-a', ['sync', 'a']);
+    const out: string[] = [];
+    for (let e = q.pop(); e; e = q.pop()) out.push(e.value);
+    expect(out).toEqual(['early', 'merkle-z', 'sync-a', 'sync-a-long', 'sync-b', 'message-a', 'message-b']);
+  });
+});

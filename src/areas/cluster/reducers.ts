@@ -13,6 +13,7 @@ import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCo
 import { emptyKeyMap, recordAt } from './keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, SimState } from './state.js';
 import { effectiveMaxVersions, emptyVersions, pruned, versionAt } from './versions.js';
+import { withCluster } from './changed.js';
 
 const freeze = Object.freeze;
 
@@ -36,7 +37,7 @@ function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadat
   };
   const direct: DirectForm<SimState, E> = (s, e) => {
     const next = step(s.clusters[e.cluster], e);
-    return next && { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
+    return next && { clusters: withCluster(s.clusters, e.cluster, next) };
   };
   return Object.assign(draftForm, { direct });
 }

@@ -5,9 +5,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../kernel/canonical.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import { isUp } from '../../kernel/network.js';
 import type { ClusterState } from '../cluster/state.js';
-import type { TimedProcess } from '../cluster/timed.js';
 import type { MerkleEvent } from './events.js';
 import { keyCount } from '../cluster/keymap.js';
 export type * from './events.js';
@@ -78,17 +76,3 @@ export function merkleCorruptionReport(c: ClusterState) {
     last_corruption_check_epoch: c.merkle.lastCorruptionCheckAt === null ? '' : rfc3339(c.merkle.lastCorruptionCheckAt),
   };
 }
-
-/** Ends the earliest running reindex when its time comes (ties by cluster name, so the order never varies). */
-const reindexProcess: TimedProcess = (state) => {
-  let next: { at: number; cluster: string } | null = null;
-  for (const name of Object.keys(state.clusters).sort()) {
-    const until = state.clusters[name].merkle.reindexUntil;
-    if (until !== null && (!next || until < next.at)) next = { at: until, cluster: name };
-  }
-  if (!next) return null;
-  const type = isUp(state.network, next.cluster) ? ('reindex-finished' as const) : ('reindex-abandoned' as const);
-  return { at: next.at, events: [{ type, at: next.at, cluster: next.cluster }] };
-};
-
-export const merkleProcesses: TimedProcess[] = [reindexProcess];

@@ -31,6 +31,7 @@ import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
+import { withCluster } from '../cluster/changed.js';
 
 /** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
 function storedConnectionWhileFollowing(r: ReplicationState): Connection {
@@ -155,7 +156,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
     sync: primary.sync,
     plugins: primary.plugins,
   });
-  return { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
+  return { clusters: withCluster(s.clusters, e.cluster, next) };
 }
 
 /**
@@ -192,7 +193,7 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
     sync: freeze({ ...sync, destinations: freeze(sync.destinations) }),
     plugins: primary.plugins,
   });
-  return { clusters: freeze({ ...s.clusters, [e.cluster]: next }) };
+  return { clusters: withCluster(s.clusters, e.cluster, next) };
 }
 
 export const replicationReducers = {

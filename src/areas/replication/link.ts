@@ -14,6 +14,7 @@ import {
   type LinkFacts,
 } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
+import { madeFromRecord } from '../cluster/changed.js';
 
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
 function sameAddress(a: string, b: string): boolean {
@@ -57,6 +58,19 @@ const revokedByClusters = new WeakMap<SimState['clusters'], Record<ReplicationKi
 function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<string>> {
   let found = revokedByClusters.get(clusters);
   if (found) return found;
+  // A record made from another by setting one cluster whose revocation lists did not change (a KV
+  // write, a WAL delivered: cluster/changed.ts `withCluster`) revokes what that one revoked.
+  const base = madeFromRecord(clusters);
+  if (base) {
+    const was = base.record[base.name];
+    const now = clusters[base.name];
+    const same = was && revocationsOf(was).every((list, i) => list === revocationsOf(now)[i]);
+    const inherited = same ? revokedByClusters.get(base.record) : undefined;
+    if (inherited) {
+      revokedByClusters.set(clusters, inherited);
+      return inherited;
+    }
+  }
   found = { dr: new Set(), performance: new Set() };
   for (const c of Object.values(clusters)) {
     for (const j of c.replication.dr.revokedCredentials ?? []) found.dr.add(j);
@@ -65,6 +79,11 @@ function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<
   }
   revokedByClusters.set(clusters, found);
   return found;
+}
+
+/** The revocation lists a cluster holds (its own of each kind, and the performance one its DR primary mirrors). */
+function revocationsOf(c: ClusterState): readonly unknown[] {
+  return [c.replication.dr.revokedCredentials, c.replication.performance.revokedCredentials, c.replication.dr.mirroredPerformance?.revokedCredentials];
 }
 
 /**
@@ -146,12 +165,47 @@ export function isConnected(state: SimState, kind: ReplicationKind, secondary: C
 /** The clusters that follow this primary in its replication set, by name order, those it does not take (revoked, unknown) left out. */
 export function followersOf(state: SimState, kind: ReplicationKind, primary: ClusterState): ClusterState[] {
   const p = primary.replication[kind];
-  return Object.keys(state.clusters)
-    .sort()
+  return (followingIndex(state.clusters)[kind].get(primary.name) ?? [])
     .map((n) => state.clusters[n])
     .filter((c) => {
       const r = c.replication[kind];
-      if (c.name === primary.name || r.role !== 'secondary.following' || r.primary !== primary.name || r.clusterId !== p.clusterId) return false;
+      if (c.name === primary.name || r.clusterId !== p.clusterId) return false;
       return acceptsCredentials(state, kind, primary, r.secondaryId, r.jti);
     });
+}
+
+type FollowingIndex = Record<ReplicationKind, Map<string, string[]>>;
+
+/**
+ * The clusters following each primary (role `secondary.following`), by kind, in name order: built once
+ * per `clusters` record, and inherited by a record `withCluster` made by changing one cluster whose
+ * roles and primaries stayed (a KV write, a WAL delivered), so a write does not sort every cluster's
+ * name (issue #15). Readers take the clusters themselves from the state.
+ */
+const followingByClusters = new WeakMap<SimState['clusters'], FollowingIndex>();
+export function followingIndex(clusters: SimState['clusters']): FollowingIndex {
+  let found = followingByClusters.get(clusters);
+  if (found) return found;
+  const base = madeFromRecord(clusters);
+  if (base) {
+    const was = base.record[base.name];
+    const now = clusters[base.name];
+    const same = was && (['dr', 'performance'] as const).every((k) => was.replication[k].role === now.replication[k].role && was.replication[k].primary === now.replication[k].primary);
+    const inherited = same ? followingByClusters.get(base.record) : undefined;
+    if (inherited) {
+      followingByClusters.set(clusters, inherited);
+      return inherited;
+    }
+  }
+  found = { dr: new Map(), performance: new Map() };
+  for (const name of Object.keys(clusters).sort())
+    for (const kind of ['dr', 'performance'] as const) {
+      const r = clusters[name].replication[kind];
+      if (r.role !== 'secondary.following' || r.primary === null) continue;
+      const list = found[kind].get(r.primary);
+      if (list) list.push(name);
+      else found[kind].set(r.primary, [name]);
+    }
+  followingByClusters.set(clusters, found);
+  return found;
 }

@@ -23,6 +23,7 @@
 import type { BusEffects, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
+import { changedClusters } from '../cluster/changed.js';
 import { followersOf } from './link.js';
 import { linkStream, walStream } from './shipping.js';
 
@@ -108,9 +109,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   const latency = after.network.latencyMs;
   const dropped = new Set<string>();
   // The clusters this event changed (or added), in name order: what the readings below look at.
-  const changed: string[] = [];
-  if (before.clusters !== after.clusters) for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
-  changed.sort();
+  const changed = [...changedClusters(before, after)].sort();
   const drop = (ids: readonly { id: string }[], reason: string) => {
     for (const { id } of ids) if (!dropped.has(id)) (dropped.add(id), out.dropped!.push({ id, reason }));
   };

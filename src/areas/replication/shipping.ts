@@ -23,8 +23,9 @@ import type { BusMessage, Receiver } from '../../kernel/bus.js';
 import { applyEvent, type Reducer, type ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
-import { currentConnection, linkFacts, storedConnection } from './link.js';
+import { currentConnection, followingIndex, linkFacts, storedConnection } from './link.js';
 import { linkDownReason, observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
+import { changedClusters } from '../cluster/changed.js';
 
 /** The stream of WALs of one kind from a primary to one follower. */
 export function walStream(kind: ReplicationKind, from: string, to: string): string {
@@ -95,10 +96,10 @@ export function asOfWal(state: SimState, primary: string, wal: number): ClusterS
 /** The lowest WAL index some follower (of either kind) of `primary` has taken, or null when none follows it. */
 function lowestTaken(state: SimState, primary: string): number | null {
   let low: number | null = null;
-  for (const c of Object.values(state.clusters)) {
-    for (const kind of ['dr', 'performance'] as const) {
-      const r = c.replication[kind];
-      if (r.role === 'secondary.following' && r.primary === primary && (low === null || r.lastRemoteWal < low)) low = r.lastRemoteWal;
+  for (const kind of ['dr', 'performance'] as const) {
+    for (const name of followingIndex(state.clusters)[kind].get(primary) ?? []) {
+      const r = state.clusters[name].replication[kind];
+      if (low === null || r.lastRemoteWal < low) low = r.lastRemoteWal;
     }
   }
   return low;
@@ -108,8 +109,7 @@ function lowestTaken(state: SimState, primary: string): number | null {
 function snapshotsAfter(before: SimState, after: SimState): SimState['walAsOf'] {
   const kept = after.walAsOf;
   if (before.clusters === after.clusters) return kept;
-  const changed: string[] = [];
-  for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) changed.push(name);
+  const changed = changedClusters(before, after);
   const touched = new Set<string>();
   for (const name of changed) {
     const was = before.clusters[name];

@@ -5,15 +5,16 @@ import { syncMessages } from './messages.js';
 import { syncRefusals } from './refusals.js';
 import { syncRoutes } from './routes.js';
 import { syncReducers } from './evolve.js';
-import { syncProcesses } from './sync.js';
+import { syncCheckers, syncJobSchedule } from './jobs.js';
 
 export const syncArea = simArea({
   name: 'sync',
   readme: 'src/areas/sync/README.md',
   reducers: syncReducers,
-  processes: syncProcesses,
   // sys/sync/config is not simulated: 501 "not implemented in replsim" (README, Limits).
   routes: [...syncRoutes, notBuilt('sys/sync/config', ['GET', 'PATCH', 'DELETE'], 'sys/sync/config (secret sync settings)')],
-  messages: [syncMessages],
+  // Sync jobs are timed work on the bus's due-time queue (jobs.ts), not a timed process.
+  messages: [syncMessages, syncJobSchedule],
+  checkers: syncCheckers,
   refusals: syncRefusals,
 });

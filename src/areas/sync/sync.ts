@@ -21,8 +21,7 @@ import { isUp, reachable } from '../../kernel/network.js';
 import { own } from '../../kernel/own.js';
 import { liveVersion } from '../cluster/reducers.js';
 import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from '../cluster/state.js';
-import type { TimedProcess } from '../cluster/timed.js';
-import type { DestinationSettings, SyncAssociation, SyncAttempted, SyncDestination, SyncEvent, SyncState } from './types.js';
+import type { DestinationSettings, SyncAssociation, SyncDestination, SyncEvent, SyncState } from './types.js';
 import { recordAt } from '../cluster/keymap.js';
 export type * from './types.js';
 
@@ -157,31 +156,3 @@ export function jobFailure(state: SimState, c: ClusterState, key: string, a: Syn
   const answer = storeAnswer(state.stores[key], key);
   return answer.ok ? null : { cause: answer.cause, message: answer.message };
 }
-
-/**
- * Runs sync jobs as time passes: for every cluster that runs them (`runsSyncJobs`), the earliest
- * job owed by any association. The network and the store decide the outcome.
- */
-export const syncProcess: TimedProcess = (state: SimState) => {
-  let next: { at: number; events: SyncAttempted[] } | null = null;
-  for (const name of Object.keys(state.clusters).sort()) {
-    const c = state.clusters[name];
-    if (!runsSyncJobs(state, c)) continue;
-    for (const key of Object.keys(c.sync.destinations).sort()) {
-      const dest = c.sync.destinations[key];
-      for (const id of Object.keys(dest.associations).sort()) {
-        const a = dest.associations[id];
-        const job = nextJob(c, a);
-        if (!job || (next && job.at >= next.at)) continue;
-        const failure = jobFailure(state, c, key, a, job.operation);
-        const event: SyncAttempted = failure
-          ? { type: 'sync-attempted', at: job.at, cluster: name, destination: key, id, operation: job.operation, outcome: 'failed', ...failure }
-          : { type: 'sync-attempted', at: job.at, cluster: name, destination: key, id, operation: job.operation, outcome: 'succeeded' };
-        next = { at: job.at, events: [event] };
-      }
-    }
-  }
-  return next;
-};
-
-export const syncProcesses: TimedProcess[] = [syncProcess];

@@ -1,0 +1,35 @@
+// The reindex's end on the bus's due-time queue (src/kernel/due.ts): when an event starts a reindex
+// (a cluster's `reindexUntil` set), the source schedules timed work at that time; when it falls due,
+// `checkReindex` ends it: finished on a running cluster, abandoned on a crashed one. This replaced a
+// timed process that scanned every cluster after every event (issue #15); the order is the
+// process's: at one instant, reindexes end before sync jobs and before the bus's messages and
+// checks, by cluster name.
+import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';
+import { isUp } from '../../kernel/network.js';
+import { hasOwn } from '../../kernel/own.js';
+import { changedClusters } from '../cluster/changed.js';
+import type { SimEvent } from '../cluster/events.js';
+import type { SimState } from '../cluster/state.js';
+
+const PREFIX = 'reindex';
+
+/** Schedules the end of each reindex an event started. */
+export const merkleSchedule: MessageSource<SimState, SimEvent> = (before, _event, after) => {
+  let out: BusEffects | null = null;
+  for (const name of changedClusters(before, after)) {
+    const until = after.clusters[name].merkle.reindexUntil;
+    if (until === null || before.clusters[name]?.merkle.reindexUntil === until) continue;
+    out ??= { sent: [], delivered: [], timed: [] };
+    out.timed!.push({ key: `${PREFIX}:${JSON.stringify([name, until])}`, due: until, rank: ['merkle', name] });
+  }
+  return out;
+};
+
+/** A reindex falls due: it ends, unless it is no longer the one running (nothing then). */
+export const checkReindex: Checker<SimState, SimEvent> = (state, key, at) => {
+  const [name, until] = JSON.parse(key.slice(PREFIX.length + 1)) as [string, number];
+  if (!hasOwn(state.clusters, name) || state.clusters[name].merkle.reindexUntil !== until) return [];
+  return [{ type: isUp(state.network, name) ? 'reindex-finished' : 'reindex-abandoned', at, cluster: name }];
+};
+
+export const merkleCheckers = { [PREFIX]: checkReindex };
