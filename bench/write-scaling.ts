@@ -32,7 +32,7 @@ for (const keys of sizes) {
     if (r > 0) rounds.push(((performance.now() - t0) / TIMED) * 1000);
   }
   const s = w.state.clusters;
-  for (const n of ['s1', 's2', 's3']) if (s[n].replication.dr.lastRemoteWal !== s.p.wal.last) throw new Error(`${n} did not apply every write`);
+  for (const n of ['s1', 's2', 's3']) if (s.named(n).replication.dr.lastRemoteWal !== s.named('p').wal.last) throw new Error(`${n} did not apply every write`);
   rounds.sort((a, b) => a - b);
   console.log(`${keys} keys: ${rounds[1].toFixed(0)} µs per replicated write (rounds ${rounds.map((x) => x.toFixed(0)).join(' / ')})`);
 }

@@ -6,6 +6,7 @@ import type { Observable } from 'rxjs';
 import type { SimEvent } from './areas/cluster/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
 import type { SimState } from './areas/cluster/state.js';
+import { ClusterTable } from './areas/cluster/cluster-table.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
 import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/external-store.js';
@@ -79,7 +80,7 @@ function isHistory(log: readonly SimEvent[] | History<SimEvent>): log is History
 }
 
 function emptyState(seed: number, latencyMs: number): SimState {
-  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: {}, operators: {}, stores: {} };
+  return { now: 0, seed, network: initialNetwork(latencyMs), clusters: ClusterTable.empty(), operators: {}, stores: {} };
 }
 
 export class World {
@@ -216,7 +217,7 @@ export class World {
   }
 
   private requireCluster(name: string): void {
-    if (!hasOwn(this.store.state.clusters, name)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${Object.keys(this.store.state.clusters).join(', ')})`);
+    if (!this.store.state.clusters.has(name)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${this.store.state.clusters.names.join(', ')})`);
   }
 
   /** Sends a request to a cluster and returns the service's answer. */
@@ -358,7 +359,7 @@ export class World {
   destinationFault(spec: { on: string; type: string; name: string; fault: string }): void {
     this.requireCluster(spec.on);
     if (!isDestinationFault(spec.fault)) throw new WorldUsageError(`destination-fault: fault "${spec.fault}" is not one of unreachable, unauthorized, none`);
-    const found = destinationForFault(this.store.state.clusters[spec.on], spec.type, spec.name);
+    const found = destinationForFault(this.store.state.clusters.named(spec.on), spec.type, spec.name);
     if ('problem' in found) throw new WorldUsageError(found.problem);
     this.store.append({ type: 'sync-destination-faulted', at: this.now, cluster: spec.on, destination: found.key, fault: spec.fault });
   }
@@ -381,8 +382,8 @@ export class World {
     for (const [name, ops] of Object.entries(s.operators)) {
       vars[`${name}.root_token`] = ops.rootToken;
       ops.keys.forEach((k, i) => (vars[`${name}.keys.${i}`] = k));
-      vars[`${name}.api_addr`] = s.clusters[name].apiAddr;
-      vars[`${name}.cluster_addr`] = s.clusters[name].clusterAddr;
+      vars[`${name}.api_addr`] = s.clusters.named(name).apiAddr;
+      vars[`${name}.cluster_addr`] = s.clusters.named(name).clusterAddr;
     }
     return vars;
   }

@@ -29,8 +29,8 @@ export async function galleryOutput(file: string): Promise<GalleryOutput> {
   const result = await runScenario(loaded.scenario);
   const state = result.world.state;
   const data: GalleryOutput['data'] = {};
-  for (const [name, cluster] of Object.entries(state.clusters)) {
-    data[name] = { kv: cluster.storage.kv, mounts: Object.keys(cluster.storage.mounts).sort() };
+  for (const cluster of state.clusters) {
+    data[cluster.name] = { kv: cluster.storage.kv, mounts: Object.keys(cluster.storage.mounts).sort() };
   }
   // JSON round trip: the fixture compares plain data, as written to disk.
   return JSON.parse(

@@ -156,10 +156,10 @@ export function generateHistory(file: string, minEvents: number, load: Workload 
 
 /** What a replayed world of this workload must show after `events` events: every write delivered. */
 export function checkReplayed(w: World): void {
-  const p = w.state.clusters.p;
-  for (const [name, c] of Object.entries(w.state.clusters)) {
-    if (name === 'p') continue;
-    if (c.replication.dr.lastRemoteWal !== p.wal.last) throw new Error(`${name} replayed to WAL ${c.replication.dr.lastRemoteWal}, the primary's is ${p.wal.last}`);
+  const p = w.state.clusters.named('p');
+  for (const c of w.state.clusters) {
+    if (c.name === 'p') continue;
+    if (c.replication.dr.lastRemoteWal !== p.wal.last) throw new Error(`${c.name} replayed to WAL ${c.replication.dr.lastRemoteWal}, the primary's is ${p.wal.last}`);
   }
 }
 

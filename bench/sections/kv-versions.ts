@@ -37,7 +37,7 @@ function curve(config: Record<string, unknown> | null): { at: number; us: number
       if (r > 0) rounds.push((ms / TIMED) * 1000);
     }
     if (v < at) throw new Error(`the rounds did not reach ${at} writes`);
-    const held = w.state.clusters.p.storage.kv['secret/'].get('app/hot')!.versions.size;
+    const held = w.state.clusters.named('p').storage.kv['secret/'].get('app/hot')!.versions.size;
     out.push({ at, us: median(rounds), rounds, held });
   }
   return out;

@@ -34,7 +34,7 @@ const rows: Row[] = [];
   let w!: World;
   const createMs = time(() => (w = World.create(topology, { seed: 1 })));
   const perCluster = (heapUsed() - h0) / CLUSTERS / 1024;
-  if (Object.keys(w.state.clusters).length !== CLUSTERS) throw new Error('world not built');
+  if (w.state.clusters.names.length !== CLUSTERS) throw new Error('world not built');
   rows.push({
     id: 'memory-idle',
     section: 5,
@@ -78,8 +78,8 @@ const rows: Row[] = [];
     );
   const events = w.log.length - before;
   for (let g = 0; g < sets; g++) {
-    const p = w.state.clusters[group(g) + 'p'];
-    for (const s of ['s1', 's2', 's3']) if (w.state.clusters[group(g) + s].replication.dr.lastRemoteWal !== p.wal.last) throw new Error(`${group(g) + s} is behind`);
+    const p = w.state.clusters.named(group(g) + 'p');
+    for (const s of ['s1', 's2', 's3']) if (w.state.clusters.named(group(g) + s).replication.dr.lastRemoteWal !== p.wal.last) throw new Error(`${group(g) + s} is behind`);
   }
   const perCluster = (heapUsed() - h0) / CLUSTERS / 1024;
   const msPerWrite = median(batches) / batch;

@@ -30,7 +30,7 @@ const us = (ms: number, n: number) => (ms / n) * 1000;
 /** Every secondary of the set applied the primary's last WAL index. */
 function delivered(w: World, primary: string, secondaries: readonly string[]): void {
   const s = w.state.clusters;
-  for (const n of secondaries) if (s[n].replication.dr.lastRemoteWal !== s[primary].wal.last) throw new Error(`${n} did not apply every write of ${primary}`);
+  for (const n of secondaries) if (s.named(n).replication.dr.lastRemoteWal !== s.named(primary).wal.last) throw new Error(`${n} did not apply every write of ${primary}`);
 }
 
 /** A writer on a DR set `p` + `s1..s3` of world `w`: `round()` writes `n` keys of `0..keys-1`, each delivered. */

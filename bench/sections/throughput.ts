@@ -39,8 +39,8 @@ function measure(kind: ReplicationKind, keys: number): Row {
   const perWrite = (w.log.length - before) / keys;
   // Every write was delivered: each secondary has applied the primary's last WAL index.
   for (let i = 1; i <= SECONDARIES; i++) {
-    const r = w.state.clusters[`s${i}`].replication[kind];
-    if (r.lastRemoteWal !== w.state.clusters.p.wal.last) throw new Error(`s${i} applied WAL ${r.lastRemoteWal}, the primary wrote ${w.state.clusters.p.wal.last}`);
+    const r = w.state.clusters.named(`s${i}`).replication[kind];
+    if (r.lastRemoteWal !== w.state.clusters.named('p').wal.last) throw new Error(`s${i} applied WAL ${r.lastRemoteWal}, the primary wrote ${w.state.clusters.named('p').wal.last}`);
   }
   const base = baseline(SECONDARIES);
   const made = base.run(keys, perWrite);

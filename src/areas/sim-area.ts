@@ -2,13 +2,28 @@
 // its routes, the monitors of invariants.md and the property commands. Each area's `area.ts` declares
 // its value with `simArea`; src/areas.ts lists them.
 import { defineArea, type Area } from '../kernel/area.js';
+import type { ReducerTable } from '../kernel/engine.js';
 import type { SimEvent } from './cluster/events.js';
 import type { Route } from './cluster/http/route.js';
 import type { SimState } from './cluster/state.js';
+import { throughDraft, type DraftReducer } from './cluster/draft.js';
 import type { MonitorFactory } from './monitoring/types.js';
 import type { CommandFamily } from './property/command.js';
 
 export type SimArea = Area<SimState, SimEvent, Route, MonitorFactory, CommandFamily>;
 
-/** An area of the simulator, with the parts it has (the others empty). */
-export const simArea = (parts: Parameters<typeof defineArea<SimState, SimEvent, Route, MonitorFactory, CommandFamily>>[0]): SimArea => defineArea(parts);
+/** An area's reducers as it writes them: edits of a draft whose clusters are a plain record (cluster/draft.ts), some with direct forms. */
+export type SimReducers = { [K in SimEvent['type']]?: DraftReducer<Extract<SimEvent, { type: K }>> };
+
+type Parts = Parameters<typeof defineArea<SimState, SimEvent, Route, MonitorFactory, CommandFamily>>[0];
+
+/**
+ * An area of the simulator, with the parts it has (the others empty). Its reducers go into the
+ * world's table as direct forms that draft through the opened clusters (`throughDraft`).
+ */
+export const simArea = (parts: Omit<Parts, 'reducers'> & { reducers?: SimReducers }): SimArea => {
+  const { reducers, ...rest } = parts;
+  const table: Record<string, unknown> = {};
+  for (const [type, r] of Object.entries(reducers ?? {}) as [string, DraftReducer<SimEvent>][]) table[type] = throughDraft(r);
+  return defineArea({ ...rest, reducers: table as ReducerTable<SimState, SimEvent> });
+};

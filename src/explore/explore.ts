@@ -11,7 +11,7 @@
 // and drops what does not (the values written, WAL numbers, ids, the clock except for token expiry).
 import { createHash } from 'node:crypto';
 import { modeOf } from '../../models/replication-role.machine.js';
-import type { SimState } from '../areas/cluster/state.js';
+import type { ClusterState, SimState } from '../areas/cluster/state.js';
 import type { World } from '../world.js';
 import { linkDown } from '../areas/replication/link.js';
 import { ownsFirstLevel } from './shard.js';
@@ -169,7 +169,7 @@ export function explore(options: ExploreOptions): ExploreResult {
   const seen = new Set<string>([formOf(root.world.state, root.model, root.roots)]);
   const roleVectors = new Set<string>();
   const cover = (state: SimState) => {
-    for (const v of permutationsOf(names.map((n) => modeOf(state.clusters[n].replication.dr.role)[0]))) roleVectors.add(v.join(''));
+    for (const v of permutationsOf(names.map((n) => modeOf(state.clusters.named(n).replication.dr.role)[0]))) roleVectors.add(v.join(''));
     result.roleVectors.covered = roleVectors.size;
   };
   // A shard lists its distinct states (ExploreResult.states): digest → transitions tried from it.
@@ -339,16 +339,16 @@ interface ClusterRecord {
 function clusterRecords(state: SimState, m: Readonly<Model>, roots: ReadonlyMap<string, Ref>): ClusterRecord[] {
   const names = m.clusters;
   const index = (name: string | null | undefined) => (name == null ? -1 : names.indexOf(name));
-  const rootKeys = new Map(names.map((n) => [state.clusters[n].storage.keyring.rootKeyHex, n] as const));
+  const rootKeys = new Map(names.map((n) => [state.clusters.named(n).storage.keyring.rootKeyHex, n] as const));
   return names.map((name) => {
-    const c = state.clusters[name];
+    const c = state.clusters.named(name);
     const local: unknown[] = [m.up[name] ? 1 : 0, m.followed[name] ? 1 : 0, c.generation.value, Object.keys(c.storage.mounts).length, kvCount(c.storage.kv)];
     const refs: number[] = [];
     const sets: string[] = [];
     for (const kind of m.capabilities.kinds) {
       const r = c.replication[kind];
       const following = r.role === 'secondary.following' && r.primary !== null;
-      const primary = following ? state.clusters[r.primary!] : null;
+      const primary = following ? state.clusters.get(r.primary!) : null;
       local.push(r.role, r.connected ? 1 : 0, r.synced ? 1 : 0, r.syncState, primary && r.lastRemoteWal < primary.wal.last ? 'behind' : '', following && linkDown(state, kind, c) ? 'down' : '');
       local.push(m.learned[kind][name] ? 1 : 0, r.mirroredPerformance ? r.mirroredPerformance.role : '-');
       refs.push(following ? index(r.primary) : -1);
@@ -382,7 +382,7 @@ function clusterRecords(state: SimState, m: Readonly<Model>, roots: ReadonlyMap<
   });
 }
 
-function kvCount(kv: SimState['clusters'][string]['storage']['kv']): number {
+function kvCount(kv: ClusterState['storage']['kv']): number {
   let n = 0;
   for (const mount in kv) n += keyCount(kv[mount]);
   return n;
@@ -436,7 +436,7 @@ function renderUnder(records: ClusterRecord[], order: number[], links: [number, 
 /** The `roles` view: each cluster's mode per kind, as a multiset (names do not matter). */
 export function rolesForm(state: SimState, m: Readonly<Model>): string {
   return m.clusters
-    .map((n) => m.capabilities.kinds.map((kind) => modeOf(state.clusters[n].replication[kind].role)[0]).join(''))
+    .map((n) => m.capabilities.kinds.map((kind) => modeOf(state.clusters.named(n).replication[kind].role)[0]).join(''))
     .sort()
     .join(',');
 }

@@ -26,6 +26,8 @@ export function canonicalJson(value: unknown): string {
     }
     return text;
   }
+  // Any other value that says how it prints (a persistent table of the state) prints as JSON.stringify would print it.
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
   const obj = value as Record<string, unknown>;
   const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
   return '{' + keys.map((k) => JSON.stringify(k) + ':' + canonicalJson(obj[k])).join(',') + '}';

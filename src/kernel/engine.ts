@@ -25,9 +25,22 @@ export interface BaseEvent {
 
 /**
  * A reducer writes one event's effect onto a draft of the state (immer style). It may also carry a
- * `direct` form, used by the engine instead of a draft (see `DirectForm`).
+ * `direct` form, used by the engine instead of a draft (see `DirectForm`); or be a direct form alone
+ * (`DirectReducer`), for a state immer cannot draft whole.
  */
-export type Reducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { direct?: DirectForm<S, E> };
+export type Reducer<S, E extends BaseEvent> = DraftReducer<S, E> | DirectReducer<S, E>;
+
+/** A reducer with a draft form, and maybe a direct one for the cases it covers. */
+export type DraftReducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { direct?: DirectForm<S, E> };
+
+/**
+ * A reducer that is a direct form only: it answers every event (never undefined). A state holding
+ * a persistent structure immer does not draft has its reducers drafted by whoever knows how to open
+ * that structure as plain objects (the simulator's clusters: src/areas/cluster/draft.ts).
+ */
+export interface DirectReducer<S, E extends BaseEvent> {
+  direct: (state: S, event: E) => Partial<S> | null;
+}
 
 /**
  * The same effect as a reducer's draft form, built without a draft, for the hottest events (a KV
@@ -106,7 +119,7 @@ export function applyEvent<S extends { now: number }, E extends BaseEvent>(state
   // Own entries only: a type "constructor" or "toString" found Object's members here and was
   // applied as a no-op (issue 14), while any other unknown type was refused.
   const reducer = isEventType(reducers, event.type) ? (reducers[event.type as E['type']] as Reducer<S, E>) : undefined;
-  if (typeof reducer !== 'function') throw new UnknownEventError(String(event.type));
+  if (reducer === undefined || reducer === null) throw new UnknownEventError(String(event.type));
   const changed = reducer.direct?.(state, event);
   if (changed !== undefined) {
     const now = event.at > state.now ? event.at : state.now;
@@ -114,6 +127,7 @@ export function applyEvent<S extends { now: number }, E extends BaseEvent>(state
     if (changed === null && now === state.now) return state;
     return Object.freeze({ ...state, ...changed, now });
   }
+  if (typeof reducer !== 'function') throw new Error(`the direct reducer of ${JSON.stringify(event.type)} left the event to a draft form it does not have`);
   return produce(state, (draft) => {
     const d = draft as S;
     if (event.at > d.now) d.now = event.at;

@@ -89,7 +89,7 @@ export interface ReportModel {
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 
 function roleView(state: SimState, name: string, kind: ReplicationKind): RoleView {
-  const r = state.clusters[name].replication[kind];
+  const r = state.clusters.named(name).replication[kind];
   const mode = modeOf(r.role);
   let streaming: string | null = null;
   if (mode === 'secondary') {
@@ -102,12 +102,12 @@ function roleView(state: SimState, name: string, kind: ReplicationKind): RoleVie
 
 /** The topology a state shows. */
 export function topologyOf(state: SimState): TopologyView {
-  const names = Object.keys(state.clusters).sort();
+  const names = [...state.clusters.names].sort();
   return {
     at: state.now,
     clusters: names.map((name) => ({
       name,
-      version: state.clusters[name].version,
+      version: state.clusters.named(name).version,
       crashed: state.network.down[name] === true,
       dr: roleView(state, name, 'dr'),
       performance: roleView(state, name, 'performance'),

@@ -7,7 +7,7 @@ import { KIND_WORD } from '../areas/vocabulary.js';
 
 /** A secondary's streaming state as its status record shows it, e.g. "stream-wals, ready". */
 function streaming(state: SimState, name: string, kind: ReplicationKind): string | null {
-  if (modeOf(state.clusters[name].replication[kind].role) !== 'secondary') return null;
+  if (modeOf(state.clusters.named(name).replication[kind].role) !== 'secondary') return null;
   const s = replicationStatus(state, name, kind) as { state?: string; connection_state?: string };
   return `${s.state ?? '?'}, ${s.connection_state ?? '?'}`;
 }
@@ -26,9 +26,9 @@ export function topologyChanges(before: SimState, after: SimState): string[] {
     for (const c of Object.keys(nb.down)) if (!na.down[c]) lines.push(`${c} crashed`);
     for (const c of Object.keys(na.down)) if (!nb.down[c]) lines.push(`${c} restarted`);
   }
-  for (const name of Object.keys(after.clusters).sort()) {
-    const a = before.clusters[name];
-    const b = after.clusters[name];
+  for (const name of [...after.clusters.names].sort()) {
+    const a = before.clusters.get(name);
+    const b = after.clusters.named(name);
     if (!a) continue;
     // Streaming state also moves with the network (a partition, a crash), not only with the cluster.
     for (const kind of ['dr', 'performance'] as ReplicationKind[]) {

@@ -345,7 +345,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
 function tokenByName(world: World, on: string, name: string): string {
   const own = world.tokenNamed(on, name);
   if (own !== undefined) return own;
-  const elsewhere = Object.keys(world.state.clusters).filter((c) => world.tokenNamed(c, name) !== undefined);
+  const elsewhere = world.state.clusters.names.filter((c) => world.tokenNamed(c, name) !== undefined);
   if (elsewhere.length === 1) return world.tokenNamed(elsewhere[0], name)!;
   if (elsewhere.length === 0) throw new StepError(`token "${name}" is not declared on any cluster`);
   throw new StepError(`token "${name}" is declared on ${elsewhere.join(' and ')} but not on ${on}: declare it on ${on} too, or give the token's value with "\${...}"`);

@@ -54,7 +54,7 @@ async function handleControl(
     const eps = endpoints();
     const clusters: Record<string, unknown> = {};
     for (const name of session.clusters) {
-      const c = w.clusters[name];
+      const c = w.clusters.named(name);
       const ops = w.operators[name];
       clusters[name] = {
         url: eps[name]?.url ?? null,

@@ -169,7 +169,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     let i = 0;
     // A listener's URL (or host:port) in a request body means that cluster's simulated API address.
     const addressOf = (url: string): string | undefined => {
-      for (const [name, e] of Object.entries(clusters)) if (url === e.url || url === `${HOST}:${e.port}` || url === `localhost:${e.port}` || url === `http://localhost:${e.port}`) return world.state.clusters[name].apiAddr;
+      for (const [name, e] of Object.entries(clusters)) if (url === e.url || url === `${HOST}:${e.port}` || url === `localhost:${e.port}` || url === `http://localhost:${e.port}`) return world.state.clusters.named(name).apiAddr;
       return undefined;
     };
     for (const name of session.clusters) {

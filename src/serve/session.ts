@@ -54,7 +54,7 @@ export class Session {
     this.startNow = this.world.now;
     this.records = [...(options.setup?.steps ?? [])];
     this.findings = [...(options.setup?.findings ?? [])];
-    this.clusterNames = Object.keys(this.world.state.clusters);
+    this.clusterNames = [...this.world.state.clusters.names];
     const named: Record<string, Record<string, string>> = {};
     for (const [c, ops] of Object.entries(this.world.state.operators)) named[c] = { ...ops.tokens };
     this.recorder = new Recorder(options.base, this.world.variables(), named);

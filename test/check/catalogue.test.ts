@@ -90,7 +90,7 @@ describe('Watch', () => {
     let last: any;
     for (const key of w.state.operators.east.keys.slice(0, 3)) last = post('west', `${DR}/secondary/generate-operation-token/update`, { key, nonce: start.nonce }, undefined);
     expect(last.complete).toBe(true);
-    post('west', `${DR}/secondary/promote`, { dr_operation_token: w.state.clusters.west.drOperationToken }, undefined);
+    post('west', `${DR}/secondary/promote`, { dr_operation_token: w.state.clusters.named('west').drOperationToken }, undefined);
     w.advance(1000);
     watch.afterStep();
     expect(watch.findings).toEqual([]);

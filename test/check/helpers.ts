@@ -2,7 +2,7 @@
 // with a Watch that sees every response; a broken one is an observation built by hand: real events
 // folded by the world's reducers (a handler that emitted what it must not), or a real step whose
 // resulting state is edited (a reducer that did what it must not).
-import { produce } from 'immer';
+import { draftState, type SimDraft } from '../../src/areas/cluster/draft.js';
 import { foldEvent, Watch } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/areas/monitoring/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
@@ -92,7 +92,7 @@ export class Watched {
     for (const key of this.w.state.operators[keysOf].keys.slice(0, start.required))
       last = this.ok(cluster, `${DR}/secondary/generate-operation-token/update`, { key, nonce: start.nonce }, null);
     if (!last.complete) throw new Error('the generation did not complete');
-    return this.w.state.clusters[cluster].drOperationToken!;
+    return this.w.state.clusters.named(cluster).drOperationToken!;
   }
 
   // --- performance ---
@@ -119,9 +119,9 @@ export function folded(before: SimState, events: SimEvent[], responses: Response
 }
 
 /** An observation whose resulting state (after every event) is the real one edited by `recipe`. */
-export function edited(o: Observation, recipe: (draft: SimState) => void): Observation {
-  const states = o.events.map((_, i) => (i === o.events.length - 1 ? produce(o.state, recipe) : (o.states?.[i] ?? o.state)));
-  return { ...o, state: produce(o.state, recipe), states: o.events.length ? states : undefined };
+export function edited(o: Observation, recipe: (draft: SimDraft) => void): Observation {
+  const states = o.events.map((_, i) => (i === o.events.length - 1 ? draftState(o.state, recipe) : (o.states?.[i] ?? o.state)));
+  return { ...o, state: draftState(o.state, recipe), states: o.events.length ? states : undefined };
 }
 
 /** A step observed by hand: runs `act` on the world and returns what a watch would show. */

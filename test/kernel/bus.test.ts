@@ -30,7 +30,7 @@ describe('the bus between the clusters', () => {
     w.partition(['east', 'south']);
     const writtenAt = w.now;
     expect(writeKv(w, 'east', 'k', { v: 1 }).status).toBeLessThan(300);
-    const wal = w.state.clusters.east.wal.last;
+    const wal = w.state.clusters.named('east').wal.last;
     const toWest = walsTo(w, 'west').find((m) => m.order === wal)!;
     const toSouth = walsTo(w, 'south').find((m) => m.order === wal)!;
     for (const m of [toWest, toSouth]) expect(m).toMatchObject({ kind: 'wal', from: 'east', sentAt: writtenAt, order: wal, deliveredAt: null });
@@ -41,7 +41,7 @@ describe('the bus between the clusters', () => {
     expect(toWest.deliveredAt).toBeNull();
     w.advance(1);
     expect(toWest.deliveredAt).toBe(writtenAt + LATENCY);
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(wal);
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBe(wal);
 
     // Held back by the partition, however long it lasts; so is south's attempt to connect again, sent
     // when it noticed the link drop.
@@ -50,7 +50,7 @@ describe('the bus between the clusters', () => {
     const retry = w.messages.filter((m) => m.kind === 'connect' && m.from === 'south').at(-1)!;
     expect(retry).toMatchObject({ to: 'east', sentAt: writtenAt, dueAt: writtenAt + LATENCY, deliveredAt: null, droppedAt: null });
     expect(w.inFlight.map((m) => m.id)).toEqual([toSouth.id, retry.id]);
-    expect(w.state.clusters.south.replication.dr.lastRemoteWal).toBeLessThan(wal);
+    expect(w.state.clusters.named('south').replication.dr.lastRemoteWal).toBeLessThan(wal);
 
     // Two more writes while cut off, then heal: all three arrive, in the order written, after the reconnection.
     writeKv(w, 'east', 'k2', { v: 2 });
@@ -66,7 +66,7 @@ describe('the bus between the clusters', () => {
     // The connection that carried them is a message too, sent at the drop and crossing the link once healed.
     expect(retry.deliveredAt).toBe(healedAt + LATENCY);
     for (const m of south) expect(m.deliveredAt).toBeGreaterThanOrEqual(retry.deliveredAt!);
-    expect(w.state.clusters.south.storage.kv['secret/']?.get('k3')).toBeDefined();
+    expect(w.state.clusters.named('south').storage.kv['secret/']?.get('k3')).toBeDefined();
     expect(w.inFlight).toEqual([]);
   });
 
@@ -79,8 +79,8 @@ describe('the bus between the clusters', () => {
     w.bus$.subscribe((r) => records.push({ phase: r.phase, message: { ...r.message } }));
 
     expect(writeKv(w, 'east', 'lost', { v: 1 }).status).toBeLessThan(300);
-    const wal = w.state.clusters.east.wal.last;
-    const before = w.state.clusters.west.replication.dr.lastRemoteWal;
+    const wal = w.state.clusters.named('east').wal.last;
+    const before = w.state.clusters.named('west').replication.dr.lastRemoteWal;
     w.advance(LATENCY / 2);
     // West crashes with the WAL half way: the WAL is dropped with its connection, recorded as such.
     w.crash('west');
@@ -94,7 +94,7 @@ describe('the bus between the clusters', () => {
     w.advance(5000);
     writeKv(w, 'east', 'while-down-2', { v: 3 });
     w.advance(5000);
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(before);
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBe(before);
     const second = walsTo(w, 'west').filter((m) => m.order > wal);
     expect(second.map((m) => [m.order, m.droppedAt, m.dropReason])).toEqual([[wal + 1, second[0].sentAt + LATENCY, 'west is down']]);
     const dropEvent = w.log.find((e) => e.seq === second[0].droppedBy)!;
@@ -112,8 +112,8 @@ describe('the bus between the clusters', () => {
       expect(m.deliveredAt).toBe(m.sentAt + LATENCY);
       expect(m.sentAt).toBeGreaterThanOrEqual(restartedAt);
     }
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(wal + 2);
-    expect(w.state.clusters.west.storage.kv['secret/']?.get('while-down-2')).toBeDefined();
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBe(wal + 2);
+    expect(w.state.clusters.named('west').storage.kv['secret/']?.get('while-down-2')).toBeDefined();
     expect(w.inFlight).toEqual([]);
   });
 
@@ -123,7 +123,7 @@ describe('the bus between the clusters', () => {
     enableSecondary(w, 'east', 'west');
     w.advance(1000);
     const start = w.now;
-    const west = () => w.state.clusters.west.storage.kv['secret/'];
+    const west = () => w.state.clusters.named('west').storage.kv['secret/'];
     // A write every quarter latency: the stream never goes quiet for a whole latency. Each write has
     // arrived one latency after it was made, and the one made after it has not.
     for (let i = 0; i < 12; i++) {

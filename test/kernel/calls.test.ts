@@ -51,7 +51,7 @@ describe('forwarded writes of a performance secondary are messages from it to it
     expectForwarded(w, westRoot, 'POST', 'secret/metadata/app/web', { custom_metadata: { team: 'a' } }, 'kv-metadata-written', 'metadata write secret/metadata/app/web');
     expectForwarded(w, westRoot, 'POST', `${DEST}/codehost/gh1`, CONNECTIONS.codehost, 'sync-destination-configured', 'sync destination write codehost/gh1');
     expectForwarded(w, westRoot, 'POST', `${DEST}/codehost/gh1/associations/set`, { mount: 'secret', secret_name: 'app/web' }, 'sync-association-set', 'sync association set codehost/gh1 app/web');
-    const id = Object.keys(w.state.clusters.east.sync.destinations['codehost/gh1'].associations)[0];
+    const id = Object.keys(w.state.clusters.named('east').sync.destinations['codehost/gh1'].associations)[0];
     expectForwarded(w, westRoot, 'POST', `${DEST}/codehost/gh1/associations/remove`, { mount: 'secret', secret_name: 'app/web' }, 'sync-association-removed', `sync association remove codehost/gh1 ${id}`);
     expectForwarded(w, westRoot, 'POST', `${DEST}/codehost/gh2`, CONNECTIONS.codehost, 'sync-destination-configured', 'sync destination write codehost/gh2');
     expectForwarded(w, westRoot, 'DELETE', `${DEST}/codehost/gh2`, undefined, 'sync-destination-deleted', 'sync destination delete codehost/gh2');

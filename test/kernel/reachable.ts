@@ -1,5 +1,6 @@
 // Every object reachable from a state, with its path: the direct-form tests check each is frozen.
 import { isMap } from 'immutable';
+import { ClusterTable } from '../../src/areas/cluster/cluster-table.js';
 
 /** Every object reachable from a value, with its path (a persistent key map's records, not the map). */
 export function* objects(v: unknown, path = '$'): Generator<[string, object]> {
@@ -7,6 +8,12 @@ export function* objects(v: unknown, path = '$'): Generator<[string, object]> {
   // A persistent key map is immutable by construction (not frozen: it caches its hash); its records must be.
   if (isMap(v)) {
     for (const [k, c] of v.entries()) yield* objects(c, `${path}.${String(k)}`);
+    return;
+  }
+  // The clusters' table is frozen; the persistent list inside it is immutable by construction. Its clusters must be frozen.
+  if (v instanceof ClusterTable) {
+    yield [path, v];
+    for (const c of v) yield* objects(c, `${path}.${c.name}`);
     return;
   }
   yield [path, v];

@@ -42,7 +42,7 @@ describe('the report reads the bus', () => {
     writeKv(w, 'east', 'a', { v: 1 });
     w.advance(500);
     writeKv(w, 'east', 'b', { v: 2 });
-    const last = w.state.clusters.east.wal.last;
+    const last = w.state.clusters.named('east').wal.last;
     w.advance(500);
     const healedAt = w.now;
     w.heal(['east', 'west']);

@@ -20,12 +20,12 @@ const FILE = 'scenarios/07-dr-unplanned-failover.yaml';
 
 /** What the page must show for one cluster at a step, computed here from the run's state. */
 function expected(state: SimState) {
-  return Object.keys(state.clusters)
+  return [...state.clusters.names]
     .sort()
     .map((name) => ({
       name,
-      dr: modeOf(state.clusters[name].replication.dr.role),
-      performance: modeOf(state.clusters[name].replication.performance.role),
+      dr: modeOf(state.clusters.named(name).replication.dr.role),
+      performance: modeOf(state.clusters.named(name).replication.performance.role),
       crashed: state.network.down[name] === true,
     }));
 }

@@ -173,7 +173,7 @@ describe('listener addresses in bodies', () => {
     const token = (await post(h.clusters.east.url, 'sys/replication/dr/primary/secondary-token', { id: 'west' }, root)).body.wrap_info.token;
     const enabled = await post(h.clusters.west.url, 'sys/replication/dr/secondary/enable', { token, primary_api_addr: `${h.clusters.east.url}/` }, h.world.tokenNamed('west', 'root'));
     expect(enabled.status).toBe(200);
-    expect(h.world.state.clusters.west.replication.dr.primaryApiAddr).toBe('https://east.replsim.test:8200');
+    expect(h.world.state.clusters.named('west').replication.dr.primaryApiAddr).toBe('https://east.replsim.test:8200');
     await h.stop();
     expect(h.session.scenarioYaml()).toContain('primary_api_addr: ${east.api_addr}');
   });

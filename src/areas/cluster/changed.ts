@@ -3,46 +3,44 @@
 // messages, merkle's reindex, sync's jobs) and the WAL snapshots' upkeep look only at these, so their
 // cost per event grows with what the event changed (issue #15).
 //
-// Finding them costs one identity comparison per cluster, unless the new `clusters` record was made by
-// `withCluster` (the direct reducers of the hot events: a KV write, a WAL delivered): it remembers the
-// record it was made from and the one name it set, so the answer is that name. Only the record made
-// last is remembered (the bus reads each event just after it is applied), and only when the states
-// asked about are exactly those two records; anything else is compared cluster by cluster.
-import type { ClusterState, SimState } from './state.js';
-
-type Clusters = SimState['clusters'];
+// Every reducer makes its new cluster table in one of two places, which remember what they set: a
+// direct form through `withCluster` (the hot events: a KV write, a WAL delivered), and a draft form
+// when its edited record is folded back (draft.ts, `changedClustersAre`). So the answer is known
+// without comparing every cluster. Only the table made last is remembered (the bus reads each event
+// just after it is applied), and only for exactly those two tables; for any other pair (a test, a
+// fork's first look) the clusters are compared one by one.
+import type { Clusters, ClusterState, SimState } from './state.js';
 
 const NONE: readonly string[] = Object.freeze([]);
-/** The record `withCluster` made last: from which record, with which cluster set. */
-let made: { base: Clusters; next: Clusters; name: readonly string[] } | null = null;
+/** The table made last: from which table, with which clusters set. */
+let made: { base: Clusters; next: Clusters; names: readonly string[] } | null = null;
 /** The last answer of a comparison cluster by cluster. */
 let last: { before: Clusters; after: Clusters; names: readonly string[] } | null = null;
 
-/** `clusters` with one cluster set (changed or added): a new frozen record, the others shared. */
+/** `clusters` with one cluster set (changed or added): a new table, the others shared; it remembers which. */
 export function withCluster(clusters: Clusters, name: string, next: ClusterState): Clusters {
-  const record = Object.freeze({ ...clusters, [name]: next });
-  made = { base: clusters, next: record, name: [name] };
-  return record;
+  const table = clusters.set(name, next);
+  made = { base: clusters, next: table, names: [name] };
+  return table;
 }
 
-/** Which cluster `withCluster` set to make `after` from `before`, if it made it (else undefined). */
-export function madeFrom(before: Clusters, after: Clusters): readonly string[] | undefined {
-  return made && made.base === before && made.next === after ? made.name : undefined;
+/** Records that `next` is `base` with the clusters `names` set (a draft folded back: draft.ts). */
+export function changedClustersAre(base: Clusters, next: Clusters, names: readonly string[]): void {
+  made = { base, next, names: Object.freeze([...names]) };
 }
 
-/** The names of the clusters the event changed or added, in the record's order. */
+/** The names of the clusters the event changed or added, in the table's order. */
 export function changedClusters(before: SimState, after: SimState): readonly string[] {
   if (before.clusters === after.clusters) return NONE;
-  const one = madeFrom(before.clusters, after.clusters);
-  if (one) return one;
+  if (made && made.base === before.clusters && made.next === after.clusters) return made.names;
   if (last && last.before === before.clusters && last.after === after.clusters) return last.names;
   const names: string[] = [];
-  for (const name in after.clusters) if (before.clusters[name] !== after.clusters[name]) names.push(name);
+  for (const name of after.clusters.names) if (before.clusters.get(name) !== after.clusters.get(name)) names.push(name);
   last = { before: before.clusters, after: after.clusters, names };
   return names;
 }
 
-/** The record `after` was made from by `withCluster`, and the cluster it set, if it was the last one made. */
-export function madeFromRecord(after: Clusters): { record: Clusters; name: string } | undefined {
-  return made && made.next === after ? { record: made.base, name: made.name[0] } : undefined;
+/** The table `after` was made from and the clusters set to make it, if it was the last one made. */
+export function madeFrom(after: Clusters): { base: Clusters; names: readonly string[] } | undefined {
+  return made && made.next === after ? { base: made.base, names: made.names } : undefined;
 }

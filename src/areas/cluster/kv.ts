@@ -74,7 +74,7 @@ function write(ctx: RequestContext, data: Record<string, unknown>, answer: (afte
   if ('refuse' in target) return target.refuse;
   // Check-and-set is checked where the write lands (a performance secondary forwards it to its primary).
   if (options) {
-    const landed = ctx.state.clusters[target.cluster];
+    const landed = ctx.state.clusters.named(target.cluster);
     const refused = checkAndSet(options, landed.storage.mounts[ctx.params.mount], recordAt(own(landed.storage.kv, ctx.params.mount), ctx.params.key));
     if (refused) return refused;
   }
@@ -87,7 +87,7 @@ function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
   if ('refuse' in target) return target.refuse;
   // The record where the delete lands: a performance secondary forwards it to its primary, which may
   // hold a version the secondary has not received yet (a write forwarded a moment ago).
-  const rec = recordAt(own(ctx.state.clusters[target.cluster].storage.kv, ctx.params.mount), ctx.params.key);
+  const rec = recordAt(own(ctx.state.clusters.named(target.cluster).storage.kv, ctx.params.mount), ctx.params.key);
   // A key whose metadata was written before any data has no latest version to delete: nothing to do, as on the service.
   if (!rec || (scope === 'latest' && !versionAt(rec, rec.current))) return reply.empty();
   return { events: [{ type: 'kv-deleted', at: ctx.now, cluster: target.cluster, mount: ctx.params.mount, key: ctx.params.key, scope, ...forwarded(ctx, target.cluster) }], reply: () => reply.empty() };
@@ -270,7 +270,7 @@ function writeMetadata(ctx: RequestContext<typeof metadataFields>): Outcome {
   }
   const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
-  const mount = ctx.state.clusters[target.cluster].storage.mounts[ctx.params.mount];
+  const mount = ctx.state.clusters.named(target.cluster).storage.mounts[ctx.params.mount];
   const warnings =
     f.present.has('cas_required') && !f.cas_required && mount.kvConfig?.casRequired ? ['"cas_required" set to false, but is mandated by backend config. This value will be ignored.'] : [];
   const event: SimEvent = {
@@ -328,7 +328,7 @@ const kvV2: Route[] = [
             ctx,
             ctx.fields.data,
             (after, landed) => {
-              const rec = recordAt(after.clusters[landed].storage.kv[ctx.params.mount], ctx.params.key) as KvRecord;
+              const rec = recordAt(after.clusters.named(landed).storage.kv[ctx.params.mount], ctx.params.key) as KvRecord;
               return reply.data(versionMetadata(rec, rec.current), { mountType: 'kv' });
             },
             ctx.fields.options ?? {},

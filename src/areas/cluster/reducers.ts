@@ -6,8 +6,9 @@
 // written once, as a pure function from a cluster to the next cluster (`onCluster`), and serves both
 // forms. What they build is what immer builds from the same edit: new frozen objects along the path
 // that changed (data included, deeply frozen), every other object shared, keys in the same order.
+import type { DraftReducer, SimDraft } from './draft.js';
 import { current, isDraft, isDraftable } from 'immer';
-import type { DirectForm, Reducer } from '../../kernel/engine.js';
+import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
@@ -29,14 +30,14 @@ function deepFreeze<T>(value: T): T {
  * for no change`. Its draft form puts the step's result into the draft; its direct form into a new
  * `clusters` map.
  */
-function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten>(step: (c: ClusterState, e: E) => ClusterState | null): Reducer<SimState, E> {
-  const draftForm = (d: SimState, e: E) => {
+function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten>(step: (c: ClusterState, e: E) => ClusterState | null): DraftReducer<E> {
+  const draftForm = (d: SimDraft, e: E) => {
     const c = d.clusters[e.cluster];
     const next = step(isDraft(c) ? current(c) : c, e);
     if (next) d.clusters[e.cluster] = next;
   };
   const direct: DirectForm<SimState, E> = (s, e) => {
-    const next = step(s.clusters[e.cluster], e);
+    const next = step(s.clusters.named(e.cluster), e);
     return next && { clusters: withCluster(s.clusters, e.cluster, next) };
   };
   return Object.assign(draftForm, { direct });
@@ -120,15 +121,15 @@ function kvMetadataWritten(c: ClusterState, e: KvMetadataWritten): ClusterState 
   return withKeys(c, e.mount, keys.set(e.key, rec), e.at);
 }
 
-const timeAdvanced: Reducer<SimState, TimeAdvanced> = Object.assign(
-  (_d: SimState, _e: TimeAdvanced) => {
+const timeAdvanced: DraftReducer<TimeAdvanced> = Object.assign(
+  (_d: SimDraft, _e: TimeAdvanced) => {
     // The engine moves `now` to the event's time; nothing else changes.
   },
   { direct: () => null },
 );
 
 export const coreReducers = {
-  'world-created': (d: SimState, e: WorldCreated) => {
+  'world-created': (d: SimDraft, e: WorldCreated) => {
     d.seed = e.seed;
     d.network.latencyMs = e.latencyMs;
     for (const c of e.clusters) d.clusters[c.name] = c;
@@ -139,7 +140,7 @@ export const coreReducers = {
   'kv-deleted': onCluster(kvDeleted),
   'kv-config-written': onCluster(kvConfigWritten),
   'kv-metadata-written': onCluster(kvMetadataWritten),
-  'merkle-corrupted': (d: SimState, e: MerkleCorrupted) => {
+  'merkle-corrupted': (d: SimDraft, e: MerkleCorrupted) => {
     const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
     const subpages = pages[e.page] ?? [];
     if (!subpages.includes(e.subpage)) pages[e.page] = [...subpages, e.subpage].sort((a, b) => a - b);

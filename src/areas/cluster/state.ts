@@ -7,6 +7,7 @@ import type { RoleValue } from '../../../models/replication-role.machine.js';
 export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
 import type { OrderedMap } from 'immutable';
+import type { ClusterTable } from './cluster-table.js';
 import type { Capability, ReplicationKind } from '../vocabulary.js';
 export type { Capability, ReplicationKind };
 
@@ -227,12 +228,16 @@ export interface ClusterState {
   plugins: import('../plugins/types.js').PluginCatalogState;
 }
 
+/** The world's clusters by name: a persistent table (cluster-table.ts). */
+export type Clusters = ClusterTable<ClusterState>;
+
 /** What the world holds: the clusters, the network and the clock. */
 export interface SimState {
   now: number;
   seed: number;
   network: import('../../kernel/network.js').NetworkState;
-  clusters: Record<string, ClusterState>;
+  /** The clusters by name: a persistent table (cluster-table.ts); draft reducers see it as a plain record (draft.ts). */
+  clusters: Clusters;
   /** What each cluster's operators were handed at initialisation: root token and key shares (base64). */
   operators: Record<string, { rootToken: string; keys: string[]; tokens: Record<string, string> }>;
   /**

@@ -17,8 +17,8 @@ const PREFIX = 'reindex';
 export const merkleSchedule: MessageSource<SimState, SimEvent> = (before, _event, after) => {
   let out: BusEffects | null = null;
   for (const name of changedClusters(before, after)) {
-    const until = after.clusters[name].merkle.reindexUntil;
-    if (until === null || before.clusters[name]?.merkle.reindexUntil === until) continue;
+    const until = after.clusters.named(name).merkle.reindexUntil;
+    if (until === null || before.clusters.get(name)?.merkle.reindexUntil === until) continue;
     out ??= { sent: [], delivered: [], timed: [] };
     out.timed!.push({ key: `${PREFIX}:${JSON.stringify([name, until])}`, due: until, rank: ['merkle', name] });
   }
@@ -28,7 +28,7 @@ export const merkleSchedule: MessageSource<SimState, SimEvent> = (before, _event
 /** A reindex falls due: it ends, unless it is no longer the one running (nothing then). */
 export const checkReindex: Checker<SimState, SimEvent> = (state, key, at) => {
   const [name, until] = JSON.parse(key.slice(PREFIX.length + 1)) as [string, number];
-  if (!hasOwn(state.clusters, name) || state.clusters[name].merkle.reindexUntil !== until) return [];
+  if (!state.clusters.has(name) || state.clusters.named(name).merkle.reindexUntil !== until) return [];
   return [{ type: isUp(state.network, name) ? 'reindex-finished' : 'reindex-abandoned', at, cluster: name }];
 };
 

@@ -1,22 +1,23 @@
 // How the merkle area's events change the world state (evolve): a reindex running and ending (it
 // repairs the damage the `corrupt` fault made), and the time of the last merkle-check.
+import type { SimDraft } from '../cluster/draft.js';
 import type { SimState } from '../cluster/state.js';
 import type { MerkleChecked, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
 
 export const merkleReducers = {
-  'reindex-started': (d: SimState, e: ReindexStarted) => {
+  'reindex-started': (d: SimDraft, e: ReindexStarted) => {
     d.clusters[e.cluster].merkle.reindexUntil = e.until;
   },
-  'reindex-finished': (d: SimState, e: ReindexFinished) => {
+  'reindex-finished': (d: SimDraft, e: ReindexFinished) => {
     const m = d.clusters[e.cluster].merkle;
     m.corrupted = { replicated: {}, local: {} };
     m.lastReindexAt = e.at;
     m.reindexUntil = null;
   },
-  'reindex-abandoned': (d: SimState, e: ReindexAbandoned) => {
+  'reindex-abandoned': (d: SimDraft, e: ReindexAbandoned) => {
     d.clusters[e.cluster].merkle.reindexUntil = null;
   },
-  'merkle-checked': (d: SimState, e: MerkleChecked) => {
+  'merkle-checked': (d: SimDraft, e: MerkleChecked) => {
     d.clusters[e.cluster].merkle.lastCorruptionCheckAt = e.at;
   },
 };

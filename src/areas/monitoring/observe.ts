@@ -39,7 +39,7 @@ function foldTo(o: Observation, i: number): SimState {
 
 /** The DR or performance mode of a cluster in a state ('disabled' for an unknown cluster). */
 export function modeIn(state: SimState, cluster: string, kind: ReplicationKind): 'disabled' | 'primary' | 'secondary' {
-  const c = state.clusters[cluster];
+  const c = state.clusters.get(cluster);
   return c ? modeOf(c.replication[kind].role) : 'disabled';
 }
 

@@ -1,6 +1,7 @@
 // How the operation-token area's events change the world state (evolve): each step of a generation
 // attempt is the generation-attempt machine's transition, applied to the cluster (the handler asked
 // the machine first, decide/); completion mints the token. Reducers never draw and never read a clock.
+import type { SimDraft } from '../cluster/draft.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { ClusterState, SimState } from '../cluster/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
@@ -15,20 +16,20 @@ function step(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSe
 }
 
 export const operationTokenReducers = {
-  'generation-started': (d: SimState, e: GenerationStarted) => {
+  'generation-started': (d: SimDraft, e: GenerationStarted) => {
     const c = d.clusters[e.cluster];
     const secret: AttemptSecret = e.otp !== '' ? { otp: e.otp } : { pgpKey: e.pgpKey };
     step(c, { type: 'start', strategy: e.strategy, nonce: e.nonce, required: e.required, otpLength: e.otpLength, pgpFingerprint: e.pgpFingerprint }, secret);
   },
-  'generation-share-accepted': (d: SimState, e: GenerationShareAccepted) => {
+  'generation-share-accepted': (d: SimDraft, e: GenerationShareAccepted) => {
     const c = d.clusters[e.cluster];
     step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share }, attemptSecretOf(c) ?? undefined);
   },
-  'generation-aborted': (d: SimState, e: GenerationAborted) => {
+  'generation-aborted': (d: SimDraft, e: GenerationAborted) => {
     const c = d.clusters[e.cluster];
     step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share }, attemptSecretOf(c) ?? undefined);
   },
-  'generation-completed': (d: SimState, e: GenerationCompleted) => {
+  'generation-completed': (d: SimDraft, e: GenerationCompleted) => {
     const c = d.clusters[e.cluster];
     step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
     // A new DR operation token replaces any earlier one: a cluster holds at most one.
@@ -41,10 +42,10 @@ export const operationTokenReducers = {
       c.wal.lastAt = e.at;
     }
   },
-  'generation-cancelled': (d: SimState, e: GenerationCancelled) => {
+  'generation-cancelled': (d: SimDraft, e: GenerationCancelled) => {
     step(d.clusters[e.cluster], { type: 'cancel' });
   },
-  'dr-operation-token-deleted': (d: SimState, e: DrOperationTokenDeleted) => {
+  'dr-operation-token-deleted': (d: SimDraft, e: DrOperationTokenDeleted) => {
     d.clusters[e.cluster].drOperationToken = null;
   },
 };

@@ -257,7 +257,7 @@ export function learnIssued(m: Model, state: SimState, kind: Kind, c: string): v
   m.epoch[kind][c]++;
   m.issued[kind][c] = {};
   m.lastIdFor[kind][c] = {};
-  for (const issued of Object.values(state.clusters[c].replication[kind].issued)) {
+  for (const issued of Object.values(state.clusters.named(c).replication[kind].issued)) {
     m.issued[kind][c][issued.id] = issued.revoked ? 'revoked' : 'active';
     // The ids the commands issue are a cluster's name, or its name and a number.
     const forCluster = issued.id.replace(/-\d+$/, '');
@@ -284,10 +284,10 @@ export function setRole(m: Model, kind: Kind, c: string, role: RoleValue, set: n
  * cluster already known to share its `cluster_id`, else a new one.
  */
 export function learnRole(m: Model, state: SimState, kind: Kind, c: string): void {
-  const r = state.clusters[c].replication[kind];
+  const r = state.clusters.named(c).replication[kind];
   let set = -1;
   if (r.role !== 'disabled') {
-    const other = m.clusters.find((o) => o !== c && m.roles[kind][o].role !== 'disabled' && state.clusters[o].replication[kind].clusterId === r.clusterId);
+    const other = m.clusters.find((o) => o !== c && m.roles[kind][o].role !== 'disabled' && state.clusters.named(o).replication[kind].clusterId === r.clusterId);
     set = other !== undefined ? m.roles[kind][other].set : m.nextSet++;
   }
   m.roles[kind][c] = { role: r.role, set, follows: r.role === 'secondary.following' ? r.primary : null };
@@ -326,7 +326,7 @@ export function assertModelMatches(m: Readonly<Model>, state: SimState): void {
   if (state.now !== m.now) throw new ModelMismatch(`the clock reads ${state.now} ms, the model expected ${m.now} ms`);
   for (const kind of m.capabilities.kinds) {
     for (const c of m.clusters) {
-      const real = state.clusters[c].replication[kind].role;
+      const real = state.clusters.named(c).replication[kind].role;
       const predicted = m.roles[kind][c].role;
       if (real !== predicted) {
         // The status record shows the mode; a role within one mode (demoted, following, ...) it shows only in part.
@@ -341,11 +341,11 @@ export function assertModelMatches(m: Readonly<Model>, state: SimState): void {
       for (let j = i + 1; j < m.clusters.length; j++) {
         const b = m.clusters[j];
         if (m.roles[kind][b].role === 'disabled') continue;
-        const sameReal = state.clusters[a].replication[kind].clusterId === state.clusters[b].replication[kind].clusterId;
+        const sameReal = state.clusters.named(a).replication[kind].clusterId === state.clusters.named(b).replication[kind].clusterId;
         const sameModel = m.roles[kind][a].set === m.roles[kind][b].set;
         if (sameReal !== sameModel) {
           // Stated on b's status: a's cluster_id (the world's ids are deterministic for a seed), or anything else.
-          const id = state.clusters[a].replication[kind].clusterId;
+          const id = state.clusters.named(a).replication[kind].clusterId;
           const clusterId = sameModel ? id : `/^(?!${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$)/`;
           const words = `${b} is ${sameModel ? '' : 'not '}in ${a}'s ${KIND_WORD[kind]} replication set (cluster_id ${sameModel ? '' : 'other than '}${id})`;
           throw new ModelMismatch(`${a} and ${b} are ${sameReal ? '' : 'not '}in one ${KIND_WORD[kind]} replication set, the model expected the opposite`, {

@@ -3,7 +3,7 @@
 // event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
 // Reducers never draw and never read a clock.
-import { original } from 'immer';
+import { clusterBefore, stateBefore, type SimDraft } from '../cluster/draft.js';
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
@@ -86,18 +86,13 @@ function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[]
   return extra.length ? [...a, ...extra] : (a as string[]);
 }
 
-/** The cluster as it was before this event: the base of the draft, whose objects may be shared. */
-function before(d: SimState, name: string): ClusterState {
-  return (original(d) as SimState).clusters[name];
-}
-
 /** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
-function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
+function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
   const s = d.clusters[secondaryName];
   // What the primary held as of the WAL delivered (later writes are still on their way).
-  const primary = asOfWal(original(d) as SimState, primaryName, wal);
+  const primary = asOfWal(stateBefore(d), primaryName, wal);
   const r = s.replication[kind];
-  s.storage = replicatedStorage(kind, primary, before(d, secondaryName), r.secondaryId);
+  s.storage = replicatedStorage(kind, primary, clusterBefore(d, secondaryName), r.secondaryId);
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
   // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
   else advanceWal(s, at);
@@ -136,7 +131,7 @@ function catchUp(d: SimState, kind: ReplicationKind, secondaryName: string, prim
 function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
   if (e.kind !== 'dr' || !replicationScopes.dr.mirror || !replicationScopes.dr.mirrorsWal) return undefined;
   const freeze = Object.freeze;
-  const secondary = s.clusters[e.cluster];
+  const secondary = s.clusters.named(e.cluster);
   const primary = asOfWal(s, e.primary, e.wal);
   const r = secondary.replication.dr;
   // The same assignments, in the same order, as catchUp's on a draft (so new keys land where immer puts them).
@@ -170,8 +165,8 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
 function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
   if (e.kind !== 'performance' || replicationScopes.performance.mirror || replicationScopes.performance.mirrorsWal) return undefined;
   const freeze = Object.freeze;
-  const secondary = s.clusters[e.cluster];
-  const primary = s.clusters[e.primary];
+  const secondary = s.clusters.named(e.cluster);
+  const primary = s.clusters.named(e.primary);
   const r = secondary.replication.performance;
   const built = replicatedStorage('performance', primary, secondary, r.secondaryId);
   const storage: ClusterState['storage'] = freeze({ ...built, namespaces: freeze(built.namespaces), mounts: freeze(built.mounts), kv: freeze(built.kv) });
@@ -197,7 +192,7 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
 }
 
 export const replicationReducers = {
-  'replication-primary-enabled': (d: SimState, e: PrimaryEnabled) => {
+  'replication-primary-enabled': (d: SimDraft, e: PrimaryEnabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, 'primary.enable', e.role);
     clearSecondarySide(r);
@@ -207,7 +202,7 @@ export const replicationReducers = {
     r.synced = false;
     r.since = e.at;
   },
-  'replication-primary-demoted': (d: SimState, e: PrimaryDemoted) => {
+  'replication-primary-demoted': (d: SimDraft, e: PrimaryDemoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, 'primary.demote', e.role);
     // A former primary holds all its data: promoting it back passes the "initial sync" check.
@@ -215,9 +210,9 @@ export const replicationReducers = {
     r.primaryClusterAddr = '';
     r.since = e.at;
     // Now a DR secondary, it serves no performance replication of its own until promoted again.
-    if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], before(d, e.cluster).replication.performance, e.at);
+    if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], clusterBefore(d, e.cluster).replication.performance, e.at);
   },
-  'replication-primary-disabled': (d: SimState, e: PrimaryDisabled) => {
+  'replication-primary-disabled': (d: SimDraft, e: PrimaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, 'primary.disable', e.role);
     // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
@@ -225,27 +220,27 @@ export const replicationReducers = {
     r.primaryClusterAddr = '';
     r.since = e.at;
   },
-  'replication-secondary-token-issued': (d: SimState, e: SecondaryTokenIssued) => {
+  'replication-secondary-token-issued': (d: SimDraft, e: SecondaryTokenIssued) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // A new token for an id replaces a revoked one: the id is usable again, with the new jti.
     // A filter set for the old token does not carry over (area B rule 1).
     r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
   },
-  'replication-secondary-revoked': (d: SimState, e: SecondaryRevoked) => {
+  'replication-secondary-revoked': (d: SimDraft, e: SecondaryRevoked) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     r.issued[e.id].revoked = true;
     // The credentials stay barred in the set even after the id is issued a new token.
     r.revokedCredentials = [...(r.revokedCredentials ?? []), r.issued[e.id].jti];
   },
-  'replication-secondary-key-generated': (d: SimState, e: SecondaryKeyGenerated) => {
+  'replication-secondary-key-generated': (d: SimDraft, e: SecondaryKeyGenerated) => {
     d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
   },
-  'replication-secondary-enabled': (d: SimState, e: SecondaryEnabled) => {
+  'replication-secondary-enabled': (d: SimDraft, e: SecondaryEnabled) => {
     const c = d.clusters[e.cluster];
     const r = c.replication[e.kind];
     moveRole(r, 'secondary.enable', e.role);
     // Everything the cluster stored is cleared at once, before it ever connects.
-    c.storage = wipedStorage(e.kind, before(d, e.cluster), e.primary ? before(d, e.primary) : null);
+    c.storage = wipedStorage(e.kind, clusterBefore(d, e.cluster), e.primary ? clusterBefore(d, e.primary) : null);
     c.sync = emptySyncState();
     c.plugins = emptyPluginCatalog();
     // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
@@ -268,7 +263,7 @@ export const replicationReducers = {
       if (issued && issued.jti === e.jti) issued.usedBy = e.cluster;
     }
   },
-  'replication-secondary-promoted': (d: SimState, e: SecondaryPromoted) => {
+  'replication-secondary-promoted': (d: SimDraft, e: SecondaryPromoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // Its own record in the list it took up goes: a primary is not its own secondary.
     if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
@@ -285,7 +280,7 @@ export const replicationReducers = {
     // A performance primary again: whoever follows it is filtered by the list it holds now.
     if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
   },
-  'replication-secondary-disabled': (d: SimState, e: SecondaryDisabled) => {
+  'replication-secondary-disabled': (d: SimDraft, e: SecondaryDisabled) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, 'secondary.disable', e.role);
     clearSecondarySide(r);
@@ -298,7 +293,7 @@ export const replicationReducers = {
     r.synced = false;
     r.since = e.at;
   },
-  'replication-secondary-primary-updated': (d: SimState, e: SecondaryPrimaryUpdated) => {
+  'replication-secondary-primary-updated': (d: SimDraft, e: SecondaryPrimaryUpdated) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.
     moveRole(r, 'secondary.update-primary', e.role);
@@ -313,28 +308,28 @@ export const replicationReducers = {
     // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
     if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
   },
-  'replication-secondary-connected': (d: SimState, e: SecondaryConnected) => {
+  'replication-secondary-connected': (d: SimDraft, e: SecondaryConnected) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // The machine takes the link up only on the link's facts now; it resumes streaming, or syncs first.
-    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(d, e.kind, d.clusters[e.cluster]) });
+    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) });
     r.lastHeartbeat = e.at;
   },
-  'replication-secondary-synced': (d: SimState, e: SecondarySynced) => {
+  'replication-secondary-synced': (d: SimDraft, e: SecondarySynced) => {
     catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
     const r = d.clusters[e.cluster].replication[e.kind];
     r.synced = true;
     moveConnection(d, e.kind, e.cluster, { type: 'sync-done' });
   },
   'replication-wal-delivered': Object.assign(
-    (d: SimState, e: WalDelivered) => {
+    (d: SimDraft, e: WalDelivered) => {
       catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
     },
     { direct: (s: SimState, e: WalDelivered) => (e.kind === 'dr' ? drDelivered(s, e) : performanceDelivered(s, e)) },
   ),
-  'replication-secondary-disconnected': (d: SimState, e: SecondaryDisconnected) => {
+  'replication-secondary-disconnected': (d: SimDraft, e: SecondaryDisconnected) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // Dropped on the link's facts now (partition, crash, revocation, the primary's role or set changed).
-    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(d, e.kind, d.clusters[e.cluster]) });
+    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) });
     r.lastHeartbeat = e.at;
   },
 };

@@ -7,6 +7,7 @@
 // Paths are compared as prefixes with a trailing slash, so one rule serves mounts and namespaces:
 // a listed "team-a/" covers the namespace team-a, its sub-namespaces and every mount in them; a
 // listed "team-a/apps/" covers that mount only.
+import type { SimDraft } from '../cluster/draft.js';
 import { asFolder } from '../cluster/paths.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
@@ -47,7 +48,7 @@ export function filterFor(primary: ClusterState, secondaryId: string): PathsFilt
  * primary, or one the secondary's paths filter excludes. The predicate of `filters-respected`.
  */
 export function excludedFor(state: SimState, primaryName: string, secondaryId: string, mountPath: string): boolean {
-  const primary = state.clusters[primaryName];
+  const primary = state.clusters.get(primaryName);
   if (!primary) return false;
   if (primary.storage.mounts[mountPath]?.local) return true;
   return !filterIncludesMount(filterFor(primary, secondaryId), mountPath);
@@ -55,7 +56,7 @@ export function excludedFor(state: SimState, primaryName: string, secondaryId: s
 
 /** Like `excludedFor`, for a namespace path ("team-a/"). */
 export function namespaceExcludedFor(state: SimState, primaryName: string, secondaryId: string, namespacePath: string): boolean {
-  const primary = state.clusters[primaryName];
+  const primary = state.clusters.get(primaryName);
   if (!primary) return false;
   return !filterIncludesNamespace(filterFor(primary, secondaryId), namespacePath);
 }
@@ -101,7 +102,7 @@ function withoutExcluded(storage: Storage, primary: ClusterState, secondaryId: s
  * removed (so `filters-respected` holds at every step, whatever the link), and its dynamic filter
  * is what the primary now filters. What is now included arrives later, by streaming.
  */
-export function enforceFilter(d: SimState, secondaryName: string, at: number): void {
+export function enforceFilter(d: SimDraft, secondaryName: string, at: number): void {
   const s = d.clusters[secondaryName];
   const r = s.replication.performance;
   if (r.role !== 'secondary.following' || r.primary === null) return;
@@ -116,7 +117,7 @@ export function enforceFilter(d: SimState, secondaryName: string, at: number): v
 }
 
 /** Every cluster following this performance primary under secondary id `id`, by name. */
-function followersUnder(d: SimState, primary: string, id: string): string[] {
+function followersUnder(d: SimDraft, primary: string, id: string): string[] {
   return Object.keys(d.clusters)
     .sort()
     .filter((n) => {
@@ -130,7 +131,7 @@ function followersUnder(d: SimState, primary: string, id: string): string[] {
  * secondaries that follow it get the filters of the list it holds now, at once. That list may not
  * be the one they were filtered by before (it came with the role).
  */
-export function enforceFiltersOf(d: SimState, primary: string, at: number): void {
+export function enforceFiltersOf(d: SimDraft, primary: string, at: number): void {
   for (const n of Object.keys(d.clusters).sort()) {
     const r = d.clusters[n].replication.performance;
     if (n !== primary && r.role === 'secondary.following' && r.primary === primary) enforceFilter(d, n, at);
@@ -138,7 +139,7 @@ export function enforceFiltersOf(d: SimState, primary: string, at: number): void
 }
 
 export const filterReducers = {
-  'replication-paths-filter-set': (d: SimState, e: PathsFilterSet) => {
+  'replication-paths-filter-set': (d: SimDraft, e: PathsFilterSet) => {
     const p = d.clusters[e.cluster];
     p.replication.performance.issued[e.id].filter = { mode: e.mode, paths: e.paths };
     // The filter is replicated configuration: it advances the primary's WAL, which also makes the
@@ -146,7 +147,7 @@ export const filterReducers = {
     advanceWal(p, e.at);
     for (const s of followersUnder(d, e.cluster, e.id)) enforceFilter(d, s, e.at);
   },
-  'replication-paths-filter-deleted': (d: SimState, e: PathsFilterDeleted) => {
+  'replication-paths-filter-deleted': (d: SimDraft, e: PathsFilterDeleted) => {
     const p = d.clusters[e.cluster];
     p.replication.performance.issued[e.id].filter = null;
     advanceWal(p, e.at);

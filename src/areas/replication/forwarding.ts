@@ -45,6 +45,6 @@ export function writeLanding(state: SimState, cluster: ClusterState, mount: Moun
   const down = linkDown(state, 'performance', cluster);
   if (down !== null) return { refuse: R.forwardingFailed(r.primaryApiAddr, down) };
   // The primary applies the write to its own mount of that path; one the primary no longer has cannot take it.
-  if (!state.clusters[r.primary].storage.mounts[mount.path] || state.clusters[r.primary].storage.mounts[mount.path].local) return { refuse: R.readOnly() };
+  if (!state.clusters.named(r.primary).storage.mounts[mount.path] || state.clusters.named(r.primary).storage.mounts[mount.path].local) return { refuse: R.readOnly() };
   return { cluster: r.primary };
 }

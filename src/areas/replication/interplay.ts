@@ -9,6 +9,7 @@
 //    performance primary of the set (its performance secondaries follow it once pointed at it
 //    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
 //    performance primary with the same secondary id and token.
+import type { SimDraft } from '../cluster/draft.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
@@ -39,14 +40,14 @@ const PERFORMANCE_CONFIGURATION = new Set([
  */
 const DR_CONFIGURATION = new Set(['replication-secondary-token-issued', 'replication-secondary-revoked']);
 
-type ReplicationReducer = (d: SimState, e: never) => void;
+type ReplicationReducer = (d: SimDraft, e: never) => void;
 
 /** The replication reducers, where a replicated configuration change also advances the cluster's WAL. */
 export function replicatingPerformanceConfiguration<T extends Record<string, ReplicationReducer>>(reducers: T): T {
   const out: Record<string, ReplicationReducer> = { ...reducers };
   for (const type of new Set([...PERFORMANCE_CONFIGURATION, ...DR_CONFIGURATION])) {
-    const apply = reducers[type] as (d: SimState, e: { at: number; kind: ReplicationKind; cluster: string }) => void;
-    out[type] = ((d: SimState, e: { at: number; kind: ReplicationKind; cluster: string }) => {
+    const apply = reducers[type] as (d: SimDraft, e: { at: number; kind: ReplicationKind; cluster: string }) => void;
+    out[type] = ((d: SimDraft, e: { at: number; kind: ReplicationKind; cluster: string }) => {
       apply(d, e);
       if (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type)) advanceWal(d.clusters[e.cluster], e.at);
     }) as ReplicationReducer;

@@ -14,7 +14,8 @@ import {
   type LinkFacts,
 } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { madeFromRecord } from '../cluster/changed.js';
+import { madeFrom } from '../cluster/changed.js';
+import type { SimDraft } from '../cluster/draft.js';
 
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
 function sameAddress(a: string, b: string): boolean {
@@ -25,7 +26,7 @@ function sameAddress(a: string, b: string): boolean {
 /** The cluster whose API or cluster address this is, if any. */
 export function clusterAt(state: SimState, address: string): ClusterState | null {
   if (address.trim() === '') return null;
-  for (const c of Object.values(state.clusters)) if (sameAddress(c.apiAddr, address) || sameAddress(c.clusterAddr, address)) return c;
+  for (const c of state.clusters.list()) if (sameAddress(c.apiAddr, address) || sameAddress(c.clusterAddr, address)) return c;
   return null;
 }
 
@@ -58,21 +59,22 @@ const revokedByClusters = new WeakMap<SimState['clusters'], Record<ReplicationKi
 function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<string>> {
   let found = revokedByClusters.get(clusters);
   if (found) return found;
-  // A record made from another by setting one cluster whose revocation lists did not change (a KV
-  // write, a WAL delivered: cluster/changed.ts `withCluster`) revokes what that one revoked.
-  const base = madeFromRecord(clusters);
+  // A table made from another by setting clusters whose revocation lists did not change (a KV write,
+  // a WAL delivered: cluster/changed.ts) revokes what that one revoked.
+  const base = madeFrom(clusters);
   if (base) {
-    const was = base.record[base.name];
-    const now = clusters[base.name];
-    const same = was && revocationsOf(was).every((list, i) => list === revocationsOf(now)[i]);
-    const inherited = same ? revokedByClusters.get(base.record) : undefined;
+    const same = base.names.every((name) => {
+      const was = base.base.get(name);
+      return was !== undefined && revocationsOf(was).every((list, i) => list === revocationsOf(clusters.named(name))[i]);
+    });
+    const inherited = same ? revokedByClusters.get(base.base) : undefined;
     if (inherited) {
       revokedByClusters.set(clusters, inherited);
       return inherited;
     }
   }
   found = { dr: new Set(), performance: new Set() };
-  for (const c of Object.values(clusters)) {
+  for (const c of clusters) {
     for (const j of c.replication.dr.revokedCredentials ?? []) found.dr.add(j);
     for (const j of c.replication.performance.revokedCredentials ?? []) found.performance.add(j);
     for (const j of c.replication.dr.mirroredPerformance?.revokedCredentials ?? []) found.performance.add(j);
@@ -105,7 +107,7 @@ export function acceptsCredentials(state: SimState, kind: ReplicationKind, prima
  */
 export function linkFacts(state: SimState, kind: ReplicationKind, secondary: ClusterState): LinkFacts {
   const r = secondary.replication[kind];
-  const primary = r.primary === null ? undefined : state.clusters[r.primary];
+  const primary = r.primary === null ? undefined : state.clusters.get(r.primary);
   if (!primary || !reachable(state.network, secondary.name, primary.name)) {
     return { reachable: false, primaryIsPrimary: false, sameReplicationSet: false, credentialsAccepted: false };
   }
@@ -144,8 +146,8 @@ export function storeConnection(r: ReplicationState, c: Connection): void {
 }
 
 /** Asks the machine, on what the state records, and stores the outcome; an event it refuses is a corrupt log. */
-export function moveConnection(state: SimState, kind: ReplicationKind, cluster: string, event: ConnectionEvent): void {
-  const r = state.clusters[cluster].replication[kind];
+export function moveConnection(d: SimDraft, kind: ReplicationKind, cluster: string, event: ConnectionEvent): void {
+  const r = d.clusters[cluster].replication[kind];
   const next = stepConnection(storedConnection(r), event);
   if (next === null) throw new Error(`replication log is inconsistent: ${cluster}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
   storeConnection(r, next);
@@ -166,7 +168,7 @@ export function isConnected(state: SimState, kind: ReplicationKind, secondary: C
 export function followersOf(state: SimState, kind: ReplicationKind, primary: ClusterState): ClusterState[] {
   const p = primary.replication[kind];
   return (followingIndex(state.clusters)[kind].get(primary.name) ?? [])
-    .map((n) => state.clusters[n])
+    .map((n) => state.clusters.named(n))
     .filter((c) => {
       const r = c.replication[kind];
       if (c.name === primary.name || r.clusterId !== p.clusterId) return false;
@@ -186,21 +188,23 @@ const followingByClusters = new WeakMap<SimState['clusters'], FollowingIndex>();
 export function followingIndex(clusters: SimState['clusters']): FollowingIndex {
   let found = followingByClusters.get(clusters);
   if (found) return found;
-  const base = madeFromRecord(clusters);
+  const base = madeFrom(clusters);
   if (base) {
-    const was = base.record[base.name];
-    const now = clusters[base.name];
-    const same = was && (['dr', 'performance'] as const).every((k) => was.replication[k].role === now.replication[k].role && was.replication[k].primary === now.replication[k].primary);
-    const inherited = same ? followingByClusters.get(base.record) : undefined;
+    const same = base.names.every((name) => {
+      const was = base.base.get(name);
+      const now = clusters.named(name);
+      return was !== undefined && (['dr', 'performance'] as const).every((k) => was.replication[k].role === now.replication[k].role && was.replication[k].primary === now.replication[k].primary);
+    });
+    const inherited = same ? followingByClusters.get(base.base) : undefined;
     if (inherited) {
       followingByClusters.set(clusters, inherited);
       return inherited;
     }
   }
   found = { dr: new Map(), performance: new Map() };
-  for (const name of Object.keys(clusters).sort())
+  for (const name of [...clusters.names].sort())
     for (const kind of ['dr', 'performance'] as const) {
-      const r = clusters[name].replication[kind];
+      const r = clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       const list = found[kind].get(r.primary);
       if (list) list.push(name);

@@ -117,8 +117,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
   for (const name of changed) {
-    const was = before.clusters[name];
-    const now = after.clusters[name];
+    const was = before.clusters.get(name);
+    const now = after.clusters.named(name);
     if (!was) continue;
     for (const kind of KINDS) {
       const [r0, r1] = [was.replication[kind], now.replication[kind]];
@@ -148,14 +148,14 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const primary = e.primary as string;
       const link = linkStream(kind, cluster);
       out.delivered.push(...bus.onStream(link).filter((m) => m.kind === 'connect').map((m) => m.id));
-      const r = after.clusters[cluster].replication[kind];
+      const r = after.clusters.named(cluster).replication[kind];
       const stream = walStream(kind, primary, cluster);
       out.wake!.push(stream);
       if (r.syncState === 'stream-wals') {
         // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
         // missed and is not already on its way.
         const onTheWay = Math.max(r.lastRemoteWal, ...bus.onStream(stream).map((m) => m.order));
-        out.sent.push(...wals(kind, primary, cluster, onTheWay + 1, after.clusters[primary].wal.last, event.at, latency, seq));
+        out.sent.push(...wals(kind, primary, cluster, onTheWay + 1, after.clusters.named(primary).wal.last, event.at, latency, seq));
       } else {
         // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
         const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
@@ -181,7 +181,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const kind = e.kind as ReplicationKind;
       const primary = e.primary as string | null;
       if (primary === null || e.via === 'addresses' || e.via === 'empty-token') break;
-      const issued = before.clusters[primary]?.replication[kind].issued[e.secondaryId as string];
+      const issued = before.clusters.get(primary)?.replication[kind].issued[e.secondaryId as string];
       if (issued?.publicKey) break;
       out.sent.push({ id: `unwrap:${kind}:${e.cluster}>${primary}@${seq}`, kind: 'unwrap', from: e.cluster as string, to: primary, sentAt: event.at, label: `unwrap activation token (${WORD[kind]})`, order: 0, now: true });
       break;
@@ -191,20 +191,20 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // attempt on its way at a time; a secondary whose link is up gets it checked (has it dropped?).
   // Looked at for the clusters that changed, the followers of a primary whose replication changed
   // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
-  const look = new Set<string>(networkChanged ? Object.keys(after.clusters) : changed);
+  const look = new Set<string>(networkChanged ? after.clusters.names : changed);
   for (const name of changed) {
-    const was = before.clusters[name];
-    const now = after.clusters[name];
+    const was = before.clusters.get(name);
+    const now = after.clusters.named(name);
     for (const kind of KINDS) {
       if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
       // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
       const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
-      for (const f of Object.keys(after.clusters)) if (everyone || after.clusters[f].replication[kind].primary === name) look.add(f);
+      for (const f of after.clusters.names) if (everyone || after.clusters.named(f).replication[kind].primary === name) look.add(f);
     }
   }
   for (const name of [...look].sort()) {
     for (const kind of KINDS) {
-      const r = after.clusters[name].replication[kind];
+      const r = after.clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       // A link that is up may have dropped: look at it now (streaming.ts checkLink).
       if (r.connected) {
@@ -219,8 +219,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
   // follower still connecting gets them by its merkle sync, or when it resumes streaming.
   for (const name of changed) {
-    const was = before.clusters[name];
-    const now = after.clusters[name];
+    const was = before.clusters.get(name);
+    const now = after.clusters.named(name);
     if (!was || now.wal.last <= was.wal.last) continue;
     for (const kind of KINDS) {
       if (now.replication[kind].role !== 'primary') continue;

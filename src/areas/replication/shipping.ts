@@ -18,9 +18,8 @@
 // way: each event that moves a primary's WAL past an index some follower has not taken yet keeps the
 // primary as it was at that index (`walAsOf` in the state; the frozen cluster object itself, shared,
 // not a copy), and the delivery reads it (reducers.ts via `asOfWal`). Kept only while a follower needs it.
-import { current, original } from 'immer';
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
-import { applyEvent, type Reducer, type ReducerTable } from '../../kernel/engine.js';
+import { applyEvent, type DirectReducer, type Reducer, type ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { currentConnection, followingIndex, linkFacts, storedConnection } from './link.js';
@@ -46,7 +45,7 @@ const SPELLED = { 'not-a-primary': 'is no longer a primary', 'other-replication-
 
 export const receiveWal: Receiver<SimState, SimEvent> = (state, m, due, at) => {
   const kind = kindOf(m);
-  const secondary = state.clusters[m.to];
+  const secondary = state.clusters.get(m.to);
   const r = secondary?.replication[kind];
   // The secondary left that primary (promoted, disabled, re-pointed): the stream it belonged to is gone.
   if (!r || r.role !== 'secondary.following' || r.primary !== m.from) return { drop: `link reset: ${m.to} no longer streams from ${m.from}` };
@@ -64,7 +63,7 @@ export const receiveWal: Receiver<SimState, SimEvent> = (state, m, due, at) => {
 
 export const receiveConnect: Receiver<SimState, SimEvent> = (state, m, _due, at) => {
   const kind = kindOf(m);
-  const secondary = state.clusters[m.from];
+  const secondary = state.clusters.get(m.from);
   const r = secondary?.replication[kind];
   if (!r || r.role !== 'secondary.following' || r.primary !== m.to) return { drop: `${m.from} no longer follows ${m.to}` };
   const link = linkFacts(state, kind, secondary);
@@ -77,19 +76,19 @@ export const receiveConnect: Receiver<SimState, SimEvent> = (state, m, _due, at)
 
 export const receiveSync: Receiver<SimState, SimEvent> = (state, m, _due, at) => {
   const kind = kindOf(m);
-  const secondary = state.clusters[m.to];
+  const secondary = state.clusters.get(m.to);
   const r = secondary?.replication[kind];
   if (!r || r.role !== 'secondary.following' || r.primary !== m.from) return { drop: `link reset: ${m.to} no longer follows ${m.from}` };
   const c = currentConnection(state, kind, secondary);
   // The link dropped meanwhile: the connection process records it, which drops this sync.
   if (c.state !== 'ready') return 'wait';
   if (stepConnection(c, { type: 'sync-done' }) === null) return { drop: `${m.to} is not syncing` };
-  return [{ type: 'replication-secondary-synced', at, kind, cluster: m.to, primary: m.from, wal: state.clusters[m.from].wal.last }];
+  return [{ type: 'replication-secondary-synced', at, kind, cluster: m.to, primary: m.from, wal: state.clusters.named(m.from).wal.last }];
 };
 
 /** The primary as it was at WAL `wal`: kept by `withWalSnapshots` when newer WALs followed, else as it is now. */
 export function asOfWal(state: SimState, primary: string, wal: number): ClusterState {
-  const now = state.clusters[primary];
+  const now = state.clusters.named(primary);
   return wal < now.wal.last ? (state.walAsOf?.[primary]?.[wal] ?? now) : now;
 }
 
@@ -98,7 +97,7 @@ function lowestTaken(state: SimState, primary: string): number | null {
   let low: number | null = null;
   for (const kind of ['dr', 'performance'] as const) {
     for (const name of followingIndex(state.clusters)[kind].get(primary) ?? []) {
-      const r = state.clusters[name].replication[kind];
+      const r = state.clusters.named(name).replication[kind];
       if (low === null || r.lastRemoteWal < low) low = r.lastRemoteWal;
     }
   }
@@ -112,8 +111,8 @@ function snapshotsAfter(before: SimState, after: SimState): SimState['walAsOf'] 
   const changed = changedClusters(before, after);
   const touched = new Set<string>();
   for (const name of changed) {
-    const was = before.clusters[name];
-    const now = after.clusters[name];
+    const was = before.clusters.get(name);
+    const now = after.clusters.named(name);
     // A primary that wrote a WAL, or the primary of a secondary that took one (or changed).
     if (was && now.wal.last > was.wal.last && was.wal.last > 0) touched.add(name);
     for (const kind of ['dr', 'performance'] as const) {
@@ -127,8 +126,8 @@ function snapshotsAfter(before: SimState, after: SimState): SimState['walAsOf'] 
   let next: Record<string, Record<string, ClusterState>> | undefined;
   for (const name of Object.keys(kept ?? {})) if (!touched.has(name)) (next ??= {})[name] = kept![name];
   for (const name of touched) {
-    const was = before.clusters[name];
-    const now = after.clusters[name];
+    const was = before.clusters.get(name);
+    const now = after.clusters.named(name);
     const low = now ? lowestTaken(after, name) : null;
     const own: Record<string, ClusterState> = {};
     for (const [i, snap] of Object.entries(kept?.[name] ?? {})) if (low !== null && Number(i) > low && Number(i) < now.wal.last) own[i] = snap;
@@ -152,22 +151,16 @@ function sameSnapshots(a: SimState['walAsOf'], b: SimState['walAsOf']): boolean 
 }
 
 /**
- * The reducer table, each event's reducer followed by the WAL snapshots' upkeep. Each reducer keeps
- * its own form (direct or draft); the wrapper works on the states before and after it, so it costs
- * one look at which clusters changed, and a look at the followers when a WAL moved.
+ * The reducer table, each event's reducer followed by the WAL snapshots' upkeep. The wrapper works
+ * on the states before and after the reducer (every reducer of the world's table is a direct form:
+ * cluster/draft.ts), so it costs one look at which clusters changed, and a look at the followers
+ * when a WAL moved.
  */
-export function withWalSnapshots<T extends ReducerTable<SimState, SimEvent>>(table: T): T {
-  const out: Record<string, Reducer<SimState, SimEvent>> = {};
+export function withWalSnapshots(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
+  const out: Record<string, DirectReducer<SimState, SimEvent>> = {};
   for (const [type, reducer] of Object.entries(table) as [string, Reducer<SimState, SimEvent>][]) {
     const alone = { [type]: reducer } as ReducerTable<SimState, SimEvent>;
-    // The draft form (for whoever drafts an event itself): the same upkeep, on the draft's states before and after.
-    const draft = (d: SimState, e: SimEvent) => {
-      const was = original(d) as SimState;
-      reducer(d, e);
-      const snaps = snapshotsAfter(was, current(d));
-      if (snaps !== was.walAsOf) d.walAsOf = snaps;
-    };
-    out[type] = Object.assign(draft, {
+    out[type] = {
       direct: (s: SimState, e: SimEvent): Partial<SimState> | null => {
         const after = applyEvent(s, e, alone);
         const snaps = snapshotsAfter(s, after);
@@ -177,7 +170,7 @@ export function withWalSnapshots<T extends ReducerTable<SimState, SimEvent>>(tab
         if (snaps !== s.walAsOf) changed.walAsOf = snaps;
         return changed;
       },
-    });
+    };
   }
-  return out as T;
+  return out as ReducerTable<SimState, SimEvent>;
 }

@@ -93,7 +93,7 @@ function secondaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind
 
 /** The status record of one kind of replication on one cluster. */
 export function replicationStatus(state: SimState, clusterName: string, kind: ReplicationKind): Record<string, unknown> {
-  const c = state.clusters[clusterName];
+  const c = state.clusters.named(clusterName);
   switch (modeOf(c.replication[kind].role)) {
     case 'disabled':
       return { mode: 'disabled' };

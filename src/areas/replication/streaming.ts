@@ -14,7 +14,7 @@ import { linkFacts, storedConnection } from './link.js';
 /** The check of one secondary's link ("link:dr:west"): the link dropped now, or nothing. */
 export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {
   const [, kind, name] = key.split(':') as [string, ReplicationKind, string];
-  const secondary = state.clusters[name];
+  const secondary = state.clusters.get(name);
   const r = secondary?.replication[kind];
   if (!r || r.role !== 'secondary.following' || r.primary === null || !r.connected) return [];
   // The connection machine decides, on the link's facts now.

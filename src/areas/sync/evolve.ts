@@ -4,6 +4,7 @@
 // destinations; the sync process's attempts deliver to (or delete from) the external store behind
 // the destination. Every event that lands on a cluster changes its replicated configuration and
 // advances its WAL; a store's fault lands on no cluster.
+import type { SimDraft } from '../cluster/draft.js';
 import { isManaged, stepAssociation, type AssociationEvent } from '../../../models/sync-association.machine.js';
 import type { ClusterState, SimState } from '../cluster/state.js';
 import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
@@ -43,22 +44,22 @@ function finishPurge(c: ClusterState, key: string): void {
 }
 
 /** The world's store behind a destination key, made when first needed (an immer draft). */
-function storeFor(d: SimState, key: string): ExternalStore {
+function storeFor(d: SimDraft, key: string): ExternalStore {
   return (d.stores[key] ??= newExternalStore());
 }
 
 // Every event that lands on a cluster changes its replicated configuration: advancingWal.
 const clusterReducers = advancingWal({
-  'sync-destination-configured': (d: SimState, e: SyncDestinationConfigured) => {
+  'sync-destination-configured': (d: SimDraft, e: SyncDestinationConfigured) => {
     const c = d.clusters[e.cluster];
     const prev = c.sync.destinations[e.destination.key];
     c.sync.destinations[e.destination.key] = { ...e.destination, purge: prev?.purge ?? null, associations: prev?.associations ?? {} };
     storeFor(d, e.destination.key);
   },
-  'sync-destination-deleted': (d: SimState, e: SyncDestinationDeleted) => {
+  'sync-destination-deleted': (d: SimDraft, e: SyncDestinationDeleted) => {
     delete d.clusters[e.cluster].sync.destinations[e.destination];
   },
-  'sync-destination-purge-started': (d: SimState, e: SyncPurgeStarted) => {
+  'sync-destination-purge-started': (d: SimDraft, e: SyncPurgeStarted) => {
     const c = d.clusters[e.cluster];
     const dest = c.sync.destinations[e.destination];
     dest.purge = { initiatedAt: e.at, force: e.force, error: '' };
@@ -69,7 +70,7 @@ const clusterReducers = advancingWal({
     }
     finishPurge(c, e.destination);
   },
-  'sync-association-set': (d: SimState, e: SyncAssociationSet) => {
+  'sync-association-set': (d: SimDraft, e: SyncAssociationSet) => {
     const dest = d.clusters[e.cluster].sync.destinations[e.destination];
     const { id, ...fields } = e.association;
     const prev = dest.associations[id];
@@ -79,12 +80,12 @@ const clusterReducers = advancingWal({
     queue(a, e.at);
     dest.associations[id] = a;
   },
-  'sync-association-removed': (d: SimState, e: SyncAssociationRemoved) => {
+  'sync-association-removed': (d: SimDraft, e: SyncAssociationRemoved) => {
     const a = d.clusters[e.cluster].sync.destinations[e.destination].associations[e.id];
     move(a, { type: 'remove' }, `${e.destination} ${e.id}`);
     queue(a, e.at);
   },
-  'sync-attempted': (d: SimState, e: SyncAttempted) => {
+  'sync-attempted': (d: SimDraft, e: SyncAttempted) => {
     const c = d.clusters[e.cluster];
     const dest = c.sync.destinations[e.destination];
     const a = dest.associations[e.id];
@@ -126,7 +127,7 @@ const clusterReducers = advancingWal({
 export const syncReducers = {
   ...clusterReducers,
   // A fault of the store, outside every cluster: no cluster's WAL moves.
-  'sync-destination-faulted': (d: SimState, e: SyncDestinationFaulted) => {
+  'sync-destination-faulted': (d: SimDraft, e: SyncDestinationFaulted) => {
     storeFor(d, e.destination).fault = e.fault;
   },
 };

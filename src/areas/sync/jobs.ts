@@ -39,12 +39,12 @@ function hasDestinations(c: ClusterState): boolean {
 /** Schedules the next job of every association of the clusters an event changed. */
 export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _event, after) => {
   // A crash or a restart changes whether a cluster runs jobs without changing the cluster.
-  const names = before.network !== after.network ? Object.keys(after.clusters) : changedClusters(before, after);
+  const names = before.network !== after.network ? after.clusters.names : changedClusters(before, after);
   let out: BusEffects | null = null;
   for (const name of names) {
-    const c = after.clusters[name];
+    const c = after.clusters.named(name);
     if (!hasDestinations(c)) continue;
-    const was = before.clusters[name];
+    const was = before.clusters.get(name);
     if ((was && sameJobs(before, was, after, c)) || !runsSyncJobs(after, c)) continue;
     for (const [destination, d] of Object.entries(c.sync.destinations))
       for (const [id, a] of Object.entries(d.associations)) {
@@ -60,8 +60,8 @@ export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _even
 /** An association's job falls due: run it, if the cluster runs jobs and it is still the job owed at this time. */
 export const checkSyncJob: Checker<SimState, SimEvent> = (state, key, at) => {
   const [name, destination, id, due] = JSON.parse(key.slice(PREFIX.length + 1)) as [string, string, string, number];
-  if (!hasOwn(state.clusters, name)) return [];
-  const c = state.clusters[name];
+  if (!state.clusters.has(name)) return [];
+  const c = state.clusters.named(name);
   if (!runsSyncJobs(state, c) || !hasOwn(c.sync.destinations, destination)) return [];
   const d = c.sync.destinations[destination];
   if (!hasOwn(d.associations, id)) return [];

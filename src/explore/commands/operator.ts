@@ -44,7 +44,7 @@ export interface OperatorOptions {
 /** Root key → the cluster it was created on: whose key shares open a keyring (read from a world at genesis). */
 export function keyOwnersOf(state: SimState): Map<string, string> {
   const owners = new Map<string, string>();
-  for (const [name, c] of Object.entries(state.clusters)) owners.set(c.storage.keyring.rootKeyHex, name);
+  for (const c of state.clusters) owners.set(c.storage.keyring.rootKeyHex, c.name);
   return owners;
 }
 
@@ -146,13 +146,13 @@ export class Operator implements OperatorPort {
    */
   private rootToken(cluster: string): { value: string; ref: string | null } {
     const s = this.world.state;
-    const tokens = s.clusters[cluster].storage.tokens;
+    const tokens = s.clusters.named(cluster).storage.tokens;
     const own = s.operators[cluster].rootToken;
     if (own in tokens) return { value: own, ref: null };
     for (const [name, ops] of Object.entries(s.operators)) if (ops.rootToken in tokens) return { value: ops.rootToken, ref: '${' + name + '.root_token}' };
     const earlier = this.generatedRoots.get(cluster);
     if (earlier && earlier.value in tokens) return { value: earlier.value, ref: earlier.ref };
-    if (s.network.down[cluster] || modeOf(s.clusters[cluster].replication.dr.role) === 'secondary') return { value: own, ref: null };
+    if (s.network.down[cluster] || modeOf(s.clusters.named(cluster).replication.dr.role) === 'secondary') return { value: own, ref: null };
     const generated = obtainRootToken(this, cluster);
     if (!generated) return { value: own, ref: null };
     this.generatedRoots.set(cluster, generated);
@@ -162,14 +162,14 @@ export class Operator implements OperatorPort {
   /** The key shares that open `cluster`'s keyring now (its own, or those of the primary whose keyring it holds). */
   keyShares(cluster: string, count: number): { owner: string; shares: Ref[] } {
     const s = this.world.state;
-    const owner = this.keyOwners.get(s.clusters[cluster].storage.keyring.rootKeyHex);
+    const owner = this.keyOwners.get(s.clusters.named(cluster).storage.keyring.rootKeyHex);
     if (owner === undefined) throw new ModelMismatch(`${cluster} holds a keyring no operator was given the shares of`);
     const keys = s.operators[owner].keys;
     return { owner, shares: keys.slice(0, count).map((k, i) => Ref.builtin(`${owner}.keys.${i}`, k)) };
   }
 
   clusterAddr(cluster: string): Ref {
-    return Ref.builtin(`${cluster}.cluster_addr`, this.world.state.clusters[cluster].clusterAddr);
+    return Ref.builtin(`${cluster}.cluster_addr`, this.world.state.clusters.named(cluster).clusterAddr);
   }
 
   // -------------------------------------------------------------------------------------------------

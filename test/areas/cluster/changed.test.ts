@@ -12,11 +12,11 @@ import { World } from '../../../src/world.js';
 const KV = { mounts: { 'secret/': 'kv-v2' } } as const;
 
 function everyChanged(before: SimState, after: SimState): string[] {
-  return Object.keys(after.clusters).filter((n) => before.clusters[n] !== after.clusters[n]);
+  return after.clusters.names.filter((n) => before.clusters.get(n) !== after.clusters.get(n));
 }
 
 function revokedByScan(state: SimState, kind: 'dr' | 'performance', jti: string): boolean {
-  return Object.values(state.clusters).some(
+  return state.clusters.list().some(
     (c) => (c.replication[kind].revokedCredentials ?? []).includes(jti) || (kind === 'performance' && (c.replication.dr.mirroredPerformance?.revokedCredentials ?? []).includes(jti)),
   );
 }
@@ -32,13 +32,13 @@ describe('changed clusters', () => {
       const names = changedClusters(before, after);
       if (names.length === 1 && everyChanged(before, after).length === 1) shortCuts++;
       expect([...names].sort()).toEqual(everyChanged(before, after).sort());
-      const jtis = Object.values(after.clusters).flatMap((c) => [c.replication.dr.jti, ...(c.replication.dr.revokedCredentials ?? [])]).filter((j) => j !== '');
+      const jtis = after.clusters.list().flatMap((c) => [c.replication.dr.jti, ...(c.replication.dr.revokedCredentials ?? [])]).filter((j) => j !== '');
       for (const j of jtis) expect(credentialsRevoked(after, 'dr', j)).toBe(revokedByScan(after, 'dr', j));
-      for (const p of Object.values(after.clusters)) {
+      for (const p of after.clusters.list()) {
         const pr = p.replication.dr;
-        const scan = Object.keys(after.clusters)
+        const scan = [...after.clusters.names]
           .sort()
-          .map((n) => after.clusters[n])
+          .map((n) => after.clusters.named(n))
           .filter((c) => c.name !== p.name && c.replication.dr.role === 'secondary.following' && c.replication.dr.primary === p.name && c.replication.dr.clusterId === pr.clusterId && acceptsCredentials(after, 'dr', p, c.replication.dr.secondaryId, c.replication.dr.jti));
         expect(followersOf(after, 'dr', p).map((c) => c.name)).toEqual(scan.map((c) => c.name));
       }

@@ -37,10 +37,10 @@ describe('<mount>/config', () => {
 
   it('POST and PUT set the fields given (204), keep the others, and advance the WAL', () => {
     const w = world();
-    const wal = w.state.clusters.east.wal.last;
+    const wal = w.state.clusters.named('east').wal.last;
     const r = send(w, 'POST', 'secret/config', { max_versions: 4, delete_version_after: '1h30m' });
     expect(r.status).toBe(204);
-    expect(w.state.clusters.east.wal.last).toBe(wal + 1);
+    expect(w.state.clusters.named('east').wal.last).toBe(wal + 1);
     expect(send(w, 'PUT', 'secret/config', { cas_required: true }).status).toBe(204);
     expect(dataOf(send(w, 'GET', 'secret/config'))).toEqual({ cas_required: true, delete_version_after: '1h30m0s', max_versions: 4 });
     // A negative delete_version_after disables it on every key (the service stores -1s); 0 clears it.
@@ -150,7 +150,7 @@ describe('max_versions: writes keep the effective max, dropping the oldest', () 
   it('a key rewritten 2,500 times holds 10 versions', () => {
     const w = world();
     rewrite(w, 'hot', 2_500);
-    expect(w.state.clusters.east.storage.kv['secret/'].get('hot')!.versions.size).toBe(10);
+    expect(w.state.clusters.named('east').storage.kv['secret/'].get('hot')!.versions.size).toBe(10);
     expect(metadata(w, 'hot')).toMatchObject({ current_version: 2_500, oldest_version: 2_491 });
   });
 });
@@ -291,8 +291,8 @@ describe('config and metadata are replicated state', () => {
     send(w, 'POST', 'cache/config', { max_versions: 2 });
     for (let i = 0; i <= 5; i++) expectOk(send(w, 'POST', 'secret/data/app', { data: { i }, options: { cas: i } }));
     w.advance(5_000);
-    const east = w.state.clusters.east;
-    const west = w.state.clusters.west;
+    const east = w.state.clusters.named('east');
+    const west = w.state.clusters.named('west');
     expect(west.replication.dr.lastRemoteWal).toBe(east.wal.last);
     expect(west.storage.mounts['secret/'].kvConfig).toEqual({ maxVersions: 3, casRequired: true, deleteVersionAfter: 0 });
     // DR carries local mounts too.
@@ -329,7 +329,7 @@ describe('config and metadata are replicated state', () => {
     w.advance(5_000);
     expect(dataOf(send(w, 'GET', 'mine/config')).max_versions).toBe(5);
     expect(onWest('GET', 'mine/config').status).toBe(404);
-    expect(w.state.clusters.west.storage.mounts['mine/']).toBeUndefined();
+    expect(w.state.clusters.named('west').storage.mounts['mine/']).toBeUndefined();
   });
 });
 

@@ -22,7 +22,7 @@ describe('merkle-check on a DR secondary', () => {
     w.advance(2_500);
     const r = check(w, token);
     expect(r.status).toBe(200);
-    const c = w.state.clusters.west;
+    const c = w.state.clusters.named('west');
     expect(bodyOf(r).data).toEqual({
       merkle_corruption_report: {
         corrupted_root: true,
@@ -64,10 +64,10 @@ describe('merkle-check on a DR secondary', () => {
 
   it('the replicated root hash is the status record merkle root, and changes with damage', () => {
     const { w, token } = world();
-    const before = merkleRootOf(w.state.clusters.west);
+    const before = merkleRootOf(w.state.clusters.named('west'));
     expect(bodyOf(check(w, token)).data.merkle_corruption_report.corrupted_tree_map['1'].root_hash).toBe(b64Of(before));
     w.corrupt({ on: 'west', tree: 'replicated', page: 1, subpage: 1 });
-    expect(merkleRootOf(w.state.clusters.west)).not.toBe(before);
+    expect(merkleRootOf(w.state.clusters.named('west'))).not.toBe(before);
   });
 
   it('records the check time as an event', () => {
@@ -75,7 +75,7 @@ describe('merkle-check on a DR secondary', () => {
     w.advance(700);
     check(w, token);
     expect(w.log.at(-1)).toMatchObject({ type: 'merkle-checked', cluster: 'west', at: 700 });
-    expect(w.state.clusters.west.merkle.lastCorruptionCheckAt).toBe(700);
+    expect(w.state.clusters.named('west').merkle.lastCorruptionCheckAt).toBe(700);
   });
 
   it('after a reindex ends, the check finds nothing', () => {

@@ -30,7 +30,7 @@ describe('reindex on a DR secondary', () => {
       const { w, token } = damaged(n);
       const at = w.now;
       reindex(w, token);
-      return w.state.clusters.west.merkle.reindexUntil! - at;
+      return w.state.clusters.named('west').merkle.reindexUntil! - at;
     });
     expect(durations[0]).toBe(REINDEX_BASE_MS + 2 * (REINDEX_MS_PER_OBJECT + REINDEX_FLUSH_MS_PER_OBJECT));
     expect(durations[1] - durations[0]).toBe(10 * (REINDEX_MS_PER_OBJECT + REINDEX_FLUSH_MS_PER_OBJECT));
@@ -44,7 +44,7 @@ describe('reindex on a DR secondary', () => {
     const { w, token } = damaged(20);
     const at = w.now;
     const r = reindex(w, token, { diff: true, skip_flush: 'true', force: true });
-    expect(w.state.clusters.west.merkle.reindexUntil! - at).toBe(reindexDurationMs(22, { diff: true, skipFlush: true }));
+    expect(w.state.clusters.named('west').merkle.reindexUntil! - at).toBe(reindexDurationMs(22, { diff: true, skipFlush: true }));
     expect(bodyOf(r).warnings).toHaveLength(2);
     expect(w.log.at(-1)).toMatchObject({ diff: true, force: true, skipFlush: true });
   });
@@ -52,13 +52,13 @@ describe('reindex on a DR secondary', () => {
   it('clears the corruption only when it ends, and records the time', () => {
     const { w, token } = damaged(10);
     reindex(w, token);
-    const until = w.state.clusters.west.merkle.reindexUntil!;
+    const until = w.state.clusters.named('west').merkle.reindexUntil!;
     w.advance(until - w.now - 1);
-    expect(isMerkleCorrupted(w.state.clusters.west)).toBe(true);
-    expect(w.state.clusters.west.merkle.lastReindexAt).toBeNull();
+    expect(isMerkleCorrupted(w.state.clusters.named('west'))).toBe(true);
+    expect(w.state.clusters.named('west').merkle.lastReindexAt).toBeNull();
     w.advance(1);
-    const m = w.state.clusters.west.merkle;
-    expect(isMerkleCorrupted(w.state.clusters.west)).toBe(false);
+    const m = w.state.clusters.named('west').merkle;
+    expect(isMerkleCorrupted(w.state.clusters.named('west'))).toBe(false);
     expect(m).toMatchObject({ lastReindexAt: until, reindexUntil: null });
     expect(w.log.find((e) => e.type === 'reindex-finished')).toMatchObject({ at: until, cluster: 'west' });
   });
@@ -79,8 +79,8 @@ describe('reindex on a DR secondary', () => {
     w.crash('west');
     w.advance(60_000);
     expect(w.log.some((e) => e.type === 'reindex-abandoned')).toBe(true);
-    expect(w.state.clusters.west.merkle).toMatchObject({ reindexUntil: null, lastReindexAt: null });
-    expect(isMerkleCorrupted(w.state.clusters.west)).toBe(true);
+    expect(w.state.clusters.named('west').merkle).toMatchObject({ reindexUntil: null, lastReindexAt: null });
+    expect(isMerkleCorrupted(w.state.clusters.named('west'))).toBe(true);
   });
 
   it('needs the DR operation token', () => {

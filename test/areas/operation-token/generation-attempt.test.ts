@@ -33,7 +33,7 @@ const strategies = [
 
 /** The token the finished attempt minted: the DR operation token, or the newest token in the store. */
 function mintedToken(w: World, s: (typeof strategies)[number]): string {
-  const c = w.state.clusters[s.cluster];
+  const c = w.state.clusters.named(s.cluster);
   if (s.attempt === DR_ATTEMPT) return c.drOperationToken!;
   const generated = Object.values(c.storage.tokens).filter((t) => t.name === 'generated-root');
   expect(generated).toHaveLength(1);
@@ -249,7 +249,7 @@ describe('generation attempts: what the OTP reveals', () => {
     let final: any;
     for (const key of keysOf(w, 'east').slice(0, 3)) final = bodyOf(w.request('east', post(ROOT_UPDATE, { key, nonce: start.nonce })));
     const token = decodeToken(final.encoded_token, otp);
-    expect(w.state.clusters.east.storage.tokens[token]?.policy).toBe('root');
+    expect(w.state.clusters.named('east').storage.tokens[token]?.policy).toBe('root');
   });
 });
 
@@ -261,7 +261,7 @@ describe('root token generation (sys/generate-root)', () => {
     const { start, final } = generateWithOtp(w, 'east', { attempt: ROOT_ATTEMPT, update: ROOT_UPDATE });
     const token = decodeToken(final.encoded_root_token, start.otp);
     expect(token).not.toBe(original);
-    expect(w.state.clusters.east.storage.tokens[token]).toMatchObject({ policy: 'root', namespace: '', name: 'generated-root' });
+    expect(w.state.clusters.named('east').storage.tokens[token]).toMatchObject({ policy: 'root', namespace: '', name: 'generated-root' });
     const read = w.request('east', { method: 'GET', path: 'secret/data/app', token });
     expect(read.status).toBe(200);
     expect(bodyOf(read).data.data).toEqual({ pw: 's3cret' });
@@ -293,27 +293,27 @@ describe('root token generation (sys/generate-root)', () => {
     const { start, final } = generateWithOtp(w, 'east', { attempt: ROOT_ATTEMPT, update: ROOT_UPDATE });
     expect(start.required).toBe(1);
     expect(final).toMatchObject({ complete: true, progress: 1, required: 1 });
-    expect(w.state.clusters.east.storage.tokens[decodeToken(final.encoded_token, start.otp)]).toBeDefined();
+    expect(w.state.clusters.named('east').storage.tokens[decodeToken(final.encoded_token, start.otp)]).toBeDefined();
   });
 });
 
 describe('DR operation token generation', () => {
   it('stores the token as the cluster DR operation token, with no TTL, and keeps it out of the token store', () => {
     const w = drSecondaryWorld();
-    const tokensBefore = Object.keys(w.state.clusters.west.storage.tokens).length;
+    const tokensBefore = Object.keys(w.state.clusters.named('west').storage.tokens).length;
     const { start, final } = generateWithOtp(w, 'west', { attempt: DR_ATTEMPT, update: DR_UPDATE });
     const token = decodeToken(final.encoded_token, start.otp);
-    expect(w.state.clusters.west.drOperationToken).toBe(token);
-    expect(Object.keys(w.state.clusters.west.storage.tokens)).toHaveLength(tokensBefore);
+    expect(w.state.clusters.named('west').drOperationToken).toBe(token);
+    expect(Object.keys(w.state.clusters.named('west').storage.tokens)).toHaveLength(tokensBefore);
     expect(final.encoded_root_token).toBe('');
   });
 
   it('a second generation replaces the first token', () => {
     const w = drSecondaryWorld();
     generateWithOtp(w, 'west', { attempt: DR_ATTEMPT, update: DR_UPDATE });
-    const first = w.state.clusters.west.drOperationToken;
+    const first = w.state.clusters.named('west').drOperationToken;
     generateWithOtp(w, 'west', { attempt: DR_ATTEMPT, update: DR_UPDATE });
-    expect(w.state.clusters.west.drOperationToken).not.toBe(first);
+    expect(w.state.clusters.named('west').drOperationToken).not.toBe(first);
   });
 
   it('is refused on a cluster that is not a DR secondary', () => {

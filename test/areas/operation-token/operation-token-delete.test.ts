@@ -27,7 +27,7 @@ describe('DR operation token deletion', () => {
     const token = drOperationTokenOf(w);
     const r = w.request('west', post(OP_TOKEN_DELETE, { dr_operation_token: token }));
     expect(r).toEqual({ status: 204, body: null });
-    expect(w.state.clusters.west.drOperationToken).toBeNull();
+    expect(w.state.clusters.named('west').drOperationToken).toBeNull();
     expect(w.log.at(-1)).toMatchObject({ type: 'dr-operation-token-deleted', cluster: 'west' });
   });
 
@@ -89,7 +89,7 @@ describe.skipIf(!enableBuilt)('DR operation token on a secondary enabled through
     expect(r.status).toBeLessThan(300);
     w.advance(1_000);
     const { start, final } = generateWithOtp(w, 'west', { attempt: DR_ATTEMPT, update: DR_UPDATE }, w.state.operators.east.keys);
-    expect(start.required).toBe(w.state.clusters.east.storage.keyring.threshold);
-    expect(decodeToken(final.encoded_token, start.otp)).toBe(w.state.clusters.west.drOperationToken);
+    expect(start.required).toBe(w.state.clusters.named('east').storage.keyring.threshold);
+    expect(decodeToken(final.encoded_token, start.otp)).toBe(w.state.clusters.named('west').drOperationToken);
   });
 });

@@ -42,14 +42,14 @@ describe('generation attempts with a PGP key', () => {
     const w = drSecondaryWorld();
     const { final } = await generateWithPgp(w, 'west', DR_ATTEMPT, DR_UPDATE);
     expect(final).toMatchObject({ complete: true, pgp_fingerprint: fingerprint, encoded_root_token: '' });
-    expect(await decrypt(final.encoded_token)).toBe(w.state.clusters.west.drOperationToken);
+    expect(await decrypt(final.encoded_token)).toBe(w.state.clusters.named('west').drOperationToken);
   });
 
   it('a root token generated with a PGP key decrypts to a working root token', async () => {
     const w = plainWorld();
     const { final } = await generateWithPgp(w, 'east', ROOT_ATTEMPT, ROOT_UPDATE);
     const token = await decrypt(final.encoded_root_token);
-    expect(w.state.clusters.east.storage.tokens[token]?.policy).toBe('root');
+    expect(w.state.clusters.named('east').storage.tokens[token]?.policy).toBe('root');
   });
 
   it('the ciphertext is in the log, so a replay rebuilds the same world', async () => {

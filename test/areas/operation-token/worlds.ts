@@ -66,7 +66,7 @@ export function generateWithOtp(w: World, cluster: string, paths: { attempt: str
 /** Obtains a DR operation token on the DR secondary `west`. */
 export function drOperationTokenOf(w: World, cluster = 'west'): string {
   generateWithOtp(w, cluster, { attempt: DR_ATTEMPT, update: DR_UPDATE });
-  const token = w.state.clusters[cluster].drOperationToken;
+  const token = w.state.clusters.named(cluster).drOperationToken;
   if (!token) throw new Error('no DR operation token was generated');
   return token;
 }

@@ -54,11 +54,11 @@ describe('a performance secondary and its primary’s plugin catalog', () => {
     expect(dataOf(get(w, 'west', `${RUNTIME}/gvisor`, westRoot)).cpu_nanos).toBe(5);
     expect(w.request('west', { method: 'POST', path: `${RUNTIME}/runc`, body: { oci_runtime: 'runc' }, token: westRoot }).status).toBe(204);
     expect(w.log.at(-1)).toMatchObject({ type: 'plugin-runtime-registered', cluster: 'east' });
-    expect(Object.keys(w.state.clusters.east.plugins.runtimes)).toEqual(['container/gvisor', 'container/runc']);
+    expect(Object.keys(w.state.clusters.named('east').plugins.runtimes)).toEqual(['container/gvisor', 'container/runc']);
     w.advance(1_000);
     expect(dataOf(get(w, 'west', CATALOG, westRoot)).runtimes.map((r: { name: string }) => r.name)).toEqual(['gvisor', 'runc']);
     // A delete on west is checked against the primary's catalog and applied there.
     expect(w.request('west', { method: 'DELETE', path: `${RUNTIME}/runc`, token: westRoot }).status).toBe(204);
-    expect(Object.keys(w.state.clusters.east.plugins.runtimes)).toEqual(['container/gvisor']);
+    expect(Object.keys(w.state.clusters.named('east').plugins.runtimes)).toEqual(['container/gvisor']);
   });
 });

@@ -162,6 +162,6 @@ describe('plugin runtime catalog: who may call', () => {
     expect(w.log.map((e) => e.type).slice(1)).toEqual(['plugin-runtime-registered', 'plugin-registered', 'plugin-runtime-registered', 'plugin-runtime-deleted']);
     const replayed = World.replay(w.log);
     expect(replayed.stateHash()).toBe(w.stateHash());
-    expect(replayed.state.clusters.east.plugins).toEqual(w.state.clusters.east.plugins);
+    expect(replayed.state.clusters.named('east').plugins).toEqual(w.state.clusters.named('east').plugins);
   });
 });

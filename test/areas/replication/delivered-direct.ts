@@ -7,6 +7,9 @@ import type { ReplicationKind, SimState } from '../../../src/areas/cluster/state
 import type { WalDelivered } from '../../../src/areas/replication/events.js';
 import { applyEvent, type ReducerTable } from '../../../src/kernel/engine.js';
 import { reducers, World } from '../../../src/world.js';
+import { replicationReducers } from '../../../src/areas/replication/evolve.js';
+import { withWalSnapshots } from '../../../src/areas/replication/shipping.js';
+import { throughDraft } from '../../../src/areas/cluster/draft.js';
 import { objects } from '../../kernel/reachable.js';
 
 /**
@@ -16,9 +19,10 @@ import { objects } from '../../kernel/reachable.js';
  */
 export function compareDeliveries(w: World, kind: ReplicationKind, check: (before: SimState, next: SimState, e: WalDelivered) => void = () => {}): number {
   const log = w.log as SimEvent[];
-  const delivered = reducers['replication-wal-delivered'];
-  expect(typeof delivered?.direct).toBe('function');
-  const draftOnly = { ...reducers, 'replication-wal-delivered': (d: SimState, e: never) => delivered!(d, e) } as ReducerTable<SimState, SimEvent>;
+  const delivered = replicationReducers['replication-wal-delivered'];
+  expect(typeof delivered.direct).toBe('function');
+  // The same reducer without its direct form, drafting every delivery, with the world's upkeep.
+  const draftOnly = { ...reducers, ...withWalSnapshots({ 'replication-wal-delivered': throughDraft<WalDelivered>((d, e) => delivered(d, e)) } as ReducerTable<SimState, SimEvent>) };
   let state = World.replay(log.slice(0, 1)).state;
   let compared = 0;
   for (const e of log.slice(1)) {

@@ -20,7 +20,7 @@ describe('wrapped activation tokens', () => {
     };
     const { w, token } = tokenOf();
     expect(tokenOf().token).toBe(token);
-    const check = verifyActivationTokenSync(signingKeyOf(w.state.clusters.east).publicKey, token, epochSeconds(w.now));
+    const check = verifyActivationTokenSync(signingKeyOf(w.state.clusters.named('east')).publicKey, token, epochSeconds(w.now));
     expect(check.ok).toBe(true);
   });
 
@@ -31,7 +31,7 @@ describe('wrapped activation tokens', () => {
     expectOk(enable(w, 'west', { token }));
     const r = enable(w, 'south', { token });
     expect(r).toEqual({ status: 500, body: { errors: [UNWRAP_REFUSED] } });
-    expect(w.state.clusters.south.replication.dr.role).toBe('disabled');
+    expect(w.state.clusters.named('south').replication.dr.role).toBe('disabled');
   });
 
   it('expire after their ttl', () => {
@@ -40,21 +40,21 @@ describe('wrapped activation tokens', () => {
     const token = secondaryToken(w, 'east', 'west', { ttl: '10m' });
     w.advance(10 * 60_000);
     expect(enable(w, 'west', { token })).toEqual({ status: 500, body: { errors: [UNWRAP_REFUSED] } });
-    expect(w.state.clusters.west.replication.dr.role).toBe('disabled');
+    expect(w.state.clusters.named('west').replication.dr.role).toBe('disabled');
   });
 
   it('need the primary reachable when redeemed: the unwrap call fails over a partition or to a crashed primary, and nothing is wiped', () => {
     const w = drWorld();
     enablePrimary(w, 'east');
     const token = secondaryToken(w, 'east', 'west');
-    const mounts = w.state.clusters.west.storage.mounts;
+    const mounts = w.state.clusters.named('west').storage.mounts;
     const failed = '1 error occurred:\n\t* error unwrapping secondary token: Post "https://east.replsim.test:8200/v1/sys/wrapping/unwrap": dial tcp east.replsim.test:8200: i/o timeout\n\n';
     w.partition(['east', 'west']);
     expect(enable(w, 'west', { token })).toEqual({ status: 500, body: { errors: [failed] } });
     w.heal('all');
     w.crash('east');
     expect(enable(w, 'west', { token })).toEqual({ status: 500, body: { errors: [failed] } });
-    expect(w.state.clusters.west.storage.mounts).toBe(mounts);
+    expect(w.state.clusters.named('west').storage.mounts).toBe(mounts);
     w.restart('east');
     expectOk(enable(w, 'west', { token }));
   });
@@ -66,8 +66,8 @@ describe('wrapped activation tokens', () => {
     expectRefused(enable(w, 'west', { token, primary_api_addr: 'https://lb.example:8200' }), 500, 'Post "https://lb.example:8200/v1/sys/wrapping/unwrap": dial tcp lb.example:8200');
     // Another cluster cannot unwrap a token it did not sign.
     enablePrimary(w, 'south');
-    expectRefused(enable(w, 'west', { token, primary_api_addr: w.state.clusters.south.apiAddr }), 500, 'error response unwrapping secondary token');
-    expectOk(enable(w, 'west', { token, primary_api_addr: w.state.clusters.east.clusterAddr }));
+    expectRefused(enable(w, 'west', { token, primary_api_addr: w.state.clusters.named('south').apiAddr }), 500, 'error response unwrapping secondary token');
+    expectOk(enable(w, 'west', { token, primary_api_addr: w.state.clusters.named('east').clusterAddr }));
   });
 
   it('cannot be redeemed once their id is revoked', () => {
@@ -132,7 +132,7 @@ describe('activation tokens sealed to a secondary_public_key', () => {
     expectRefused(enable(w, 'west', { token: data.token }), 400, 'expired');
     const fresh = sealedFor(w, 'west', 'west-2').data.token;
     expectOk(enable(w, 'west', { token: fresh }));
-    expect(w.state.clusters.east.replication.dr.issued['west-2'].usedBy).toBe('west');
+    expect(w.state.clusters.named('east').replication.dr.issued['west-2'].usedBy).toBe('west');
   });
 
   it('need version 1.3.0 or later on the primary, and a valid key', () => {
@@ -142,7 +142,7 @@ describe('activation tokens sealed to a secondary_public_key', () => {
     const key = dataOf(post(w, 'west', `${DR}/secondary/generate-public-key`)).secondary_public_key;
     expectRefused(post(w, 'old', `${DR}/primary/secondary-token`, { id: 'west', secondary_public_key: key }), 400, 'needs version 1.3.0 or later');
     expectRefused(post(w, 'east', `${DR}/primary/secondary-token`, { id: 'west', secondary_public_key: 'not-a-key' }), 400, 'secondary_public_key is not a valid public key');
-    expect(Object.keys(w.state.clusters.old.replication.dr.issued)).toEqual([]);
+    expect(Object.keys(w.state.clusters.named('old').replication.dr.issued)).toEqual([]);
   });
 });
 

@@ -18,8 +18,8 @@ describe('replication-wal-delivered, direct form', () => {
     }
     const dr = compareDeliveries(w, 'dr', (_before, next, e) => {
       // The secondary holds the primary's own objects, as the draft form shares them.
-      expect(next.clusters[e.cluster].storage).toBe(next.clusters[e.primary].storage);
-      expect(next.clusters[e.cluster].replication.dr.mirroredPerformance).toBe(next.clusters[e.primary].replication.performance);
+      expect(next.clusters.named(e.cluster).storage).toBe(next.clusters.named(e.primary).storage);
+      expect(next.clusters.named(e.cluster).replication.dr.mirroredPerformance).toBe(next.clusters.named(e.primary).replication.performance);
     });
     expect(dr).toBeGreaterThan(20);
   });

@@ -104,7 +104,7 @@ describe('POST sys/replication/dr/primary/secondary-token', () => {
       creation_path: 'sys/replication/dr/primary/secondary-token',
     });
     const claims = decodeActivationClaims(body.wrap_info.token);
-    expect(claims).toEqual({ addr: w.state.clusters.east.apiAddr, iat: epochSeconds(5000), exp: epochSeconds(5000) + 1800, jti: expect.stringMatching(UUID), type: 'wrapping' });
+    expect(claims).toEqual({ addr: w.state.clusters.named('east').apiAddr, iat: epochSeconds(5000), exp: epochSeconds(5000) + 1800, jti: expect.stringMatching(UUID), type: 'wrapping' });
     expect(drStatus(w, 'east').known_secondaries).toEqual(['west']);
   });
 
@@ -149,7 +149,7 @@ describe('POST sys/replication/dr/secondary/generate-public-key', () => {
     const r = expectOk(post(w, 'west', `${DR}/secondary/generate-public-key`));
     const key = dataOf(r).secondary_public_key;
     expect(Buffer.from(key, 'base64')).toHaveLength(32);
-    expect(w.state.clusters.west.secondaryKeys.dr?.publicKey).toBe(key);
+    expect(w.state.clusters.named('west').secondaryKeys.dr?.publicKey).toBe(key);
   });
 });
 
@@ -172,7 +172,7 @@ describe('POST sys/replication/dr/secondary/enable', () => {
   it('accepts primary_api_addr, ca_file and ca_path without a warning', () => {
     const w = drWorld();
     enablePrimary(w, 'east');
-    const body = { token: secondaryToken(w, 'east', 'west'), primary_api_addr: w.state.clusters.east.apiAddr, ca_file: '/etc/ca.pem', ca_path: '/etc/ca' };
+    const body = { token: secondaryToken(w, 'east', 'west'), primary_api_addr: w.state.clusters.named('east').apiAddr, ca_file: '/etc/ca.pem', ca_path: '/etc/ca' };
     const r = expectOk(post(w, 'west', `${DR}/secondary/enable`, body));
     expect(bodyOf(r).warnings).toHaveLength(1);
   });

@@ -51,6 +51,6 @@ describe.skipIf(!operationTokensBuilt)('secondary-side calls on a cluster that i
       expect(r.status).toBe(400);
       expect((r.body as { errors: string[] }).errors[0]).toMatch(/^Not a DR secondary\.$|invalid DR operation token/);
     }
-    expect(w.state.clusters.west.replication.dr.role).toBe('primary');
+    expect(w.state.clusters.named('west').replication.dr.role).toBe('primary');
   });
 });

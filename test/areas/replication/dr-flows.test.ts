@@ -62,13 +62,13 @@ describe('DR flows', () => {
     expectOk(writeKv(w, 'west', 'app', { v: 2 }, root));
     // south still follows east's address, which no longer answers as a primary: it needs a new token.
     w.advance(1000);
-    expect(drStatus(w, 'south')).toMatchObject({ connection_state: 'transient_failure', known_primary_cluster_addrs: [w.state.clusters.east.clusterAddr] });
+    expect(drStatus(w, 'south')).toMatchObject({ connection_state: 'transient_failure', known_primary_cluster_addrs: [w.state.clusters.named('east').clusterAddr] });
 
     // The old primary rejoins under the new one with a token: no wipe, it catches up.
     const eastOp = drOperationToken(w, 'east', 'east');
     expectOk(post(w, 'east', `${DR}/secondary/update-primary`, { dr_operation_token: eastOp, token: secondaryToken(w, 'west', 'east', {}, root) }));
     const southOp = drOperationToken(w, 'south', 'east');
-    expectOk(post(w, 'south', `${DR}/secondary/update-primary`, { dr_operation_token: southOp, update_primary_addrs: [w.state.clusters.west.clusterAddr] }));
+    expectOk(post(w, 'south', `${DR}/secondary/update-primary`, { dr_operation_token: southOp, update_primary_addrs: [w.state.clusters.named('west').clusterAddr] }));
     w.advance(1000);
     const west = drStatus(w, 'west');
     for (const c of ['east', 'south']) expect(drStatus(w, c)).toMatchObject({ state: 'stream-wals', connection_state: 'ready', last_remote_wal: west.last_wal, merkle_root: west.merkle_root });

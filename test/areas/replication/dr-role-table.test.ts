@@ -17,7 +17,7 @@ import {
   writeKv,
 } from './helpers.js';
 
-const roleOf = (w: ReturnType<typeof drWorld>, c: string) => w.state.clusters[c].replication.dr.role;
+const roleOf = (w: ReturnType<typeof drWorld>, c: string) => w.state.clusters.named(c).replication.dr.role;
 
 describe('DR role table', () => {
   it('disabled → primary on primary/enable, only while replication is disabled', () => {
@@ -43,9 +43,9 @@ describe('DR role table', () => {
     expect(drStatus(w, 'west').connection_state).toBe('transient_failure');
 
     expectOk(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: drOperationToken(w, 'west', 'east') }));
-    const kvBefore = w.state.clusters.east.storage.kv;
+    const kvBefore = w.state.clusters.named('east').storage.kv;
     expectOk(post(w, 'east', `${DR}/secondary/update-primary`, { dr_operation_token: drOperationToken(w, 'east', 'east'), token: secondaryToken(w, 'west', 'east', {}, root) }));
-    expect(w.state.clusters.east.storage.kv).toBe(kvBefore); // no wipe
+    expect(w.state.clusters.named('east').storage.kv).toBe(kvBefore); // no wipe
     w.advance(1000);
     expect(drStatus(w, 'east')).toMatchObject({ mode: 'secondary', cluster_id: setId, state: 'stream-wals', connection_state: 'ready' });
   });
@@ -76,10 +76,10 @@ describe('DR role table', () => {
     expect(roleOf(w, 'west')).toBe('disabled');
     expectOk(post(w, 'west', `${DR}/secondary/enable`, { token: secondaryToken(w, 'east', 'west') }));
     // Before any time passes: no KV, no mounts, no namespaces; the primary's keyring and tokens.
-    const west = w.state.clusters.west;
+    const west = w.state.clusters.named('west');
     expect(roleOf(w, 'west')).toBe('secondary.following');
     expect([west.storage.kv, west.storage.mounts, west.storage.namespaces]).toEqual([{}, {}, {}]);
-    expect(west.storage.keyring).toEqual(w.state.clusters.east.storage.keyring);
+    expect(west.storage.keyring).toEqual(w.state.clusters.named('east').storage.keyring);
     expect(west.storage.tokens[rootOf(w, 'west')]).toBeUndefined();
     expect(west.storage.tokens[rootOf(w, 'east')]).toBeDefined();
   });
@@ -94,7 +94,7 @@ describe('DR role table', () => {
     expect(roleOf(w, 'west')).toBe('primary');
     w.advance(1000);
     // south keeps following east's address; west does not know it as a secondary.
-    expect(drStatus(w, 'south')).toMatchObject({ primaries: [{ api_address: w.state.clusters.east.apiAddr }], connection_state: 'ready' });
+    expect(drStatus(w, 'south')).toMatchObject({ primaries: [{ api_address: w.state.clusters.named('east').apiAddr }], connection_state: 'ready' });
     expect(drStatus(w, 'west').secondaries).toEqual([]);
   });
 
@@ -118,10 +118,10 @@ describe('DR role table', () => {
     w.advance(1000);
     // south becomes a primary of the same set; west moves to it.
     expectOk(post(w, 'south', `${DR}/secondary/promote`, { dr_operation_token: drOperationToken(w, 'south', 'east') }));
-    const storage = w.state.clusters.west.storage;
-    expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: drOperationToken(w, 'west', 'east'), update_primary_addrs: [w.state.clusters.south.apiAddr] }));
-    expect(w.state.clusters.west.storage).toBe(storage);
-    expect(w.state.clusters.west.replication.dr.primary).toBe('south');
+    const storage = w.state.clusters.named('west').storage;
+    expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: drOperationToken(w, 'west', 'east'), update_primary_addrs: [w.state.clusters.named('south').apiAddr] }));
+    expect(w.state.clusters.named('west').storage).toBe(storage);
+    expect(w.state.clusters.named('west').replication.dr.primary).toBe('south');
     expect(roleOf(w, 'west')).toBe('secondary.following');
   });
 

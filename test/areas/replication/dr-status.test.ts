@@ -50,7 +50,7 @@ describe('DR status record', () => {
     expect(Object.keys(entry).sort()).toEqual(
       ['api_address', 'clock_skew_ms', 'cluster_address', 'connection_status', 'last_heartbeat', 'last_heartbeat_duration_ms', 'node_id', 'replication_primary_canary_age_ms'].sort(),
     );
-    expect(entry).toMatchObject({ node_id: 'west', api_address: w.state.clusters.west.apiAddr, cluster_address: w.state.clusters.west.clusterAddr, connection_status: 'connected' });
+    expect(entry).toMatchObject({ node_id: 'west', api_address: w.state.clusters.named('west').apiAddr, cluster_address: w.state.clusters.named('west').clusterAddr, connection_status: 'connected' });
     expect(entry.last_heartbeat).toMatch(RFC3339);
     for (const f of ['clock_skew_ms', 'last_heartbeat_duration_ms', 'replication_primary_canary_age_ms']) expect(entry[f]).toMatch(INT_STRING);
   });
@@ -81,7 +81,7 @@ describe('DR status record', () => {
         'state',
       ].sort(),
     );
-    const east = w.state.clusters.east;
+    const east = w.state.clusters.named('east');
     expect(s).toMatchObject({
       mode: 'secondary',
       cluster_id: drStatus(w, 'east').cluster_id,

@@ -51,7 +51,7 @@ describe('DR streaming', () => {
     writeKv(w, 'east', 'x', { v: 1 }, rootOf(w, 'east'), 'cache');
     writeKv(w, 'east', 'y', { v: 1 }, rootOf(w, 'east'), 'team-a/apps');
     drPair(w);
-    const [east, west] = [w.state.clusters.east, w.state.clusters.west];
+    const [east, west] = [w.state.clusters.named('east'), w.state.clusters.named('west')];
     expect(Object.keys(west.storage.mounts).sort()).toEqual(['cache/', 'secret/', 'team-a/apps/']);
     expect(west.storage.kv['cache/']?.get('x')).toBeDefined();
     expect(west.storage.namespaces).toEqual(east.storage.namespaces);
@@ -59,9 +59,9 @@ describe('DR streaming', () => {
     expect(west.storage).toBe(east.storage);
     writeKv(w, 'east', 'z', { v: 1 });
     // A later write replaces the primary's objects and leaves the secondary's untouched until delivered.
-    expect(w.state.clusters.west.storage.kv['secret/']?.get('z')).toBeUndefined();
+    expect(w.state.clusters.named('west').storage.kv['secret/']?.get('z')).toBeUndefined();
     w.advance(1000);
-    expect(w.state.clusters.west.storage.kv['secret/']?.get('z')).toBeDefined();
+    expect(w.state.clusters.named('west').storage.kv['secret/']?.get('z')).toBeDefined();
   });
 
   it('stops over a partition and resumes when it heals; status shows the cut at once', () => {
@@ -87,10 +87,10 @@ describe('DR streaming', () => {
     expect(drStatus(w, 'east').secondaries).toMatchObject([{ connection_status: 'disconnected' }]);
     writeKv(w, 'east', 'k', { v: 1 });
     w.advance(5000);
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBeLessThan(w.state.clusters.east.wal.last);
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBeLessThan(w.state.clusters.named('east').wal.last);
     w.restart('west');
     w.advance(1000);
-    expect(drStatus(w, 'west').last_remote_wal).toBe(w.state.clusters.east.wal.last);
+    expect(drStatus(w, 'west').last_remote_wal).toBe(w.state.clusters.named('east').wal.last);
   });
 
   it('stops while the primary is crashed and resumes after it restarts', () => {
@@ -102,7 +102,7 @@ describe('DR streaming', () => {
     expect(drStatus(w, 'west').connection_state).toBe('transient_failure');
     w.restart('east');
     w.advance(1000);
-    expect(drStatus(w, 'west')).toMatchObject({ connection_state: 'ready', last_remote_wal: w.state.clusters.east.wal.last });
+    expect(drStatus(w, 'west')).toMatchObject({ connection_state: 'ready', last_remote_wal: w.state.clusters.named('east').wal.last });
   });
 
   it('a secondary enabled while its primary is unreachable waits, then connects and syncs', () => {
@@ -121,7 +121,7 @@ describe('DR streaming', () => {
 describe('the delivery filter, shared with performance replication', () => {
   it('a non-mirroring scope carries non-local mounts the filter lets through, keeps the secondary’s own tokens and local mounts', () => {
     const w = drWorld({ clusters: { east: { mounts: { secret: 'kv-v2', other: 'kv-v2', cache: { type: 'kv-v2', local: true } } }, west: { mounts: { mine: { type: 'kv-v2', local: true } } } } });
-    const [east, west] = [w.state.clusters.east, w.state.clusters.west];
+    const [east, west] = [w.state.clusters.named('east'), w.state.clusters.named('west')];
     const scope = replicationScopes.performance;
     const saved = scope.includesMount;
     try {

@@ -12,7 +12,7 @@ describe('root token generated on a DR primary', () => {
     w.advance(1000);
     const generated = generateWithShares(w, 'east', 'east', GENERATE_ROOT)!;
     w.advance(1000);
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(w.state.clusters.east.wal.last);
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBe(w.state.clusters.named('east').wal.last);
     const op = drOperationToken(w, 'west', 'east');
     w.crash('east');
     expectOk(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: op }, null));

@@ -44,19 +44,19 @@ describe('replication-wal-delivered (performance), direct form', () => {
     const checked = compareDeliveries(w, 'performance', (before, next, e) => {
       seen.add(e.cluster);
       // Only the secondary changed; the primary and the others are the very same objects.
-      for (const name of Object.keys(before.clusters)) if (name !== e.cluster) expect(next.clusters[name]).toBe(before.clusters[name]);
+      for (const name of before.clusters.names) if (name !== e.cluster) expect(next.clusters.get(name)).toBe(before.clusters.get(name));
       // What the secondary takes from its primary is the primary's own objects, as the draft form shares them.
-      expect(next.clusters[e.cluster].plugins).toBe(before.clusters[e.primary].plugins);
-      expect(next.clusters[e.cluster].replication.performance.issued).toBe(before.clusters[e.primary].replication.performance.issued);
+      expect(next.clusters.named(e.cluster).plugins).toBe(before.clusters.named(e.primary).plugins);
+      expect(next.clusters.named(e.cluster).replication.performance.issued).toBe(before.clusters.named(e.primary).replication.performance.issued);
     });
     expect(checked).toBeGreaterThan(30);
     // s3 too, until it was revoked.
     expect([...seen].sort()).toEqual(['s1', 's2', 's3']);
     const state = w.state;
     // The filters took effect: s1 (allow secret/, team-a/) lacks other/, s2 (deny other/) lacks it too, both have secret/.
-    expect(Object.keys(state.clusters.s1.storage.mounts)).not.toContain('other/');
-    expect(Object.keys(state.clusters.s2.storage.mounts)).not.toContain('other/');
-    expect(Object.keys(state.clusters.s1.storage.mounts)).toContain('team-a/apps/');
-    expect(Object.keys(state.clusters.s1.sync.destinations).length).toBeGreaterThan(0);
+    expect(Object.keys(state.clusters.named('s1').storage.mounts)).not.toContain('other/');
+    expect(Object.keys(state.clusters.named('s2').storage.mounts)).not.toContain('other/');
+    expect(Object.keys(state.clusters.named('s1').storage.mounts)).toContain('team-a/apps/');
+    expect(Object.keys(state.clusters.named('s1').sync.destinations).length).toBeGreaterThan(0);
   });
 });

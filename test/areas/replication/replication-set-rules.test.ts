@@ -28,23 +28,23 @@ describe('replication set rules', () => {
     // The address ping is made with west's revoked credentials: south, which knows them revoked, does not answer.
     const hash = w.stateHash();
     expectRefused(
-      post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: westOp, update_primary_addrs: [w.state.clusters.south.clusterAddr] }, null),
+      post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: westOp, update_primary_addrs: [w.state.clusters.named('south').clusterAddr] }, null),
       400,
       /none of update_primary_addrs answered/,
     );
     expect(w.stateHash()).toBe(hash);
-    const walBefore = w.state.clusters.west.replication.dr.lastRemoteWal;
+    const walBefore = w.state.clusters.named('west').replication.dr.lastRemoteWal;
     writeKv(w, 'south', 'after-failover', { v: 1 }, w.state.operators.east.rootToken);
     w.advance(5000);
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBe(walBefore);
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBe(walBefore);
     // south took up east's known secondaries (DR replicates them) as they were at its last sync, before
     // the revocation: it lists west, and revoking it there is what lets the id be issued again.
-    expect(w.state.clusters.south.replication.dr.issued.west?.revoked).toBe(false);
+    expect(w.state.clusters.named('south').replication.dr.issued.west?.revoked).toBe(false);
     expectOk(post(w, 'south', `${DR}/primary/revoke-secondary`, { id: 'west' }, w.state.operators.east.rootToken));
     // A new token for the same id lets it back.
     const fresh = secondaryToken(w, 'south', 'west', {}, w.state.operators.east.rootToken);
     expectOk(post(w, 'west', `${DR}/secondary/update-primary`, { dr_operation_token: westOp, token: fresh }, null));
     w.advance(5000);
-    expect(w.state.clusters.west.replication.dr.lastRemoteWal).toBeGreaterThan(walBefore);
+    expect(w.state.clusters.named('west').replication.dr.lastRemoteWal).toBeGreaterThan(walBefore);
   });
 });

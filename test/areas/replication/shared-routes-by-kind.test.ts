@@ -57,8 +57,8 @@ describe('replicationRoutes(kind) for performance', () => {
 
   it('a performance secondary receives replicated mounts, not the primary’s local ones', () => {
     const { h } = perfPair();
-    const west = h.state.clusters.west;
-    expect(west.replication.performance).toMatchObject({ role: 'secondary.following', primary: 'east', lastRemoteWal: h.state.clusters.east.wal.last });
+    const west = h.state.clusters.named('west');
+    expect(west.replication.performance).toMatchObject({ role: 'secondary.following', primary: 'east', lastRemoteWal: h.state.clusters.named('east').wal.last });
     // Enabling wiped its own local mount too; afterwards only the primary's replicated mount arrives.
     expect(Object.keys(west.storage.mounts)).toEqual(['secret/']);
     expect(west.storage.kv['secret/']?.get('app')).toBeDefined();

@@ -11,7 +11,7 @@ describe('cause 1: an activation token does not outlive its issuer’s primary r
     const token = perfToken(w, 'east', 'west');
     expectOk(post(w, 'east', `${PERF}/primary/demote`));
     expectOk(post(w, 'east', `${PERF}/secondary/disable`));
-    expect(w.state.clusters.east.replication.performance.issued).toEqual({});
+    expect(w.state.clusters.named('east').replication.performance.issued).toEqual({});
     const hash = w.stateHash();
     expectRefused(post(w, 'west', `${PERF}/secondary/enable`, { token }), 500, /unwrapping/);
     expect(w.stateHash()).toBe(hash);
@@ -39,7 +39,7 @@ describe('cause 1: an activation token does not outlive its issuer’s primary r
     expectOk(post(w, 'west', `${PERF}/primary/demote`));
     expectOk(post(w, 'west', `${PERF}/secondary/disable`));
     drPair(w, 'east', 'west');
-    expect(w.state.clusters.west.replication.performance.issued).toEqual({});
+    expect(w.state.clusters.named('west').replication.performance.issued).toEqual({});
     expectRefused(post(w, 'south', `${PERF}/secondary/enable`, { token }), 500, /unwrapping/);
   });
 });
@@ -59,7 +59,7 @@ describe('cause 2: a revoked secondary does not get back in through a sibling', 
     const southOp = drOperationToken(w, 'south', 'east');
     const hash = w.stateHash();
     expectRefused(
-      post(w, 'south', `${DR}/secondary/update-primary`, { dr_operation_token: southOp, update_primary_addrs: [w.state.clusters.west.clusterAddr] }, null),
+      post(w, 'south', `${DR}/secondary/update-primary`, { dr_operation_token: southOp, update_primary_addrs: [w.state.clusters.named('west').clusterAddr] }, null),
       400,
       /none of update_primary_addrs answered/,
     );
@@ -76,7 +76,7 @@ describe('cause 2: a revoked secondary does not get back in through a sibling', 
     expectOk(post(w, 'east', `${PERF}/primary/revoke-secondary`, { id: 'south' }));
     expectOk(post(w, 'east', `${PERF}/primary/demote`));
     expectOk(post(w, 'west', `${PERF}/secondary/promote`, {}, westRoot));
-    expectRefused(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [w.state.clusters.west.clusterAddr] }, southRoot), 400, /none of update_primary_addrs answered/);
+    expectRefused(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [w.state.clusters.named('west').clusterAddr] }, southRoot), 400, /none of update_primary_addrs answered/);
   });
 });
 
@@ -91,12 +91,12 @@ describe('hidden acceptance findings', () => {
     const westOp = drOperationToken(w, 'west', 'east');
     expectOk(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: westOp }, null));
     const southOp = drOperationToken(w, 'south', 'east');
-    expectOk(post(w, 'south', `${DR}/secondary/update-primary`, { dr_operation_token: southOp, update_primary_addrs: [w.state.clusters.west.clusterAddr] }, null));
+    expectOk(post(w, 'south', `${DR}/secondary/update-primary`, { dr_operation_token: southOp, update_primary_addrs: [w.state.clusters.named('west').clusterAddr] }, null));
     w.advance(1000);
-    expect(w.state.clusters.south.replication.dr.connected).toBe(true);
+    expect(w.state.clusters.named('south').replication.dr.connected).toBe(true);
     expectOk(post(w, 'west', `${DR}/primary/revoke-secondary`, { id: 'south' }, rootOf(w, 'east')));
     w.advance(1000);
-    expect(w.state.clusters.south.replication.dr.connected).toBe(false);
+    expect(w.state.clusters.named('south').replication.dr.connected).toBe(false);
   });
 
   it('a performance secondary following a promoted primary by address keeps its deny filter (no new token used)', () => {
@@ -110,10 +110,10 @@ describe('hidden acceptance findings', () => {
     w.advance(1000);
     expectOk(post(w, 'east', `${PERF}/primary/demote`));
     expectOk(post(w, 'west', `${PERF}/secondary/promote`, {}, westRoot));
-    expectOk(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [w.state.clusters.west.clusterAddr] }, southRoot));
+    expectOk(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [w.state.clusters.named('west').clusterAddr] }, southRoot));
     w.advance(2000);
     expect(perfStatus(w, 'west').secondaries).toMatchObject([{ node_id: 'south', connection_status: 'connected' }]);
-    expect(w.state.clusters.south.storage.mounts['billing/']).toBeUndefined();
+    expect(w.state.clusters.named('south').storage.mounts['billing/']).toBeUndefined();
     expect(kvValue(w, 'south', 'secret', 'nothing', southRoot)).toBe(404);
     expect(perfStatus(w, 'south').secondary_id).toBe('south');
   });

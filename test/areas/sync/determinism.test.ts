@@ -33,7 +33,7 @@ describe('sync: replay and determinism', () => {
       expect(types.has(t), t).toBe(true);
     const replayed = World.replay(JSON.parse(JSON.stringify(w.log)));
     expect(replayed.stateHash()).toBe(w.stateHash());
-    expect(replayed.state.clusters.east.sync).toEqual(w.state.clusters.east.sync);
+    expect(replayed.state.clusters.named('east').sync).toEqual(w.state.clusters.named('east').sync);
     expect(storeOf(replayed, 'codehost', 'gh1')).toEqual({});
     expect(statusOf(replayed, 'codehost', 'gh1', 'secret', 'app/web')).toBe('UNSYNCED');
   });

@@ -83,7 +83,7 @@ export function removeAssociation(w: World, type: string, name: string, mount: s
 
 /** The mount accessor of a mount path on `east` (what association keys start with). */
 export function accessorOf(w: World, mount = 'secret/', cluster = 'east'): string {
-  return w.state.clusters[cluster].storage.mounts[mount].accessor;
+  return w.state.clusters.named(cluster).storage.mounts[mount].accessor;
 }
 
 /** The sync status of one secret at one destination, read through the by-secret endpoint. */

@@ -58,7 +58,7 @@ describe('the inspect step', () => {
     const loaded = loadScenario(HEAD, 'x.yaml');
     if (!loaded.ok) throw new Error('head');
     const probe = await runScenario(loaded.scenario);
-    const accessor = probe.world.state.clusters.east.storage.mounts['secret/'].accessor.toUpperCase();
+    const accessor = probe.world.state.clusters.named('east').storage.mounts['secret/'].accessor.toUpperCase();
     const r = await run(`
   - name: the path to the store is cut
     partition: [east, codehost/gh1]

@@ -38,8 +38,8 @@ function failOver(w: World): void {
 describe('DR carries secret sync', () => {
   it('sync and association events advance the WAL, so the DR secondary holds them without a later KV write', () => {
     const w = drSynced();
-    const east = w.state.clusters.east;
-    const west = w.state.clusters.west;
+    const east = w.state.clusters.named('east');
+    const west = w.state.clusters.named('west');
     expect(west.replication.dr.lastRemoteWal).toBe(east.wal.last);
     expect(west.sync).toBe(east.sync);
     expect(west.sync.destinations['codehost/gh1'].associations[`${east.storage.mounts['secret/'].accessor}/app/web`].value).toBe('linked.synced');
@@ -115,14 +115,14 @@ describe('a performance secondary and its primary’s sync configuration', () =>
     expect(data(req(w, 'west', 'LIST', DEST, undefined, westRoot))).toEqual({ key_info: { 'codehost/': ['gh1'] }, keys: ['codehost/'], total_destinations: 1 });
 
     // Written on west, applied on east: east's answer, east's state, east's WAL.
-    const walBefore = w.state.clusters.east.wal.last;
+    const walBefore = w.state.clusters.named('east').wal.last;
     const r = expectOk(req(w, 'west', 'POST', `${DEST}/codehost/gh2`, CONNECTIONS.codehost, westRoot));
     expect(data(r).name).toBe('gh2');
     expect(w.log.at(-1)).toMatchObject({ type: 'sync-destination-configured', cluster: 'east' });
-    expect(Object.keys(w.state.clusters.east.sync.destinations)).toEqual(['codehost/gh1', 'codehost/gh2']);
-    expect(w.state.clusters.east.wal.last).toBe(walBefore + 1);
+    expect(Object.keys(w.state.clusters.named('east').sync.destinations)).toEqual(['codehost/gh1', 'codehost/gh2']);
+    expect(w.state.clusters.named('east').wal.last).toBe(walBefore + 1);
     // West reads it once the WAL has come back.
-    expect(Object.keys(w.state.clusters.west.sync.destinations)).toEqual(['codehost/gh1']);
+    expect(Object.keys(w.state.clusters.named('west').sync.destinations)).toEqual(['codehost/gh1']);
     w.advance(1_000);
     expect(data(req(w, 'west', 'LIST', `${DEST}/codehost`, undefined, westRoot)).keys).toEqual(['gh1', 'gh2']);
 

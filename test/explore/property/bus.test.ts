@@ -33,7 +33,7 @@ function checkBus(op: Operator, m: Model): number {
   }
   for (const msg of w.inFlight) {
     const kind = msg.id.split(':')[1] as ReplicationKind;
-    const to = w.state.clusters[msg.to];
+    const to = w.state.clusters.named(msg.to);
     if (msg.kind === 'wal' && to.replication[kind].primary === msg.from && isConnected(w.state, kind, to))
       throw new ModelMismatch(`${msg.id} is still in flight to ${msg.to}, which streams from ${msg.from}`);
     // Every link healed, every cluster up, a minute of quiet: nothing is left on its way (delivered,

@@ -57,7 +57,7 @@ describe('finding 1: no request reaches Object.prototype', () => {
     const t = other.tokenNamed('east', 'root')!;
     expect(other.request('east', { method: 'POST', path: 'secret/data/x', body: { data: { v: 1 } }, token: t }).status).toBe(200);
     expect(dataOf(other.request('east', { method: 'GET', path: 'secret/data/x', token: t })).data).toEqual({ v: 1 });
-    const stored = other.state.clusters.east.storage.kv['secret/']?.get('x');
+    const stored = other.state.clusters.named('east').storage.kv['secret/']?.get('x');
     expect(Object.keys(stored ?? {})).toEqual(['current', 'versions', 'createdAt', 'updatedAt']);
   });
 

@@ -33,7 +33,7 @@ interface ClusterLocation extends Location<Endpoint<any>> {
 
 /** The cluster area's routing of one request on cluster `clusterName` of a world state. */
 export function clusterRouting(state: SimState, clusterName: string, rng: Rng, table: RouteTable): Routing<BaseContext, AuthRule, Endpoint<any>, ClusterLocation> {
-  const cluster: ClusterState = state.clusters[clusterName];
+  const cluster: ClusterState = state.clusters.named(clusterName);
   return {
     unavailable: () => (isUp(state.network, clusterName) ? null : errors.clusterDown(clusterName)),
 

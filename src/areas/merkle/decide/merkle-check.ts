@@ -15,6 +15,6 @@ export function decide(ctx: RequestContext<typeof fields>): Outcome {
   if (!isDrSecondary(c)) return notDrSecondary(PATH);
   return {
     events: [{ type: 'merkle-checked', at: ctx.now, cluster: c.name }],
-    reply: (after) => reply.data({ merkle_corruption_report: merkleCorruptionReport(after.clusters[c.name]) }),
+    reply: (after) => reply.data({ merkle_corruption_report: merkleCorruptionReport(after.clusters.named(c.name)) }),
   };
 }

@@ -38,7 +38,7 @@ export function decide(s: Strategy) {
         pgpKey: secretOtp === '' ? key : '',
         pgpFingerprint: fingerprint,
       };
-      return { events: [event], reply: (after) => reply.bare(attemptStatus(after.clusters[name], shownOtp(secretOtp), OTP_LENGTH)) };
+      return { events: [event], reply: (after) => reply.bare(attemptStatus(after.clusters.named(name), shownOtp(secretOtp), OTP_LENGTH)) };
     };
 
     if (givenOtp !== '') {

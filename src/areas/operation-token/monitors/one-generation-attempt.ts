@@ -16,7 +16,7 @@ export const ATTEMPT_PATHS = ['sys/replication/dr/secondary/generate-operation-t
 
 function openAttempts(state: SimState): Map<string, string> {
   const open = new Map<string, string>();
-  for (const c of Object.values(state.clusters)) if (isAttemptStarted(c.generation)) open.set(c.name, c.generation.context.nonce);
+  for (const c of state.clusters.list()) if (isAttemptStarted(c.generation)) open.set(c.name, c.generation.context.nonce);
   return open;
 }
 
@@ -46,7 +46,7 @@ export function oneGenerationAttempt(): Monitor {
       for (const r of o.responses ?? []) {
         const { method, path } = requestPath(r.request);
         if ((method !== 'POST' && method !== 'PUT') || !ATTEMPT_PATHS.includes(path) || !served(r.response.status)) continue;
-        const c = r.before.clusters[r.cluster];
+        const c = r.before.clusters.get(r.cluster);
         if (c && isAttemptStarted(c.generation) && !flagged.has(r.cluster))
           findings.push(
             violation('one-generation-attempt', r.after.now, [r.cluster], `${r.cluster} accepted a new generation attempt (${path}) while attempt ${c.generation.context.nonce} was in progress`),

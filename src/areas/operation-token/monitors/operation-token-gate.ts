@@ -72,7 +72,7 @@ export function operationTokenGate(): Monitor {
   const token = new Map<string, string | null>();
   const mode = new Map<string, 'disabled' | 'primary' | 'secondary'>();
   const learn = (state: SimState) => {
-    for (const c of Object.values(state.clusters)) {
+    for (const c of state.clusters.list()) {
       if (!token.has(c.name)) token.set(c.name, c.drOperationToken);
       if (!mode.has(c.name)) mode.set(c.name, modeIn(state, c.name, 'dr'));
     }
@@ -105,7 +105,7 @@ export function operationTokenGate(): Monitor {
         const { method, path } = requestPath(r.request);
         const call = GATED_PATHS[path];
         if (!call || (method !== 'POST' && method !== 'PUT') || !served(r.response.status) || modeIn(r.before, r.cluster, 'dr') !== 'secondary') continue;
-        const held = r.before.clusters[r.cluster]?.drOperationToken ?? null;
+        const held = r.before.clusters.get(r.cluster)?.drOperationToken ?? null;
         const given = (r.request.body as { dr_operation_token?: unknown } | undefined)?.dr_operation_token;
         if ((held === null || given !== held) && !flagged.has(r.cluster)) {
           const why = held === null ? 'it held no DR operation token' : typeof given === 'string' && given !== '' ? 'the token given was not its DR operation token' : 'no dr_operation_token was given';

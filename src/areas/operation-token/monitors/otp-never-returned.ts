@@ -25,7 +25,7 @@ export function otpNeverReturned(): Monitor {
           findings.push(violation('otp-never-returned', r.after.now, [r.cluster], `reading ${path} on ${r.cluster} returned the attempt's OTP`));
           continue;
         }
-        const c = r.before.clusters[r.cluster];
+        const c = r.before.clusters.get(r.cluster);
         const secret = c ? attemptSecretOf(c) : null;
         if (secret && 'otp' in secret && secret.otp !== '' && JSON.stringify(r.response.body ?? null).includes(secret.otp))
           findings.push(violation('otp-never-returned', r.after.now, [r.cluster], `${method} ${path} on ${r.cluster} answered with the OTP of its open generation attempt`));

@@ -10,7 +10,7 @@ import type { PluginRuntime } from '../plugins.js';
 /** The cluster a change lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 export function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
-  return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
+  return 'refuse' in l ? l.refuse : ctx.state.clusters.named(l.cluster);
 }
 
 /** `forwardedBy` for the event of a write that landed on `target` (the bus carries the forwarding: replication/messages.ts). */

@@ -7,7 +7,7 @@ import type { ReplicationKind, SimState } from '../../cluster/state.js';
 import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
-const idOf = (state: SimState, cluster: string, kind: ReplicationKind) => state.clusters[cluster]?.replication[kind].clusterId ?? '';
+const idOf = (state: SimState, cluster: string, kind: ReplicationKind) => state.clusters.get(cluster)?.replication[kind].clusterId ?? '';
 
 export function clusterIdRules(): Monitor {
   // Every id each cluster has held, per kind ("kind|cluster" → ids).
@@ -19,7 +19,7 @@ export function clusterIdRules(): Monitor {
     held.set(k, (held.get(k) ?? new Set()).add(id));
   };
   const rememberAll = (state: SimState) => {
-    for (const c of Object.values(state.clusters)) for (const kind of KINDS) remember(kind, c.name, c.replication[kind].clusterId);
+    for (const c of state.clusters.list()) for (const kind of KINDS) remember(kind, c.name, c.replication[kind].clusterId);
   };
 
   return {
@@ -54,7 +54,7 @@ export function clusterIdRules(): Monitor {
       if (was !== now) report([e.cluster], `${what} ${e.cluster} (${K}) changed its cluster_id from ${was || '""'} to ${now || '""'}; it must keep it`);
       return;
     }
-    const others = Object.values(after.clusters)
+    const others = after.clusters.list()
       .filter((c) => c.name !== e.cluster && now !== '' && c.replication[e.kind].clusterId === now)
       .map((c) => c.name);
     if (now === '') report([e.cluster], `${e.cluster} was enabled as a ${K} primary without a cluster_id`);

@@ -46,9 +46,9 @@ const REPLICATION_AT_WORK = new Set<string>([
 export function changesReplication(before: SimState, after: SimState): boolean {
   if (before === after) return false;
   if (before.network !== after.network) return true;
-  const names = new Set([...Object.keys(before.clusters), ...Object.keys(after.clusters)]);
+  const names = new Set([...before.clusters.names, ...after.clusters.names]);
   for (const n of names) {
-    const [b, a] = [before.clusters[n], after.clusters[n]];
+    const [b, a] = [before.clusters.get(n), after.clusters.get(n)];
     if (b === a) continue;
     if (!b || !a || b.storage !== a.storage || b.wal !== a.wal || b.replication !== a.replication) return true;
   }
@@ -87,11 +87,11 @@ function shouldHold(kind: ReplicationKind, primary: ClusterState, secondary: Clu
 /** The connected secondaries that do not hold what their primary sends them, with the differences. */
 export function unconverged(state: SimState): { kind: ReplicationKind; secondary: string; primary: string; diff: string[] }[] {
   const out: { kind: ReplicationKind; secondary: string; primary: string; diff: string[] }[] = [];
-  for (const s of Object.values(state.clusters)) {
+  for (const s of state.clusters.list()) {
     for (const kind of KINDS) {
       const r = s.replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null || linkDown(state, kind, s) !== null) continue;
-      const p = state.clusters[r.primary];
+      const p = state.clusters.named(r.primary);
       if (s.storage === p.storage) continue;
       const diff = storageDifference(s.storage, shouldHold(kind, p, s), kind === 'dr');
       if (diff.length) out.push({ kind, secondary: s.name, primary: p.name, diff });

@@ -60,7 +60,7 @@ export function drSecondaryClosed(): Monitor {
         from = r.eventIndex;
         if (own || !served(r.response.status) || !isDrSecondaryIn(r.before, r.cluster)) continue;
         const { method, path } = requestPath(r.request);
-        if (pathsWithinNamespaces(r.before.clusters[r.cluster], path).some(isOpenOnDrSecondary)) continue;
+        if (pathsWithinNamespaces(r.before.clusters.get(r.cluster), path).some(isOpenOnDrSecondary)) continue;
         findings.push(violation('dr-secondary-closed', r.after.now, [r.cluster], `the DR secondary ${r.cluster} answered ${method} ${path} with ${r.response.status}; it must refuse it ("path disabled in replication DR secondary mode")`));
       }
       return findings;

@@ -18,7 +18,7 @@ import { keyCount } from '../../cluster/keymap.js';
  * held before it followed is its own, whatever DR history the two share.
  */
 export function recordOwnLocalMounts(state: SimState, own: Set<string>): void {
-  for (const c of Object.values(state.clusters)) {
+  for (const c of state.clusters.list()) {
     if (c.replication.performance.role === 'secondary.following') continue;
     for (const m of Object.values(c.storage.mounts)) if (m.local) own.add(`${c.name}|${m.uuid}`);
   }
@@ -27,10 +27,10 @@ export function recordOwnLocalMounts(state: SimState, own: Set<string>): void {
 /** What each following performance secondary holds that it must not: "secondary|path" → description. */
 export function heldExcluded(state: SimState, own: ReadonlySet<string> = new Set()): Map<string, { secondary: string; primary: string; what: string }> {
   const out = new Map<string, { secondary: string; primary: string; what: string }>();
-  for (const s of Object.values(state.clusters)) {
+  for (const s of state.clusters.list()) {
     const r = s.replication.performance;
     if (r.role !== 'secondary.following' || r.primary === null) continue;
-    const p = state.clusters[r.primary];
+    const p = state.clusters.get(r.primary);
     // Only a primary of its set filters for it: a secondary that follows anything else receives nothing.
     if (!p || p.replication.performance.role !== 'primary' || p.replication.performance.clusterId !== r.clusterId) continue;
     for (const ns of Object.keys(s.storage.namespaces))

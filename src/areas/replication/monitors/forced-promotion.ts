@@ -16,9 +16,9 @@ import { keyNames, recordAt } from '../../cluster/keymap.js';
 /** The primary whose writes a promoted secondary should have held, or null. */
 export function primaryOf(state: SimState, kind: ReplicationKind, secondary: ClusterState): ClusterState | null {
   const r = secondary.replication[kind];
-  if (r.primary !== null && state.clusters[r.primary]) return state.clusters[r.primary];
+  if (r.primary !== null && state.clusters.named(r.primary)) return state.clusters.named(r.primary);
   if (r.clusterId === '') return null;
-  return Object.values(state.clusters).find((c) => c.name !== secondary.name && c.replication[kind].role === 'primary' && c.replication[kind].clusterId === r.clusterId) ?? null;
+  return state.clusters.list().find((c) => c.name !== secondary.name && c.replication[kind].role === 'primary' && c.replication[kind].clusterId === r.clusterId) ?? null;
 }
 
 /** The keys the primary holds differently from the secondary (what a promotion now would lose), sorted. */
@@ -46,7 +46,7 @@ export function forcedPromotion(): Monitor {
       o.events.forEach((e, i) => {
         if (e.type !== 'replication-secondary-promoted' || !e.force) return;
         const before = stateBefore(o, i);
-        const s = before.clusters[e.cluster];
+        const s = before.clusters.get(e.cluster);
         const p = s ? primaryOf(before, e.kind, s) : null;
         if (!s || !p) return;
         const lost = lostKeys(e.kind, p, s);

@@ -51,7 +51,7 @@ export function lostWrites(): Monitor {
       o.events.forEach((e, i) => {
         if (e.type !== 'replication-secondary-promoted') return;
         const before = stateBefore(o, i);
-        const s = before.clusters[e.cluster];
+        const s = before.clusters.get(e.cluster);
         const p = s ? primaryOf(before, e.kind, s) : null;
         if (!s || !p) return;
         const lost = lostVersions(e.kind, p, s);

@@ -19,7 +19,7 @@ export function newerPrimary(): Monitor {
       for (const [i, e] of o.events.entries()) {
         if (e.type !== 'replication-secondary-synced' && e.type !== 'replication-wal-delivered') continue;
         const at = stateAfter(o, i);
-        const [p, s] = [at.clusters[e.primary], at.clusters[e.cluster]];
+        const [p, s] = [at.clusters.get(e.primary), at.clusters.get(e.cluster)];
         if (!p || !s || versionAtLeast(s.version, p.version)) continue;
         const key = `${e.kind}|${e.primary}|${e.cluster}`;
         if (reported.has(key)) continue;
@@ -34,7 +34,7 @@ export function newerPrimary(): Monitor {
       }
       for (const key of [...reported]) {
         const [kind, primary, secondary] = key.split('|') as ['dr' | 'performance', string, string];
-        const r = o.state.clusters[secondary]?.replication[kind];
+        const r = o.state.clusters.get(secondary)?.replication[kind];
         if (!r || r.role !== 'secondary.following' || r.primary !== primary) reported.delete(key);
       }
       return findings;

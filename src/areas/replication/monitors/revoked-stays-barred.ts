@@ -22,9 +22,9 @@ const barKey = (kind: ReplicationKind, cluster: string) => `${kind}|${cluster}`;
 
 /** The clusters that activated under `id` with the token the primary issued for it. */
 function holdersOf(state: SimState, kind: ReplicationKind, primary: string, id: string): string[] {
-  const issued = state.clusters[primary]?.replication[kind].issued[id];
+  const issued = state.clusters.get(primary)?.replication[kind].issued[id];
   if (!issued) return [];
-  return Object.values(state.clusters)
+  return state.clusters.list()
     .filter((c) => {
       const r = c.replication[kind];
       return c.name !== primary && r.secondaryId === id && r.jti === issued.jti;
@@ -38,7 +38,7 @@ export function revokedStaysBarred(): Monitor {
 
   // Secondaries already revoked when the watch began are barred too.
   const learn = (state: SimState) => {
-    for (const p of Object.values(state.clusters))
+    for (const p of state.clusters.list())
       for (const kind of KINDS)
         for (const issued of Object.values(p.replication[kind].issued))
           if (issued.revoked) for (const s of holdersOf(state, kind, p.name, issued.id)) bars.set(barKey(kind, s), { by: p.name, id: issued.id, jti: issued.jti, reported: false });
@@ -58,7 +58,7 @@ export function revokedStaysBarred(): Monitor {
         switch (e.type) {
           case 'replication-secondary-revoked':
             for (const s of holdersOf(stateBefore(o, i), e.kind, e.cluster, e.id)) {
-              const jti = stateBefore(o, i).clusters[s].replication[e.kind].jti;
+              const jti = stateBefore(o, i).clusters.named(s).replication[e.kind].jti;
               bars.set(barKey(e.kind, s), { by: e.cluster, id: e.id, jti, reported: false });
             }
             return;
@@ -77,7 +77,7 @@ export function revokedStaysBarred(): Monitor {
             if (!bar) return;
             // The bar is on the revoked credentials: a cluster that now presents others (a DR copy
             // promoted takes up its primary's performance credentials) is not the revoked secondary.
-            if (stateAfter(o, i).clusters[e.cluster].replication[e.kind].jti !== bar.jti) {
+            if (stateAfter(o, i).clusters.named(e.cluster).replication[e.kind].jti !== bar.jti) {
               bars.delete(barKey(e.kind, e.cluster));
               return;
             }

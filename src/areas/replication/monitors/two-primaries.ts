@@ -10,7 +10,7 @@ import type { Finding, Monitor } from '../../monitoring/types.js';
 /** Running primaries of each replication set with more than one, as "kind|cluster_id" → names. */
 export function primariesBySet(state: SimState): Map<string, string[]> {
   const sets = new Map<string, string[]>();
-  for (const c of Object.values(state.clusters)) {
+  for (const c of state.clusters.list()) {
     if (!isUp(state.network, c.name)) continue;
     for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
       const r = c.replication[kind];

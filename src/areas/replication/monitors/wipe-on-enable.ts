@@ -17,7 +17,7 @@ type Remembered = Map<string, Set<string>>;
 
 function readableOn(state: SimState, cluster: string): Remembered {
   const out: Remembered = new Map();
-  const c = state.clusters[cluster];
+  const c = state.clusters.get(cluster);
   for (const [mount, keys] of Object.entries(c?.storage.kv ?? {}))
     for (const [key, rec] of keyEntries(keys)) {
       const fps = readableVersions(mount, key, rec);
@@ -29,7 +29,7 @@ function readableOn(state: SimState, cluster: string): Remembered {
 /** The remembered versions the cluster can read in this state, by key. */
 function stillReadable(state: SimState, cluster: string, pre: Remembered): Map<string, string[]> {
   const found = new Map<string, string[]>();
-  const c = state.clusters[cluster];
+  const c = state.clusters.get(cluster);
   if (!c) return found;
   for (const [mk, fps] of pre) {
     const [mount, key] = mk.split('\u0000');
@@ -41,7 +41,7 @@ function stillReadable(state: SimState, cluster: string, pre: Remembered): Map<s
 
 /** Forgets remembered versions that the cluster now holds legitimately (a primary sent them, or it wrote them again). */
 function forget(pre: Remembered, state: SimState, source: string, mount?: string, key?: string): void {
-  const c = state.clusters[source];
+  const c = state.clusters.get(source);
   if (!c) return;
   for (const [mk, fps] of [...pre]) {
     const [m, k] = mk.split('\u0000');

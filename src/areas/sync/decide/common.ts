@@ -18,7 +18,7 @@ import { associationId, destinationKey, type SyncDestination } from '../sync.js'
 /** The cluster a write lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 export function landing(ctx: RequestContext): ClusterState | Reply {
   const l = configurationLanding(ctx.state, ctx.cluster);
-  return 'refuse' in l ? l.refuse : ctx.state.clusters[l.cluster];
+  return 'refuse' in l ? l.refuse : ctx.state.clusters.named(l.cluster);
 }
 
 /** `forwardedBy` for the event of a write that landed on `target` (the bus carries the forwarding: replication/messages.ts). */

@@ -63,5 +63,5 @@ export const decide =
 
     const destination: DestinationSettings = { key, namespace: ctx.namespace, type, name, connection, granularity, secretNameTemplate: template, customTags };
     const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: target.name, destination, ...forwarded(ctx, target) };
-    return { events: [event], reply: (after) => reply.data(destinationView(after.clusters[target.name].sync.destinations[key])) };
+    return { events: [event], reply: (after) => reply.data(destinationView(after.clusters.named(target.name).sync.destinations[key])) };
   };

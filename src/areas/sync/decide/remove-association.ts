@@ -25,5 +25,5 @@ export const decide =
     // Rule 3: success when the association does not exist (or is already removed): nothing to do.
     if (!mount || !a || !isLinked(a.value)) return reply.data(associationsView(d));
     const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
-    return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
+    return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
   };

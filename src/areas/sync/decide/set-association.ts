@@ -43,5 +43,5 @@ export const decide =
       association: { id, mount: mount.path, accessor: mount.accessor, secretName, ...naming },
       ...forwarded(ctx, target),
     };
-    return { events: [event], reply: (after) => reply.data(associationsView(after.clusters[target.name].sync.destinations[d.key])) };
+    return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
   };

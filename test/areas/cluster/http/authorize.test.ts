@@ -8,7 +8,7 @@ import { errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
 
 function ctxFor(over: { license?: License; drSecondary?: boolean; namespace?: string; body?: Record<string, unknown>; opToken?: string | null } = {}) {
   const w = kvWorld();
-  const base = w.state.clusters.east;
+  const base = w.state.clusters.named('east');
   const cluster: ClusterState = {
     ...base,
     license: over.license ?? base.license,
@@ -50,7 +50,7 @@ describe('authorisation: one step, driven by the rule each route declares', () =
     const w = kvWorld();
     const createOnly = w.tokenNamed('east', 'writer');
     expect(w.request('east', { method: 'POST', path: 'secret/data/app/x', body: { data: { a: 1 } }, token: createOnly }).status).toBe(200);
-    expect(capabilitiesOf(w.state.clusters.east.storage.tokens[createOnly!], 'secret/data/app/x').has('update')).toBe(true);
+    expect(capabilitiesOf(w.state.clusters.named('east').storage.tokens[createOnly!], 'secret/data/app/x').has('update')).toBe(true);
   });
 
   it('deny on the most specific rule refuses everything there', () => {
@@ -61,12 +61,12 @@ describe('authorisation: one step, driven by the rule each route declares', () =
 
   it('a sudo rule needs sudo on top of the capability', () => {
     const w = kvWorld();
-    const ops = w.state.clusters.east.storage.tokens[w.tokenNamed('east', 'ops')!];
+    const ops = w.state.clusters.named('east').storage.tokens[w.tokenNamed('east', 'ops')!];
     const { ctx } = ctxFor();
     const rule: AuthRule = { token: 'client', sudo: true };
-    expect(authz(rule, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', ops.id)).toMatchObject({ status: 403 });
-    expect(authz({ token: 'client' }, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', ops.id)).toBeNull();
-    expect(authz(rule, { ...ctx, cluster: w.state.clusters.east }, 'sys/replication/dr/primary/secondary-token', w.tokenNamed('east', 'root'))).toBeNull();
+    expect(authz(rule, { ...ctx, cluster: w.state.clusters.named('east') }, 'sys/replication/dr/primary/secondary-token', ops.id)).toMatchObject({ status: 403 });
+    expect(authz({ token: 'client' }, { ...ctx, cluster: w.state.clusters.named('east') }, 'sys/replication/dr/primary/secondary-token', ops.id)).toBeNull();
+    expect(authz(rule, { ...ctx, cluster: w.state.clusters.named('east') }, 'sys/replication/dr/primary/secondary-token', w.tokenNamed('east', 'root'))).toBeNull();
   });
 
   it('a token of a namespace reaches only paths in that namespace', () => {

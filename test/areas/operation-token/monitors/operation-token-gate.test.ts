@@ -66,7 +66,7 @@ describe('invariant operation-token-gate', () => {
     const r = response('west', { method: 'POST', path: `${DR}/secondary/merkle-check`, body: { dr_operation_token: 'hvs.not-it' } }, { status: 200, body: {} }, before);
     expect(m.observe({ before, events: [], state: before, responses: [r] })).toMatchObject([{ id: 'operation-token-gate', clusters: ['west'] }]);
     // The same answer with the right token is fine.
-    const good = response('west', { method: 'POST', path: `${DR}/secondary/merkle-check`, body: { dr_operation_token: before.clusters.west.drOperationToken } }, { status: 200, body: {} }, before);
+    const good = response('west', { method: 'POST', path: `${DR}/secondary/merkle-check`, body: { dr_operation_token: before.clusters.named('west').drOperationToken } }, { status: 200, body: {} }, before);
     expect(operationTokenGate().observe({ before, events: [], state: before, responses: [good] })).toEqual([]);
   });
 

@@ -8,13 +8,13 @@ describe('invariant cluster-id-rules', () => {
     x.drPrimary('east');
     x.drSecondary('east', 'west');
     x.advance(1000);
-    const setId = x.w.state.clusters.east.replication.dr.clusterId;
+    const setId = x.w.state.clusters.named('east').replication.dr.clusterId;
     x.ok('east', `${DR}/primary/demote`);
     x.ok('west', `${DR}/secondary/promote`, { dr_operation_token: x.operationToken('west', 'east') }, null);
-    expect(x.w.state.clusters.west.replication.dr.clusterId).toBe(setId);
+    expect(x.w.state.clusters.named('west').replication.dr.clusterId).toBe(setId);
     x.ok('west', `${DR}/primary/disable`, {}, x.root('east'));
     x.ok('west', `${DR}/primary/enable`, {}, x.root('east'));
-    expect(x.w.state.clusters.west.replication.dr.clusterId).not.toBe(setId);
+    expect(x.w.state.clusters.named('west').replication.dr.clusterId).not.toBe(setId);
     x.perfPrimary('south');
     x.ok('south', `${PERF}/primary/disable`);
     x.perfPrimary('south');
@@ -36,7 +36,7 @@ describe('invariant cluster-id-rules', () => {
     const w = world();
     const m = clusterIdRules();
     m.observe(stepOf(w, () => w.request('east', { method: 'POST', path: `${DR}/primary/enable`, token: w.state.operators.east.rootToken })));
-    const old = w.state.clusters.east.replication.dr.clusterId;
+    const old = w.state.clusters.named('east').replication.dr.clusterId;
     // A handler that reused the id instead of drawing a new one.
     const found = m.observe(
       folded(w.state, [
@@ -52,7 +52,7 @@ describe('invariant cluster-id-rules', () => {
     const w = world();
     const m = clusterIdRules();
     m.observe(stepOf(w, () => w.request('east', { method: 'POST', path: `${DR}/primary/enable`, token: w.state.operators.east.rootToken })));
-    const eastId = w.state.clusters.east.replication.dr.clusterId;
+    const eastId = w.state.clusters.named('east').replication.dr.clusterId;
     const found = m.observe(folded(w.state, [{ type: 'replication-primary-enabled', at: 0, kind: 'dr', cluster: 'south', clusterId: eastId, primaryClusterAddr: '', role: 'primary' }]));
     expect(found).toMatchObject([{ id: 'cluster-id-rules', clusters: ['south', 'east'] }]);
   });

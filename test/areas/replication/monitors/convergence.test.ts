@@ -21,7 +21,7 @@ describe('invariant convergence', () => {
     x.partition('east', 'west');
     x.write('east', 'b', { v: 2 });
     x.advance(10_000);
-    expect(x.w.state.clusters.west.storage.kv['secret/']?.get('b')).toBeUndefined();
+    expect(x.w.state.clusters.named('west').storage.kv['secret/']?.get('b')).toBeUndefined();
     x.heal();
     x.advance(1000);
     x.crash('south');
@@ -29,7 +29,7 @@ describe('invariant convergence', () => {
     x.advance(1000);
     x.restart('south');
     x.advance(1000);
-    expect(x.w.state.clusters.south.storage.kv['secret/']?.get('c')).toBeDefined();
+    expect(x.w.state.clusters.named('south').storage.kv['secret/']?.get('c')).toBeDefined();
     expect(x.findings).toEqual([]);
   });
 

@@ -20,7 +20,7 @@ describe('invariant filters-respected', () => {
   it('holds through the API: the primary’s local mount stays home, deny and allow filters are honoured as they change', () => {
     const x = new Watched(newWorld(), [filtersRespected]);
     perfSet(x);
-    expect(Object.keys(x.w.state.clusters.west.storage.mounts).sort()).toEqual(['billing/', 'secret/', 'team-a/apps/']);
+    expect(Object.keys(x.w.state.clusters.named('west').storage.mounts).sort()).toEqual(['billing/', 'secret/', 'team-a/apps/']);
     x.ok('east', `${PERF}/primary/paths-filter/west`, { mode: 'deny', paths: ['billing/', 'team-a/'] });
     x.write('east', 'a2', { v: 2 }, 'billing');
     x.advance(1000);
@@ -54,7 +54,7 @@ describe('invariant filters-respected', () => {
     const x = new Watched(newWorld(), []);
     perfSet(x);
     const w = x.w;
-    const held = w.state.clusters.west.storage;
+    const held = w.state.clusters.named('west').storage;
     const set = stepOf(w, () => w.request('east', { method: 'POST', path: `${PERF}/primary/paths-filter/west`, body: { mode: 'deny', paths: ['billing/', 'team-a/'] }, token: x.root('east') }));
     // A filter that was recorded but never applied: west keeps what it held.
     const broken = edited(set, (d) => {

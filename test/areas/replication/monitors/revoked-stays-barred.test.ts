@@ -14,7 +14,7 @@ describe('invariant revoked-stays-barred', () => {
     const token = x.drToken('east', 'west');
     x.ok('west', `${DR}/secondary/update-primary`, { dr_operation_token: x.operationToken('west', 'east'), token }, null);
     x.advance(1000);
-    expect(x.w.state.clusters.west.replication.dr.lastRemoteWal).toBe(x.w.state.clusters.east.wal.last);
+    expect(x.w.state.clusters.named('west').replication.dr.lastRemoteWal).toBe(x.w.state.clusters.named('east').wal.last);
     // Performance too: revoked, then enabled again (a wipe) with a new token.
     x.perfPrimary('south');
     x.perfSecondary('south', 'east');
@@ -33,7 +33,7 @@ describe('invariant revoked-stays-barred', () => {
     const m = revokedStaysBarred();
     m.observe(folded(x.w.state, [{ type: 'replication-secondary-revoked', at: 1000, kind: 'dr', cluster: 'east', id: 'west' }]));
     x.write('east', 'k', { v: 1 });
-    const wal = x.w.state.clusters.east.wal.last;
+    const wal = x.w.state.clusters.named('east').wal.last;
     const found = m.observe(folded(x.w.state, [{ type: 'replication-wal-delivered', at: 1020, kind: 'dr', cluster: 'west', primary: 'east', wal }]));
     expect(found).toMatchObject([{ kind: 'violation', id: 'revoked-stays-barred', clusters: ['west', 'east'] }]);
   });
@@ -45,14 +45,14 @@ describe('invariant revoked-stays-barred', () => {
     x.advance(1000);
     const m = revokedStaysBarred();
     const s = x.w.state;
-    const r = s.clusters.west.replication.dr;
+    const r = s.clusters.named('west').replication.dr;
     const found = m.observe(
       folded(s, [
         { type: 'replication-secondary-revoked', at: 1000, kind: 'dr', cluster: 'east', id: 'west' },
-        { type: 'replication-secondary-primary-updated', at: 1000, kind: 'dr', cluster: 'west', via: 'addresses', primary: 'east', primaryApiAddr: r.primaryApiAddr, primaryClusterAddr: r.primaryClusterAddr, knownPrimaryClusterAddrs: [s.clusters.east.clusterAddr], secondaryId: r.secondaryId, jti: r.jti, clusterId: r.clusterId, role: 'secondary.following' },
+        { type: 'replication-secondary-primary-updated', at: 1000, kind: 'dr', cluster: 'west', via: 'addresses', primary: 'east', primaryApiAddr: r.primaryApiAddr, primaryClusterAddr: r.primaryClusterAddr, knownPrimaryClusterAddrs: [s.clusters.named('east').clusterAddr], secondaryId: r.secondaryId, jti: r.jti, clusterId: r.clusterId, role: 'secondary.following' },
         // A streaming process that ignored the bar delivers the revocation's own WAL. (Not a sync: the
         // connection machine refuses to take up a link whose credentials are revoked, so no log can hold one.)
-        { type: 'replication-wal-delivered', at: 1040, kind: 'dr', cluster: 'west', primary: 'east', wal: s.clusters.east.wal.last + 1 },
+        { type: 'replication-wal-delivered', at: 1040, kind: 'dr', cluster: 'west', primary: 'east', wal: s.clusters.named('east').wal.last + 1 },
       ]),
     );
     expect(found).toMatchObject([{ id: 'revoked-stays-barred', clusters: ['west', 'east'] }]);

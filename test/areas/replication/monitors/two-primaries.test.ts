@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import type { RoleValue } from '../../../../models/replication-role.machine.js';
 import type { SimState } from '../../../../src/areas/cluster/state.js';
 import { World } from '../../../../src/world.js';
+import { draftState } from '../../../../src/areas/cluster/draft.js';
 import { twoPrimaries } from '../../../../src/areas/replication/monitors/two-primaries.js';
 
 /** A world state with the given DR roles and cluster ids, built on purpose to break the rule. */
 function stateWith(roles: Record<string, [RoleValue, string]>, down: string[] = []): SimState {
-  const s = structuredClone(World.create(Object.fromEntries(Object.keys(roles).map((n) => [n, {}])), { seed: 1 }).state);
-  for (const [name, [role, id]] of Object.entries(roles)) s.clusters[name].replication.dr = { ...s.clusters[name].replication.dr, role, clusterId: id };
-  for (const d of down) s.network.down[d] = true;
-  return s;
+  return draftState(World.create(Object.fromEntries(Object.keys(roles).map((n) => [n, {}])), { seed: 1 }).state, (s) => {
+    for (const [name, [role, id]] of Object.entries(roles)) s.clusters[name].replication.dr = { ...s.clusters[name].replication.dr, role, clusterId: id };
+    for (const d of down) s.network.down[d] = true;
+  });
 }
 
 const observe = (m: ReturnType<typeof twoPrimaries>, state: SimState) => m.observe({ state, before: state, events: [] });

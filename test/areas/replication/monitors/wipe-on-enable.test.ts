@@ -13,7 +13,7 @@ describe('invariant wipe-on-enable', () => {
     x.advance(1000);
     x.write('east', 'later', { v: 1 });
     x.advance(1000);
-    expect(x.w.state.clusters.west.storage.kv['secret/']?.get('shared')).toBeDefined();
+    expect(x.w.state.clusters.named('west').storage.kv['secret/']?.get('shared')).toBeDefined();
     expect(x.findings).toEqual([]);
   });
 
@@ -33,7 +33,7 @@ describe('invariant wipe-on-enable', () => {
     x.drPrimary('east');
     x.drSecondary('east', 'west');
     x.advance(1000);
-    expect(x.w.state.clusters.west.storage.kv['secret/']?.get('same')).toBeDefined();
+    expect(x.w.state.clusters.named('west').storage.kv['secret/']?.get('same')).toBeDefined();
     expect(x.findings).toEqual([]);
   });
 
@@ -49,7 +49,7 @@ describe('invariant wipe-on-enable', () => {
     expect(real.events.map((e) => e.type)).toEqual(['replication-secondary-enabled']);
     // The reducer "forgot" the wipe: west keeps its KV.
     const broken = edited(real, (d) => {
-      d.clusters.west.storage.kv = real.before.clusters.west.storage.kv as any;
+      d.clusters.west.storage.kv = real.before.clusters.named('west').storage.kv as any;
     });
     const found = m.observe(broken);
     expect(found).toMatchObject([{ kind: 'violation', id: 'wipe-on-enable', clusters: ['west'] }]);
@@ -60,7 +60,7 @@ describe('invariant wipe-on-enable', () => {
     const w = world();
     const m = wipeOnEnable();
     w.request('west', { method: 'POST', path: 'secret/data/app', body: { data: { v: 'old' } }, token: w.state.operators.west.rootToken });
-    const old = w.state.clusters.west.storage;
+    const old = w.state.clusters.named('west').storage;
     m.observe(stepOf(w, () => {}));
     const enable = stepOf(w, () => {
       w.request('east', { method: 'POST', path: `${PERF}/primary/enable`, token: w.state.operators.east.rootToken });

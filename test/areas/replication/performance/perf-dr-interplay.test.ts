@@ -96,7 +96,7 @@ describe.skipIf(!operationTokensBuilt)('promoting a DR secondary whose primary i
     expect(primariesBySet(w.state).size).toBe(0);
 
     // South follows the new primary with the lighter update: addresses, no new token.
-    expectOk(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [w.state.clusters.west.clusterAddr] }, southRoot));
+    expectOk(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [w.state.clusters.named('west').clusterAddr] }, southRoot));
     expectOk(writeKv(w, 'west', 'secret', 'after-failover', { v: 2 }, eastRoot));
     expectOk(writeKv(w, 'west', 'billing', 'after-failover', { n: 2 }, eastRoot));
     w.advance(1000);
@@ -171,8 +171,8 @@ describe.skipIf(!operationTokensBuilt)('promoting a DR secondary whose primary i
     w.advance(1000);
     // East lists both under the id "west": the crashed west, disconnected, and south, connected.
     expect(perfStatus(w, 'east').secondaries).toMatchObject([
-      { node_id: 'west', api_address: w.state.clusters.south.apiAddr, connection_status: 'connected' },
-      { node_id: 'west', api_address: w.state.clusters.west.apiAddr, connection_status: 'disconnected' },
+      { node_id: 'west', api_address: w.state.clusters.named('south').apiAddr, connection_status: 'connected' },
+      { node_id: 'west', api_address: w.state.clusters.named('west').apiAddr, connection_status: 'disconnected' },
     ]);
     // West's local root token came with DR; with it, south serves east's replicated data.
     expect(kvValue(w, 'south', 'secret', 'after', westRoot)).toEqual({ v: 2 });

@@ -72,7 +72,7 @@ describe('POST sys/replication/performance/primary/enable', () => {
     const v = perfWorld();
     enablePerfPrimary(v, 'east');
     enablePerfSecondary(v, 'east', 'west');
-    expect(perfStatus(v, 'west').known_primary_cluster_addrs).toEqual([v.state.clusters.east.clusterAddr]);
+    expect(perfStatus(v, 'west').known_primary_cluster_addrs).toEqual([v.state.clusters.named('east').clusterAddr]);
   });
 
   it('refuses a cluster that is already a primary, and a secondary, which must be promoted instead', () => {
@@ -299,7 +299,7 @@ describe('POST sys/replication/performance/secondary/enable', () => {
     const token = perfToken(w, 'east', 'west');
     const r = post(w, 'west', `${PERF}/secondary/enable`, { token, primary_api_addr: 'https://nowhere.example:8200' });
     expectRefused(r, 500, 'dial tcp nowhere.example:8200');
-    expectOk(post(w, 'west', `${PERF}/secondary/enable`, { token, primary_api_addr: w.state.clusters.east.apiAddr }));
+    expectOk(post(w, 'west', `${PERF}/secondary/enable`, { token, primary_api_addr: w.state.clusters.named('east').apiAddr }));
   });
 });
 

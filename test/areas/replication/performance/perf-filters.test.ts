@@ -160,7 +160,7 @@ describe('excludedFor (the filters-respected predicate)', () => {
   it('holds at every step of a run that changes filters, partitions and re-points the secondary', () => {
     const { w, westRoot } = filteredPair({ mode: 'allow', paths: ['secret/'] });
     const check = () => {
-      for (const c of Object.values(w.state.clusters)) {
+      for (const c of w.state.clusters.list()) {
         const r = c.replication.performance;
         if (r.role !== 'secondary.following' || r.primary === null) continue;
         for (const m of Object.values(c.storage.mounts)) if (!m.local) expect(excludedFor(w.state, r.primary, r.secondaryId, m.path), `${c.name} holds ${m.path}`).toBe(false);

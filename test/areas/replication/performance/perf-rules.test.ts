@@ -61,7 +61,7 @@ describe('area B rules', () => {
     const westRoot = perfPair(w);
     const token = perfToken(w, 'east', 'x');
     const [hash, length] = [w.stateHash(), w.log.length];
-    const r = post(w, 'west', `${PERF}/secondary/update-primary`, { token, update_primary_addrs: [w.state.clusters.east.clusterAddr] }, westRoot);
+    const r = post(w, 'west', `${PERF}/secondary/update-primary`, { token, update_primary_addrs: [w.state.clusters.named('east').clusterAddr] }, westRoot);
     expect(r).toEqual({ status: 400, body: { errors: ['update-primary takes a token or update_primary_addrs, not both'] } });
     expectRefused(post(w, 'west', `${PERF}/secondary/update-primary`, {}, westRoot), 400, 'needs a token or update_primary_addrs');
     expect([w.stateHash(), w.log.length]).toEqual([hash, length]);
@@ -76,7 +76,7 @@ describe('area B rules', () => {
     const southRoot = rootTokenOn(w, 'south', 'east');
     expectOk(post(w, 'east', `${PERF}/primary/demote`, {}, eastRoot));
     expectOk(post(w, 'west', `${PERF}/secondary/promote`, {}, westRoot));
-    const [east, west] = [w.state.clusters.east, w.state.clusters.west];
+    const [east, west] = [w.state.clusters.named('east'), w.state.clusters.named('west')];
     // Pinged in order: east answers, but no longer as a primary; west does.
     expectOk(post(w, 'south', `${PERF}/secondary/update-primary`, { update_primary_addrs: [east.clusterAddr, west.clusterAddr] }, southRoot));
     expect(perfStatus(w, 'south')).toMatchObject({ secondary_id: 'south', known_primary_cluster_addrs: [east.clusterAddr, west.clusterAddr] });

@@ -24,7 +24,7 @@ describe('performance replication and versions', () => {
     enablePerfSecondary(w, 'east', 'west');
     w.advance(1000);
     expect(perfStatus(w, 'west')).toMatchObject({ state: 'stream-wals', connection_state: 'ready' });
-    const [east, west] = [w.state.clusters.east, w.state.clusters.west];
+    const [east, west] = [w.state.clusters.named('east'), w.state.clusters.named('west')];
     expect([east.version, west.version]).toEqual(['1.16.0', '1.15.2']);
     expect(west.replication.performance).toMatchObject({ primary: 'east', connected: true });
   });
