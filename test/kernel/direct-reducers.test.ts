@@ -32,7 +32,7 @@ const reference: Record<string, (d: SimDraft, e: any) => void> = {
     // KV-v2 keeps the service's default 10 versions (no config or metadata in these events).
     let oldest = prev?.oldest ?? 0;
     if (mount.type === 'kv-v2' && version - oldest >= 10) {
-      for (let n = oldest; n <= version - 10; n++) versions = versions.delete(String(n));
+      versions = versions.dropThrough(version - 10);
       oldest = version - 10 + 1;
     }
     c.storage.kv[e.mount] = keys.set(e.key, {

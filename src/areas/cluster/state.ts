@@ -8,6 +8,7 @@ export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
 import type { OrderedMap } from 'immutable';
 import type { ClusterTable } from './cluster-table.js';
+import type { VersionRun } from './version-run.js';
 import type { Capability, ReplicationKind } from '../vocabulary.js';
 export type { Capability, ReplicationKind };
 
@@ -54,8 +55,8 @@ export interface KvVersion {
   destroyed: boolean;
 }
 
-/** A key's versions, number (as a string) → version: a persistent map, read through versions.ts. */
-export type VersionMap = OrderedMap<string, KvVersion>;
+/** A key's versions, a contiguous run by number (version-run.ts), read through versions.ts. */
+export type Versions = VersionRun<KvVersion>;
 
 /**
  * One key of a KV mount. KV-v1 keeps a single version (1), overwritten in place. KV-v2 keeps at most
@@ -66,7 +67,7 @@ export type VersionMap = OrderedMap<string, KvVersion>;
 export interface KvRecord {
   /** 0 for a key whose metadata was written before any data. */
   current: number;
-  versions: VersionMap;
+  versions: Versions;
   createdAt: number;
   updatedAt: number;
   /** The service's `oldest_version`; absent while 0. */

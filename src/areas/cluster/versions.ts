@@ -1,10 +1,9 @@
 // A KV-v2 key's versions and how many of them the service keeps.
 //
-// The versions are a persistent map (immutable.js `OrderedMap`, number as a string → version): a write
-// adds one entry and drops the oldest ones in O(log n) each, sharing the rest, where a plain object
-// had to be copied whole per write (issue #15: a key rewritten 10k times cost 1,284 µs a write). Entries
-// are added in increasing version order and dropped from the front, so iteration is ascending;
-// canonical JSON (src/kernel/canonical.ts) prints the map as the sorted object it stands for.
+// The versions are a persistent run (version-run.ts: a frozen array while short, an immutable.js `List`
+// when a key keeps thousands): a write adds the newest and drops the oldest, sharing the rest, where a
+// plain object had to be copied whole per write (issue #15: a key rewritten 10k times cost 1,284 µs a
+// write). Canonical JSON prints a run as the sorted object it stands for.
 //
 // How many are kept is the service's `KeyMetadata.AddVersion` (hashicorp/vault-plugin-secrets-kv,
 // path_data.go): the larger of the key's and the mount's `max_versions`, and 10 when both are 0.
@@ -12,20 +11,15 @@
 // `oldest_version` becomes `current - max + 1`. So `oldest_version` stays 0 until the first time a
 // key reaches its max (at 10 writes it becomes 1 with version 1 still held), and a lowered max prunes
 // on the next write, not when it is set.
-import { OrderedMap } from 'immutable';
-import type { KvRecord, KvVersion, MountEntry, VersionMap } from './state.js';
+import type { KvRecord, KvVersion, MountEntry, Versions } from './state.js';
+import { VersionRun } from './version-run.js';
 
-export type { VersionMap };
+export type { Versions };
 
 /** The service's `defaultMaxVersions`. */
 export const DEFAULT_MAX_VERSIONS = 10;
 
-export const emptyVersions: VersionMap = OrderedMap<string, KvVersion>();
-
-/** A version map holding these versions (tests and fixtures). */
-export function versionsOf(versions: Record<string, KvVersion>): VersionMap {
-  return OrderedMap(Object.entries(versions));
-}
+export const emptyVersions: Versions = VersionRun.empty<KvVersion>();
 
 /** Version `n` of the record, if it still holds it. */
 export function versionAt(rec: KvRecord | undefined, n: number | string): KvVersion | undefined {
@@ -35,7 +29,7 @@ export function versionAt(rec: KvRecord | undefined, n: number | string): KvVers
 /** The (version number, version) pairs the record holds, oldest first. */
 export function versionEntries(rec: KvRecord | undefined): [number, KvVersion][] {
   if (!rec) return [];
-  return [...rec.versions.entries()].map(([n, v]) => [Number(n), v]);
+  return rec.versions.entries();
 }
 
 /** The service's `max(key's max_versions, mount's max_versions)`, or 10 when both are 0. */
@@ -48,15 +42,8 @@ export function effectiveMaxVersions(rec: KvRecord | undefined, mount: MountEntr
  * The versions and `oldest_version` after version `current` was added: AddVersion's sliding window.
  * Drops versions `oldest … current - max` (one per write, more after max was lowered).
  */
-export function pruned(versions: VersionMap, current: number, oldest: number, max: number): { versions: VersionMap; oldest: number } {
+export function pruned(versions: Versions, current: number, oldest: number, max: number): { versions: Versions; oldest: number } {
   if (current - oldest < max) return { versions, oldest };
   const last = current - max;
-  let next = versions;
-  // Held versions are a contiguous run ending at `current`; walk from the oldest held, not from 0,
-  // so a key whose max was lowered from 1,000 to 1 drops what it holds, not a loop over numbers.
-  for (const n of versions.keys()) {
-    if (Number(n) > last) break;
-    next = next.delete(n);
-  }
-  return { versions: next, oldest: last + 1 };
+  return { versions: versions.dropThrough(last), oldest: last + 1 };
 }

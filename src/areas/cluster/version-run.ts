@@ -1,0 +1,94 @@
+// A KV-v2 key's versions: a contiguous run of numbered versions, `first` … `first + size - 1` (the
+// service keeps the newest `max_versions` and drops the oldest, so what a key holds never has a gap).
+// Persistent: a write makes a new run that shares what it can with the one before.
+//
+// Issue #15: a persistent map per key (immutable.js `OrderedMap`, a hash map and a list of entries)
+// cost some 300 bytes for a key holding one version, and made the state 1.7x its JSON at 200
+// clusters. Most keys hold a handful of versions (the service's default is 10), so a short run is a
+// frozen array, copied on a write (a few pointers); a long one (a mount or key configured to keep
+// thousands) is an immutable.js `List`, where adding the newest and dropping the oldest cost O(log n).
+// Canonical JSON and `JSON.stringify` print a run as the record it stands for (number → version).
+//
+// Generic in what a version is (`KvVersion`, state.ts, whose module names this one's type: `Versions`),
+// so the two modules do not import each other.
+import { List } from 'immutable';
+
+/** Up to this many versions a run is a plain frozen array; beyond, a persistent list. */
+const SHORT = 32;
+
+export class VersionRun<V> {
+  private constructor(
+    /** The oldest version held (0 when none is). */
+    readonly first: number,
+    private readonly held: readonly V[] | List<V>,
+  ) {
+    Object.freeze(this);
+  }
+
+  private static readonly EMPTY = new VersionRun<never>(0, Object.freeze([]));
+
+  static empty<V>(): VersionRun<V> {
+    return VersionRun.EMPTY as VersionRun<V>;
+  }
+
+  get size(): number {
+    return Array.isArray(this.held) ? this.held.length : (this.held as List<V>).size;
+  }
+
+  /** The newest version held (0 when none is). */
+  get last(): number {
+    return this.size === 0 ? 0 : this.first + this.size - 1;
+  }
+
+  /** Version `n`, if the run holds it (`n` as a number or its decimal text). */
+  get(n: number | string): V | undefined {
+    const i = Number(n) - this.first;
+    if (!Number.isInteger(i) || i < 0 || i >= this.size || this.size === 0) return undefined;
+    return Array.isArray(this.held) ? (this.held as readonly V[])[i] : (this.held as List<V>).get(i);
+  }
+
+  /** The run with version `n` set: one it holds is replaced; the next after the newest (or any, in an empty run) is added. */
+  set(n: number | string, v: V): VersionRun<V> {
+    const num = Number(n);
+    if (this.size === 0) return new VersionRun(num, Object.freeze([v]));
+    const i = num - this.first;
+    if (!Number.isInteger(i) || i < 0 || i > this.size) throw new Error(`version ${n} cannot be set in a run of versions ${this.first}–${this.last}: versions are added in order`);
+    if (!Array.isArray(this.held)) {
+      const list = this.held as List<V>;
+      return new VersionRun(this.first, i === list.size ? list.push(v) : list.set(i, v));
+    }
+    const arr = this.held as readonly V[];
+    if (i === arr.length && arr.length >= SHORT) return new VersionRun(this.first, List(arr).push(v));
+    const next = arr.slice();
+    next[i] = v;
+    return new VersionRun(this.first, Object.freeze(next));
+  }
+
+  /** The run without its versions up to `n` (the oldest ones). */
+  dropThrough(n: number): VersionRun<V> {
+    const count = Math.min(this.size, n - this.first + 1);
+    if (count <= 0) return this;
+    if (count === this.size) return VersionRun.empty();
+    if (Array.isArray(this.held)) return new VersionRun(this.first + count, Object.freeze((this.held as readonly V[]).slice(count)));
+    const rest = (this.held as List<V>).slice(count);
+    return new VersionRun(this.first + count, rest.size <= SHORT ? Object.freeze(rest.toArray()) : rest);
+  }
+
+  /** The version numbers held, oldest first, as text (the record's keys). */
+  keys(): string[] {
+    return Array.from({ length: this.size }, (_, i) => String(this.first + i));
+  }
+
+  /** (number, version) pairs, oldest first. */
+  entries(): [number, V][] {
+    const vs = Array.isArray(this.held) ? (this.held as readonly V[]) : (this.held as List<V>).toArray();
+    return vs.map((v, i) => [this.first + i, v]);
+  }
+
+  /** The record it stands for (version number → version), as the service's metadata lists them. */
+  toJSON(): Record<string, V> {
+    const out: Record<string, V> = {};
+    for (const [n, v] of this.entries()) out[n] = v;
+    return out;
+  }
+}
