@@ -83,6 +83,18 @@ function emptyState(seed: number, latencyMs: number): SimState {
   return { now: 0, seed, network: initialNetwork(latencyMs), clusters: ClusterTable.empty(), operators: {}, stores: {} };
 }
 
+/**
+ * Where a world's log starts: the state before its first event and its bus then (the messages a fork
+ * carried in flight). The history of messages is rebuilt from it (`World.messages`).
+ */
+interface Origin {
+  state: SimState;
+  bus: Bus<SimState, SimEvent>;
+}
+
+/** A live bus: it keeps the messages in flight; the history of them is rebuilt when read. */
+const liveBus = () => new Bus<SimState, SimEvent>(messageSources, { history: false });
+
 export class World {
   /** The state the bus last read: each appended event is read with the state before and after it. */
   private seen: SimState;
@@ -91,7 +103,8 @@ export class World {
     private readonly store: EventStore<SimState, SimEvent>,
     private readonly rng: SeededRng,
     private readonly limits: Readonly<RequestLimits>,
-    private readonly bus: Bus<SimState, SimEvent> = new Bus(messageSources),
+    private origin: Origin | null,
+    private readonly bus: Bus<SimState, SimEvent> = liveBus(),
     private readonly table: RouteTable = routes,
   ) {
     this.seen = store.state;
@@ -113,9 +126,10 @@ export class World {
     if (names.length === 0) throw new WorldUsageError('a world needs at least one cluster');
     for (const n of names) if (!/^[a-z][a-z0-9-]*$/.test(n)) throw new WorldUsageError(`cluster name "${n}" must match [a-z][a-z0-9-]*`);
     const rng = new SeededRng(seed);
-    const store = new EventStore<SimState, SimEvent>(emptyState(seed, latencyMs), reducers);
+    const empty = emptyState(seed, latencyMs);
+    const store = new EventStore<SimState, SimEvent>(empty, reducers);
     store.append(genesisEvent(topology, seed, rng, latencyMs));
-    return new World(store, rng, limitsOf(options), undefined, options.routes);
+    return new World(store, rng, limitsOf(options), { state: empty, bus: liveBus() }, undefined, options.routes);
   }
 
   /**
@@ -136,9 +150,10 @@ export class World {
     const first = events[0];
     if (!first || first.type !== 'world-created') throw fail(first ? 1 : null, 'a history must start with a world-created event');
     if (end && end.events !== events.length) throw fail(null, `the closing record counts ${end.events} events, the history has ${events.length}`);
-    let state = emptyState(first.seed, first.latencyMs);
-    // The bus reads the events as they fold, so the replayed world holds the same messages.
-    const bus = new Bus<SimState, SimEvent>(messageSources);
+    const empty = emptyState(first.seed, first.latencyMs);
+    let state = empty;
+    // The bus reads the events as they fold, so the replayed world holds the same messages in flight.
+    const bus = liveBus();
     // One loop with the position at hand, so a flaw names its line; the try sits outside the loop.
     let i = 0;
     try {
@@ -161,7 +176,7 @@ export class World {
     const kept = store.log as SimEvent[];
     for (const e of events) kept.push(e);
     const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
-    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), bus, options.routes);
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), { state: empty, bus: liveBus() }, bus, options.routes);
     if (end && world.stateHash() !== end.stateHash)
       throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
     return world;
@@ -169,7 +184,8 @@ export class World {
 
   /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
   fork(): World {
-    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, this.bus.fork(), this.table);
+    const origin = { state: this.store.state, bus: this.bus.fork() };
+    return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, origin, this.bus.fork(), this.table);
   }
 
   /** The log with its closing record (generator position, state hash): what history.jsonl holds. */
@@ -195,9 +211,30 @@ export class World {
    * Every message sent between the clusters (and to external stores) so far, in the order sent, each
    * with its delivery or drop once it happened. Derived from the log: a replay holds the same. A fork
    * carries its parent's messages still in flight (not those already delivered or dropped).
+   *
+   * A world keeps only the messages in flight until this is first read (issue #15: the history was
+   * most of a long run's heap, and property runs, the explorer and soak tests never read it): then
+   * the history is rebuilt by reading the log again from the world's origin through a bus of its own
+   * (as a replay does: the same events give the same messages), and kept from then on.
    */
   get messages(): readonly BusMessage[] {
+    if (!this.bus.keepsHistory) this.rebuildHistory();
     return this.bus.messages;
+  }
+
+  private rebuildHistory(): void {
+    const origin = this.origin;
+    if (!origin) throw new Error('a world without its origin cannot rebuild its messages');
+    const bus = origin.bus.fork();
+    bus.keepHistory(bus.inFlight);
+    let state = origin.state;
+    for (const e of this.store.log) {
+      const next = applyEvent(state, e, reducers);
+      bus.observe(state, e, next);
+      state = next;
+    }
+    this.bus.keepHistory(bus.messages);
+    this.origin = null;
   }
   /** Messages sent and neither delivered nor dropped yet: on their way, or held back by a partition. */
   get inFlight(): readonly BusMessage[] {

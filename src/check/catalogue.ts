@@ -1,6 +1,7 @@
 // The catalogue of invariants and hazards (invariants.md), one monitor per id, and the watch that
 // runs them over a world after every step.
 import type { ApiResponse } from '../kernel/http/http.js';
+import type { BusMessage } from '../kernel/bus.js';
 import { applyEvent } from '../kernel/engine.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
@@ -50,6 +51,8 @@ export class Watch {
   /** The state after each event since the last step, recorded as the world appends them. */
   private states: SimState[] = [];
   private responses: ResponseObservation[] = [];
+  /** The messages delivered or dropped since the last step, as the bus reported them. */
+  private settled = new Set<BusMessage>();
   readonly findings: Finding[] = [];
 
   constructor(private readonly world: World, factories: MonitorFactory[] = catalogue) {
@@ -58,6 +61,11 @@ export class Watch {
     this.seen = world.log.length;
     // The stream publishes each event once the state has absorbed it: the state then is the one right after it.
     world.events$.subscribe(() => this.states.push(world.state));
+    // What the monitors are shown of the bus: the messages in flight, and those that arrived or were
+    // lost during the step (the world keeps no history of messages unless it is read: World.messages).
+    world.bus$.subscribe((r) => {
+      if (r.phase !== 'sent') this.settled.add(r.message);
+    });
   }
 
   /**
@@ -89,12 +97,14 @@ export class Watch {
     const events = this.world.log.slice(this.seen) as SimEvent[];
     // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
     const states = this.states.length === events.length ? this.states : undefined;
-    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages: this.world.messages, fold: foldEvent };
+    const messages = [...this.world.inFlight, ...this.settled].sort((a, b) => a.sentBy - b.sentBy);
+    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages, fold: foldEvent };
     const found = this.monitors.flatMap((m) => m.observe(o));
     this.before = this.world.state;
     this.seen = this.world.log.length;
     this.states = [];
     this.responses = [];
+    this.settled = new Set();
     this.findings.push(...found);
     return found;
   }

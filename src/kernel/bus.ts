@@ -150,7 +150,14 @@ export function callRefused(net: NetworkState, m: Pick<BusMessage, 'from' | 'to'
 }
 
 export class Bus<S extends { network: NetworkState }, E extends { seq?: number; at: number; type: string }> implements BusView {
-  private readonly all: BusMessage[] = [];
+  /**
+   * Every message sent, in order, with its delivery or drop: kept only when asked for (`history`).
+   * The history is derived from the log (a replay sends the same messages), and most worlds never
+   * read it (property runs, the explorer, a long soak): kept for them, it was most of a world's heap
+   * (issue #15: ~450 bytes a message, 26 of 58 MiB at 200 clusters after 20k writes). The world
+   * rebuilds it from its log the first time it is read (src/world.ts `messages`).
+   */
+  private all: BusMessage[] | null;
   private readonly pending = new Map<string, BusMessage>();
   private readonly streams = new Map<string, BusMessage[]>();
   /** When each pending message (with a receiver) is due now: its due time, or later once held and woken. */
@@ -160,11 +167,31 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
   private readonly checks = new Map<string, { due: number; rank?: readonly string[] }>();
   private readonly subject = new Subject<BusRecord>();
 
-  constructor(private readonly sources: readonly MessageSource<S, E>[]) {}
+  constructor(
+    private readonly sources: readonly MessageSource<S, E>[],
+    options: { history?: boolean } = {},
+  ) {
+    this.all = options.history === false ? null : [];
+  }
 
-  /** Every message so far, in the order sent, each with its delivery or drop once it happened. */
+  /** Whether it keeps every message (`messages`), or only those in flight. */
+  get keepsHistory(): boolean {
+    return this.all !== null;
+  }
+
+  /** Every message so far, in the order sent, each with its delivery or drop once it happened (a bus keeping its history). */
   get messages(): readonly BusMessage[] {
+    if (this.all === null) throw new Error('this bus keeps no history of its messages: only those in flight (inFlight)');
     return this.all;
+  }
+
+  /**
+   * Keeps every message from now on, after `earlier` (the history so far, rebuilt from the log by
+   * another bus that read the same events): a message of it still in flight here is taken as this
+   * bus's own object, so its delivery shows in the history.
+   */
+  keepHistory(earlier: readonly BusMessage[]): void {
+    this.all = earlier.map((m) => this.pending.get(m.id) ?? m);
   }
 
   /** Messages sent and not (yet) delivered or dropped, in the order sent. */
@@ -244,7 +271,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
         // site that sees several shapes gives every object its own hidden class (V8's megamorphic
         // object clone copies the map): ~1.3 KB of maps per WAL message kept (issue #15, heap).
         const m: BusMessage = Object.assign({}, s, { stream: stream ?? '', dueAt: now ? null : (dueAt ?? event.at), sentBy: event.seq ?? 0, deliveredAt: null, deliveredBy: null, droppedAt: null, droppedBy: null, dropReason: null });
-        this.all.push(m);
+        this.all?.push(m);
         this.subject.next({ phase: 'sent', message: m });
         if (now) {
           // A call answered at this instant crosses the network as it is now, or not at all: it is not
@@ -271,13 +298,16 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     }
   }
 
-  /** A copy for a fork: the same messages in flight, due at the same times; the delivered ones left behind. */
+  /**
+   * A copy for a fork: the same messages in flight, due at the same times; the delivered ones left
+   * behind. It keeps a history (of those in flight, then its own) when this one does.
+   */
   fork(): Bus<S, E> {
-    const copy = new Bus<S, E>(this.sources);
+    const copy = new Bus<S, E>(this.sources, { history: this.keepsHistory });
     const queued = new Set(this.queue.values().filter((q) => !q.check && this.due.get(q.id) === q.due).map((q) => q.id));
     for (const m of this.pending.values()) {
       const c = { ...m };
-      copy.all.push(c);
+      copy.all?.push(c);
       copy.pending.set(c.id, c);
       if (c.stream) copy.streams.set(c.stream, [...(copy.streams.get(c.stream) ?? []), c]);
       const due = this.due.get(c.id)!;

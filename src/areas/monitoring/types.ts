@@ -62,7 +62,10 @@ export interface Observation {
   states?: readonly SimState[];
   /** The requests answered during the step, when the caller reported them (`Watch.observeResponse`). */
   responses?: readonly ResponseObservation[];
-  /** The messages of the bus between the clusters so far (`World.messages`), when the watch has a world. */
+  /**
+   * The messages of the bus between the clusters that were in flight during the step: those still in
+   * flight, and those delivered or dropped during it (by the event that sent them), when the watch has a world.
+   */
   messages?: readonly BusMessage[];
   /**
    * How the world applies one event (its reducers, src/world.ts): what `stateAfter` folds with when
