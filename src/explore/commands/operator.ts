@@ -65,8 +65,13 @@ export class SharedRequests {
 }
 
 interface SharedRequest {
-  /** The world right after the request; never changed again (takers work on forks of it). */
-  world: World;
+  /**
+   * The world right after the request, never changed again (takers work on forks of it); null
+   * until the operator that sent it sends another request. The last request of a command is
+   * usually not repeated by another (that would be the same command, which the explorer tries
+   * once), so keeping the world after each one would cost a fork per command for nothing.
+   */
+  world: World | null;
   response: ApiResponse;
   events: SimEvent[];
   states: SimState[];
@@ -106,6 +111,8 @@ export class Operator implements OperatorPort {
   private listening: Unsubscribable | null = null;
   /** Where the current command stands in the shared requests (null: not sharing, or it did something else than a request). */
   private sharing: SharedRequests | null;
+  /** The last request sent while sharing, whose world is kept only once another request follows. */
+  private unkept: SharedRequest | null = null;
   private commandStateStart: SimState;
   /** Without a Watch: the last command's observation, for the monitors. */
   lastObservation: Observation | null = null;
@@ -285,9 +292,15 @@ export class Operator implements OperatorPort {
   private send(on: string, request: { method: Method; path: string; body: Body | undefined; token: string | undefined }): ApiResponse {
     const at = this.sharing;
     if (!at) return this.world.request(on, request);
+    // A request follows the last one: the world after that one is worth keeping now.
+    if (this.unkept) {
+      this.unkept.world = this.world;
+      this.moveTo(this.world.fork());
+      this.unkept = null;
+    }
     const key = requestKey(on, request.method, request.path, request.token, request.body);
     const known = at.next.get(key);
-    if (known) {
+    if (known?.world) {
       this.taken++;
       this.moveTo(known.world.fork());
       this.events.push(...known.events);
@@ -297,9 +310,10 @@ export class Operator implements OperatorPort {
     }
     const [events, states] = [this.events.length, this.states.length];
     const response = this.world.request(on, request);
-    const step: SharedRequest = { world: this.world, response, events: this.events.slice(events), states: this.states.slice(states), then: new SharedRequests() };
-    at.next.set(key, step);
-    this.moveTo(this.world.fork());
+    // Sent before by an operator that sent nothing after it (no world kept): the same step, kept now if this one goes on.
+    const step: SharedRequest = known ?? { world: null, response, events: this.events.slice(events), states: this.states.slice(states), then: new SharedRequests() };
+    if (!known) at.next.set(key, step);
+    this.unkept = step;
     this.sharing = step.then;
     return response;
   }
@@ -312,6 +326,7 @@ export class Operator implements OperatorPort {
   /** Anything but a request ends the sharing: what follows depends on it too. */
   private unshared(): void {
     this.sharing = null;
+    this.unkept = null;
   }
 
   /** Decodes an encoded operation token with its OTP, as the service's CLI does (the `decode-token` step). */
