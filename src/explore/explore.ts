@@ -30,10 +30,10 @@ import {
   type Capabilities,
   type Model,
 } from './commands/index.js';
-import { FindingError, keyOwnersOf, Operator, type Ref } from './commands/operator.js';
+import { FindingError, keyOwnersOf, Operator, SharedRequests, type Ref } from './commands/operator.js';
 import { withModelExpectation, type ScenarioExport } from './export.js';
 import { recordRun } from './property.js';
-import type { Finding, Observation } from '../areas/monitoring/types.js';
+import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import { keyCount } from '../areas/cluster/keymap.js';
 
 export interface ExploreOptions {
@@ -136,7 +136,8 @@ interface Node {
   roots: ReadonlyMap<string, Ref>;
   parent: Node | null;
   command: OperatorCommand | null;
-  observation: Observation | null;
+  /** The monitors after they were shown every step of the path to this state, in catalogue order. */
+  monitors: Monitor[];
   depth: number;
   /** A shard's digest of the state's canonical form (see ExploreResult.states). */
   digest?: string;
@@ -153,7 +154,7 @@ export function explore(options: ExploreOptions): ExploreResult {
 
   const start = freshOperator(k, seed, { watch: false });
   const keyOwners = keyOwnersOf(start.world.state);
-  const root: Node = { world: start.world, model: initialModel(names, caps, false), roots: new Map(), parent: null, command: null, observation: null, depth: 0 };
+  const root: Node = { world: start.world, model: initialModel(names, caps, false), roots: new Map(), parent: null, command: null, monitors: catalogue.map((f) => f()), depth: 0 };
 
   const result: ExploreResult = {
     clusters: k,
@@ -202,6 +203,8 @@ export function explore(options: ExploreOptions): ExploreResult {
       const visitedBefore = result.visited;
       // Commands that resolve to the same act on this state (the same cluster picked) are tried once.
       const tried = new Set<string>();
+      // The commands tried from this state send some requests alike (a DR operation token's): each is sent once.
+      const shared = new SharedRequests();
       for (const command of commands) {
         if (options.shouldStop?.()) {
           result.depthReached = depth;
@@ -216,19 +219,22 @@ export function explore(options: ExploreOptions): ExploreResult {
         tried.add(act);
 
         const model = cloneModel(node.model);
-        const op = new Operator(node.world.fork(), { watch: false, keyOwners, generatedRoots: node.roots });
-        const child: Node = { world: op.world, model, roots: op.generatedRoots, parent: node, command, observation: null, depth };
+        const op = new Operator(node.world.fork(), { watch: false, keyOwners, generatedRoots: node.roots, shared });
+        const child: Node = { world: op.world, model, roots: op.generatedRoots, parent: node, command, monitors: node.monitors, depth };
         try {
           command.run(model, op);
         } catch (e) {
           if (!(e instanceof ModelMismatch)) throw e;
           return finish(child, { kind: 'mismatch', message: e.message });
         }
+        child.world = op.world;
         result.visited++;
         if (states && node.digest) states.set(node.digest, result.visited - visitedBefore);
         options.onTick?.({ depth, visited: result.visited, distinct: result.distinct, queue: frontier.length - at - 1 + next.length });
-        child.observation = op.lastObservation;
-        for (const f of observePath(child)) {
+        // The parent's monitors, forked, are shown this command's step: they remember the path.
+        child.monitors = node.monitors.map((m) => m.fork());
+        const observation = op.lastObservation!;
+        for (const f of child.monitors.flatMap((m) => m.observe(observation))) {
           if (f.kind === 'violation' || forbid.has(f.id)) return finish(child, { kind: f.kind, id: f.id, message: f.message, finding: f });
           result.hazards[f.id] = (result.hazards[f.id] ?? 0) + 1;
         }
@@ -261,21 +267,6 @@ export function explore(options: ExploreOptions): ExploreResult {
   }
   result.complete = true;
   return done();
-}
-
-/**
- * The findings of a node's last command. Monitors remember what they saw (what a cluster stored
- * before its wipe, when the world last changed), and a monitor cannot be forked: fresh ones are
- * shown the whole path's observations, and the last one's findings are the new ones.
- */
-function observePath(node: Node): Finding[] {
-  const path: Observation[] = [];
-  for (let n: Node | null = node; n && n.observation; n = n.parent) path.push(n.observation);
-  path.reverse();
-  const monitors = catalogue.map((f) => f());
-  let found: Finding[] = [];
-  for (const o of path) found = monitors.flatMap((m) => m.observe(o));
-  return found;
 }
 
 /** The finding with its trace, re-run from a fresh world with the Watch and exported as a scenario. */

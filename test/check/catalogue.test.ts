@@ -7,7 +7,11 @@ import { DR, world } from './helpers.js';
 /** A monitor that keeps what it was shown. */
 function recorder(): { factory: () => Monitor; seen: Observation[] } {
   const seen: Observation[] = [];
-  return { seen, factory: () => ({ id: 'convergence', kind: 'invariant', description: 'records', observe: (o) => (seen.push(o), []) }) };
+  const factory = (): Monitor => {
+    const m: Monitor = { id: 'convergence', kind: 'invariant', description: 'records', observe: (o) => (seen.push(o), []), fork: () => m };
+    return m;
+  };
+  return { seen, factory };
 }
 
 describe('the catalogue', () => {

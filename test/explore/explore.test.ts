@@ -2,7 +2,7 @@
 // states deduplicated up to renaming of clusters, the shortest trace to a forbidden hazard
 // exported as a scenario that replays it.
 import { describe, expect, it } from 'vitest';
-import { capabilitiesFor, freshOperator, initialModel } from '../../src/explore/commands/index.js';
+import { ROLE_FAMILIES, capabilitiesFor, freshOperator, initialModel } from '../../src/explore/commands/index.js';
 import { EnablePrimary } from '../../src/areas/replication/commands/enable-primary.js';
 import { canonicalForm, explore, permutationsOf } from '../../src/explore/explore.js';
 import { runExported } from './property/helpers.js';
@@ -48,6 +48,16 @@ describe('explore', () => {
     expect(stateWithPrimary(1)).toBe(stateWithPrimary(2));
     const none = freshOperator(3, 1, { watch: false });
     expect(canonicalForm(none.world.state, initialModel(['east', 'west', 'south'], caps), new Map())).not.toBe(stateWithPrimary(0));
+  });
+
+  it('covers the DR role product of 3 clusters in the same states and transitions (the bench row; pinned across speed-ups)', () => {
+    // Forked monitors and shared requests change how the explorer gets there, never what it finds:
+    // these are the counts of the explorer before them (BENCHMARKS.md section 4).
+    const r = explore({ depth: 12, clusters: 3, stopWhenRolesCovered: true, capabilities: { kinds: ['dr'] }, families: ROLE_FAMILIES });
+    expect(r).toMatchObject({ distinct: 190, visited: 380, depthReached: 6, stoppedBy: 'roles-covered', hazards: { 'two-primaries': 6 } });
+    expect(r.roleVectors.covered).toBe(27);
+    const small = explore({ depth: 3, clusters: 2 });
+    expect(small).toMatchObject({ distinct: 125, visited: 352, complete: true, hazards: {} });
   });
 
   it('counts each combination of DR roles with its renamings', () => {

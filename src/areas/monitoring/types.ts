@@ -82,6 +82,13 @@ export interface Monitor {
   description: string;
   /** New findings after a step. A hazard reports when it arises, not again while it lasts. */
   observe(o: Observation): Finding[];
+  /**
+   * A monitor that remembers what this one has seen so far and goes on independently: what either
+   * is shown next never reaches the other. The explorer forks the monitors with the world at each
+   * branch, so a new state's monitors are shown its last step only, instead of a fresh set being
+   * shown the whole path again. A monitor that remembers nothing may return itself.
+   */
+  fork(): Monitor;
 }
 
 /** Each run gets fresh monitors: some remember what they saw (what a cluster stored before a wipe). */

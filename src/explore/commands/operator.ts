@@ -6,6 +6,7 @@ import { modeOf } from '../../../models/replication-role.machine.js';
 import { decodeToken } from '../../areas/cluster/crypto/otp.js';
 import type { SimEvent } from '../../areas/cluster/events.js';
 import type { SimState } from '../../areas/cluster/state.js';
+import type { Unsubscribable } from 'rxjs';
 import type { ApiResponse, Method } from '../../kernel/http/http.js';
 import { formatMs } from '../../kernel/clock.js';
 import { getPath } from '../../scenario/dotted.js';
@@ -39,6 +40,47 @@ export interface OperatorOptions {
   keyOwners?: ReadonlyMap<string, string>;
   /** Root tokens the operator generated earlier, by cluster (the explorer hands a copy to each branch). */
   generatedRoots?: ReadonlyMap<string, Ref>;
+  /**
+   * Requests already sent from this world's state by other operators (the explorer's commands tried
+   * from one state): a request that repeats one of them, after the same requests before it, takes
+   * its answer and the world after it instead of being sent again (see `SharedRequests`). Only
+   * without a Watch: the world is then replaced by forks as the command goes, so `world.log` holds
+   * only its last part; the command's events are in `lastObservation`.
+   */
+  shared?: SharedRequests;
+}
+
+/**
+ * The requests sent from one world's state, as a tree: each request, after the requests before it,
+ * with the service's answer, the events it appended (with the state after each), and the world just
+ * after it, kept unchanged. The world is deterministic (the same state and generator position, and
+ * the same request, give the same events and answer), so a second operator that sends the same
+ * requests in the same order from that state would get exactly these: it takes them instead (a fork
+ * of the world kept). The explorer tries several commands from each state, and some begin alike:
+ * promoting a DR secondary with and without force, and disabling it, each first generate a DR
+ * operation token there with the same requests (an attempt, then every key share).
+ */
+export class SharedRequests {
+  readonly next = new Map<string, SharedRequest>();
+}
+
+interface SharedRequest {
+  /**
+   * The world right after the request, never changed again (takers work on forks of it); null
+   * until the operator that sent it sends another request. The last request of a command is
+   * usually not repeated by another (that would be the same command, which the explorer tries
+   * once), so keeping the world after each one would cost a fork per command for nothing.
+   */
+  world: World | null;
+  response: ApiResponse;
+  events: SimEvent[];
+  states: SimState[];
+  then: SharedRequests;
+}
+
+/** What decides a request's outcome beyond the world's state: the cluster, the request line, the token and the body. */
+function requestKey(on: string, method: Method, path: string, token: string | undefined, body: Body | undefined): string {
+  return `${on} ${method} ${path} ${token ?? '-'} ${body === undefined ? '-' : JSON.stringify(body)}`;
 }
 
 /** Root key → the cluster it was created on: whose key shares open a keyring (read from a world at genesis). */
@@ -49,6 +91,7 @@ export function keyOwnersOf(state: SimState): Map<string, string> {
 }
 
 export class Operator implements OperatorPort {
+  private current: World;
   readonly watch: Watch | null;
   readonly script: ScriptStep[] | null;
   readonly findings: Finding[] = [];
@@ -62,8 +105,14 @@ export class Operator implements OperatorPort {
   private commandStart = 0;
   /** Without a Watch: what the current command did, for whoever runs the monitors (the explorer). */
   private responses: ResponseObservation[] = [];
+  /** Without a Watch: the current command's events, and the state after each, as the world appended them. */
+  private events: SimEvent[] = [];
   private states: SimState[] = [];
-  private commandLogStart = 0;
+  private listening: Unsubscribable | null = null;
+  /** Where the current command stands in the shared requests (null: not sharing, or it did something else than a request). */
+  private sharing: SharedRequests | null;
+  /** The last request sent while sharing, whose world is kept only once another request follows. */
+  private unkept: SharedRequest | null = null;
   private commandStateStart: SimState;
   /** Without a Watch: the last command's observation, for the monitors. */
   lastObservation: Observation | null = null;
@@ -71,20 +120,42 @@ export class Operator implements OperatorPort {
   commands = 0;
   requests = 0;
   refused = 0;
+  /** Requests whose outcome was taken from the shared ones (counted in `requests` too). */
+  taken = 0;
 
-  constructor(
-    readonly world: World,
-    options: OperatorOptions = {},
-  ) {
+  constructor(world: World, options: OperatorOptions = {}) {
+    this.current = world;
     this.watch = options.watch === false ? null : new Watch(world);
+    if (this.watch && options.shared) throw new Error('an operator with a Watch cannot take shared requests: the Watch follows one world');
+    this.sharing = options.shared ?? null;
     this.script = options.record ? [] : null;
     this.forbid = new Set(options.forbid ?? []);
     this.history = options.history ?? [];
     this.keyOwners = options.keyOwners ?? keyOwnersOf(world.state);
     this.generatedRoots = new Map(options.generatedRoots ?? []);
     this.commandStateStart = world.state;
-    // Without a Watch, the operator keeps the state after each event itself, as the Watch would.
-    if (!this.watch) world.events$.subscribe(() => this.states.push(world.state));
+    if (!this.watch) this.listen();
+  }
+
+  /** The world it acts on (without a Watch, a fork taken on the way when requests are shared). */
+  get world(): World {
+    return this.current;
+  }
+
+  /** Without a Watch, the operator keeps each event and the state after it itself, as the Watch would. */
+  private listen(): void {
+    const world = this.current;
+    this.listening = world.events$.subscribe((event) => {
+      this.events.push(event);
+      this.states.push(world.state);
+    });
+  }
+
+  /** Goes on with another world (a fork): the one it leaves is kept unchanged for other operators. */
+  private moveTo(world: World): void {
+    this.listening?.unsubscribe();
+    this.current = world;
+    this.listen();
   }
 
   /** The whole log: the template's genesis, then this world's events. */
@@ -105,9 +176,9 @@ export class Operator implements OperatorPort {
   beginCommand(words: string): void {
     this.heading = words;
     this.commandStart = this.script?.length ?? 0;
-    this.commandLogStart = this.world.log.length;
     this.commandStateStart = this.world.state;
     this.responses = [];
+    this.events = [];
     this.states = [];
   }
 
@@ -123,9 +194,7 @@ export class Operator implements OperatorPort {
       else if (steps.length > 1) steps[0].name = `${this.heading}: ${steps[0].name}`;
     }
     if (!this.watch) {
-      const events = this.world.log.slice(this.commandLogStart);
-      const states = this.states.length === events.length ? this.states : undefined;
-      this.lastObservation = { state: this.world.state, before: this.commandStateStart, events, states, responses: this.responses, fold: foldEvent };
+      this.lastObservation = { state: this.world.state, before: this.commandStateStart, events: this.events, states: this.states, responses: this.responses, fold: foldEvent };
       return [];
     }
     const found = this.watch.afterStep();
@@ -182,18 +251,18 @@ export class Operator implements OperatorPort {
     const root = token === 'root' ? this.rootToken(on) : null;
     const body = options.body === undefined ? undefined : (resolve(options.body, 'value') as Body);
 
-    const logBefore = this.world.log.length;
+    const appendedBefore = this.appended();
     const stateBefore = this.world.state;
-    const response: ApiResponse = this.world.request(on, { method, path: realPath, body, token: root?.value });
+    const response = this.send(on, { method, path: realPath, body, token: root?.value });
     this.requests++;
     // The monitors that judge answers (dr-secondary-closed, otp-never-returned, ...) see every request.
     const observed = { cluster: on, request: { method, path: realPath, body }, response, before: stateBefore };
     if (this.watch) this.watch.observeResponse(on, observed.request, response, stateBefore);
-    else this.responses.push({ ...observed, after: this.world.state, eventIndex: this.world.log.length - this.commandLogStart });
+    else this.responses.push({ ...observed, after: this.world.state, eventIndex: this.events.length });
     const ok = response.status >= 200 && response.status < 300;
     if (!ok) {
       this.refused++;
-      if (!options.refusalMayRecord && (this.world.log.length !== logBefore || this.world.state !== stateBefore))
+      if (!options.refusalMayRecord && (this.appended() !== appendedBefore || this.world.state !== stateBefore))
         throw new ModelMismatch(`${method} ${realPath} on ${on} was refused (${response.status}) yet changed the world`);
     }
 
@@ -219,6 +288,47 @@ export class Operator implements OperatorPort {
     return { status: response.status, body: response.body, ok, saved };
   }
 
+  /** Sends a request to the world, or takes its outcome from the shared requests when another operator sent it from here. */
+  private send(on: string, request: { method: Method; path: string; body: Body | undefined; token: string | undefined }): ApiResponse {
+    const at = this.sharing;
+    if (!at) return this.world.request(on, request);
+    // A request follows the last one: the world after that one is worth keeping now.
+    if (this.unkept) {
+      this.unkept.world = this.world;
+      this.moveTo(this.world.fork());
+      this.unkept = null;
+    }
+    const key = requestKey(on, request.method, request.path, request.token, request.body);
+    const known = at.next.get(key);
+    if (known?.world) {
+      this.taken++;
+      this.moveTo(known.world.fork());
+      this.events.push(...known.events);
+      this.states.push(...known.states);
+      this.sharing = known.then;
+      return known.response;
+    }
+    const [events, states] = [this.events.length, this.states.length];
+    const response = this.world.request(on, request);
+    // Sent before by an operator that sent nothing after it (no world kept): the same step, kept now if this one goes on.
+    const step: SharedRequest = known ?? { world: null, response, events: this.events.slice(events), states: this.states.slice(states), then: new SharedRequests() };
+    if (!known) at.next.set(key, step);
+    this.unkept = step;
+    this.sharing = step.then;
+    return response;
+  }
+
+  /** Events appended so far (without a Watch the world may have been replaced by a fork on the way: the operator counts them). */
+  private appended(): number {
+    return this.watch ? this.world.log.length : this.events.length;
+  }
+
+  /** Anything but a request ends the sharing: what follows depends on it too. */
+  private unshared(): void {
+    this.sharing = null;
+    this.unkept = null;
+  }
+
   /** Decodes an encoded operation token with its OTP, as the service's CLI does (the `decode-token` step). */
   decode(encoded: Ref, otp: Ref, base: string, label: string): Ref {
     let value: string;
@@ -233,26 +343,31 @@ export class Operator implements OperatorPort {
   }
 
   wait(ms: number, label: string): void {
+    this.unshared();
     this.world.advance(ms);
     this.script?.push({ name: label, wait: formatMs(ms) });
   }
 
   partition(a: string, b: string, label: string): void {
+    this.unshared();
     this.world.partition([a, b]);
     this.script?.push({ name: label, partition: [a, b] });
   }
 
   heal(link: [string, string] | 'all', label: string): void {
+    this.unshared();
     this.world.heal(link);
     this.script?.push({ name: label, heal: link === 'all' ? 'all' : [...link] });
   }
 
   crash(cluster: string, label: string): void {
+    this.unshared();
     this.world.crash(cluster);
     this.script?.push({ name: label, crash: cluster });
   }
 
   restart(cluster: string, label: string): void {
+    this.unshared();
     this.world.restart(cluster);
     this.script?.push({ name: label, restart: cluster });
   }

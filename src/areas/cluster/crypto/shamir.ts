@@ -48,8 +48,24 @@ export function parseShare(input: string): string | null {
   return bytes.length === 0 ? null : bytes.toString('base64');
 }
 
+// Speed: the same shares are recombined over and over (every DR operation token or root token an
+// explorer or property run generates gives a cluster's operators' shares again), and recombining
+// is pure (the field size is fixed): keep what recent sets of shares gave.
+const combined = new Map<string, string>();
+const COMBINED_KEPT = 1024;
+
 /** Recombines normalised shares into the root key (hex); wrong or too few shares give a wrong key. */
 export function combineShares(shares: string[]): string {
+  const key = shares.join(' ');
+  const known = combined.get(key);
+  if (known !== undefined) return known;
+  const value = combineAnew(shares);
+  if (combined.size >= COMBINED_KEPT) combined.clear();
+  combined.set(key, value);
+  return value;
+}
+
+function combineAnew(shares: string[]): string {
   if (shares.length === 0) throw new Error('failed to compute root key: no shares given');
   const parts = shares.map((share) => Buffer.from(share, 'base64'));
   if (parts.length === 1) return parts[0].toString('hex');

@@ -21,7 +21,12 @@ function openAttempts(state: SimState): Map<string, string> {
 }
 
 export function oneGenerationAttempt(): Monitor {
-  let open: Map<string, string> | null = null;
+  return oneGenerationAttemptFrom(null);
+}
+
+/** The monitor that remembers these open attempts (null: it has seen nothing yet). */
+function oneGenerationAttemptFrom(remembered: Map<string, string> | null): Monitor {
+  let open = remembered;
   return {
     id: 'one-generation-attempt',
     kind: 'invariant',
@@ -55,5 +60,7 @@ export function oneGenerationAttempt(): Monitor {
       open = openAttempts(o.state);
       return findings;
     },
+    // observe changes the map in place: the fork gets its own.
+    fork: () => oneGenerationAttemptFrom(open && new Map(open)),
   };
 }

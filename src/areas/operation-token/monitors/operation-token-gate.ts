@@ -68,9 +68,11 @@ function drModeAfter(e: SimEvent): 'disabled' | 'primary' | 'secondary' | null {
 }
 
 export function operationTokenGate(): Monitor {
-  // Derived from the log: the token each cluster holds, and its DR mode.
-  const token = new Map<string, string | null>();
-  const mode = new Map<string, 'disabled' | 'primary' | 'secondary'>();
+  return operationTokenGateFrom(new Map(), new Map());
+}
+
+/** The monitor that knows, from the log so far, the token each cluster holds and its DR mode. */
+function operationTokenGateFrom(token: Map<string, string | null>, mode: Map<string, 'disabled' | 'primary' | 'secondary'>): Monitor {
   const learn = (state: SimState) => {
     for (const c of state.clusters.list()) {
       if (!token.has(c.name)) token.set(c.name, c.drOperationToken);
@@ -114,5 +116,6 @@ export function operationTokenGate(): Monitor {
       }
       return findings;
     },
+    fork: () => operationTokenGateFrom(new Map(token), new Map(mode)),
   };
 }

@@ -12,7 +12,7 @@ import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 import { ATTEMPT_PATHS } from './one-generation-attempt.js';
 
 export function otpNeverReturned(): Monitor {
-  return {
+  const monitor: Monitor = {
     id: 'otp-never-returned',
     kind: 'invariant',
     description: 'no read of a generation attempt returns the OTP',
@@ -32,5 +32,8 @@ export function otpNeverReturned(): Monitor {
       }
       return findings;
     },
+    // It remembers nothing between steps.
+    fork: () => monitor,
   };
+  return monitor;
 }

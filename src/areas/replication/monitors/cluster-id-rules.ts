@@ -10,9 +10,15 @@ import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 const idOf = (state: SimState, cluster: string, kind: ReplicationKind) => state.clusters.get(cluster)?.replication[kind].clusterId ?? '';
 
 export function clusterIdRules(): Monitor {
-  // Every id each cluster has held, per kind ("kind|cluster" → ids).
-  const held = new Map<string, Set<string>>();
-  let started = false;
+  return clusterIdRulesFrom(new Map(), false);
+}
+
+/**
+ * The monitor that remembers every id each cluster has held, per kind ("kind|cluster" → ids), and
+ * whether it has read the first state yet.
+ */
+function clusterIdRulesFrom(held: Map<string, Set<string>>, startedAlready: boolean): Monitor {
+  let started = startedAlready;
   const remember = (kind: ReplicationKind, cluster: string, id: string) => {
     if (id === '') return;
     const k = `${kind}|${cluster}`;
@@ -40,6 +46,8 @@ export function clusterIdRules(): Monitor {
       });
       return findings;
     },
+    // remember adds to the sets in place: the fork gets its own.
+    fork: () => clusterIdRulesFrom(new Map([...held].map(([k, ids]) => [k, new Set(ids)])), started),
   };
 
   function check(findings: Finding[], o: Observation, i: number): void {

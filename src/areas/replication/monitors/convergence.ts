@@ -101,8 +101,12 @@ export function unconverged(state: SimState): { kind: ReplicationKind; secondary
 }
 
 export function convergence(): Monitor {
-  let quietSince: number | null = null;
-  const reported = new Set<string>();
+  return convergenceFrom(null, new Set());
+}
+
+/** The monitor that remembers when the world last changed (null: it has seen nothing yet) and what it reported. */
+function convergenceFrom(since: number | null, reported: Set<string>): Monitor {
+  let quietSince = since;
   return {
     id: 'convergence',
     kind: 'invariant',
@@ -138,5 +142,6 @@ export function convergence(): Monitor {
       }
       return findings;
     },
+    fork: () => convergenceFrom(quietSince, new Set(reported)),
   };
 }

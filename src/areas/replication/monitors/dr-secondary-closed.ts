@@ -39,7 +39,7 @@ export function isOpenOnDrSecondary(path: string): boolean {
 }
 
 export function drSecondaryClosed(): Monitor {
-  return {
+  const monitor: Monitor = {
     id: 'dr-secondary-closed',
     kind: 'invariant',
     description: 'a DR secondary answers no client request outside the paths the service leaves open on it',
@@ -65,5 +65,8 @@ export function drSecondaryClosed(): Monitor {
       }
       return findings;
     },
+    // It remembers nothing between steps.
+    fork: () => monitor,
   };
+  return monitor;
 }

@@ -47,9 +47,13 @@ export function heldExcluded(state: SimState, own: ReadonlySet<string> = new Set
 }
 
 export function filtersRespected(): Monitor {
-  let reported = new Set<string>();
-  const own = new Set<string>();
-  let started = false;
+  return filtersRespectedFrom(new Set(), new Set(), false);
+}
+
+/** The monitor that remembers what it reported, the local mounts each cluster held as its own, and whether it has read the first state. */
+function filtersRespectedFrom(alreadyReported: Set<string>, own: Set<string>, startedAlready: boolean): Monitor {
+  let reported = alreadyReported;
+  let started = startedAlready;
   return {
     id: 'filters-respected',
     kind: 'invariant',
@@ -82,5 +86,6 @@ export function filtersRespected(): Monitor {
       if (ended.length) reported = new Set([...reported].filter((k) => seen.has(k)));
       return findings;
     },
+    fork: () => filtersRespectedFrom(new Set(reported), new Set(own), started),
   };
 }

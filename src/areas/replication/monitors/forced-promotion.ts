@@ -37,7 +37,7 @@ export function lostKeys(kind: ReplicationKind, primary: ClusterState, secondary
 }
 
 export function forcedPromotion(): Monitor {
-  return {
+  const monitor: Monitor = {
     id: 'forced-promotion',
     kind: 'hazard',
     description: 'a secondary is promoted with `force` while it lacked writes its primary had committed; the report lists the lost keys',
@@ -63,5 +63,8 @@ export function forcedPromotion(): Monitor {
       });
       return findings;
     },
+    // It remembers nothing between steps.
+    fork: () => monitor,
   };
+  return monitor;
 }

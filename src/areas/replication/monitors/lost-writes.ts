@@ -42,7 +42,7 @@ export function lostVersions(kind: ReplicationKind, primary: ClusterState, secon
 }
 
 export function lostWrites(): Monitor {
-  return {
+  const monitor: Monitor = {
     id: 'lost-writes',
     kind: 'hazard',
     description: 'a promotion (forced or not, after a crash too) leaves behind writes the old primary acknowledged; the report lists the keys and versions lost',
@@ -77,5 +77,8 @@ export function lostWrites(): Monitor {
       });
       return findings;
     },
+    // It remembers nothing between steps.
+    fork: () => monitor,
   };
+  return monitor;
 }

@@ -8,8 +8,11 @@ import { KIND_WORD, stateAfter } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 export function newerPrimary(): Monitor {
-  // "kind|primary|secondary" pairs reported while the secondary follows that primary.
-  const reported = new Set<string>();
+  return newerPrimaryFrom(new Set());
+}
+
+/** The monitor that remembers the "kind|primary|secondary" pairs reported while the secondary follows that primary. */
+function newerPrimaryFrom(reported: Set<string>): Monitor {
   return {
     id: 'newer-primary',
     kind: 'hazard',
@@ -39,5 +42,6 @@ export function newerPrimary(): Monitor {
       }
       return findings;
     },
+    fork: () => newerPrimaryFrom(new Set(reported)),
   };
 }

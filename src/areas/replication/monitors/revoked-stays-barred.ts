@@ -33,8 +33,12 @@ function holdersOf(state: SimState, kind: ReplicationKind, primary: string, id: 
 }
 
 export function revokedStaysBarred(): Monitor {
-  const bars = new Map<string, Bar>();
-  let started = false;
+  return revokedStaysBarredFrom(new Map(), false);
+}
+
+/** The monitor that remembers the bars ("kind|cluster" → bar) and whether it has read the first state. */
+function revokedStaysBarredFrom(bars: Map<string, Bar>, startedAlready: boolean): Monitor {
+  let started = startedAlready;
 
   // Secondaries already revoked when the watch began are barred too.
   const learn = (state: SimState) => {
@@ -98,5 +102,7 @@ export function revokedStaysBarred(): Monitor {
       });
       return findings;
     },
+    // A bar's `reported` is set in place: the fork gets copies.
+    fork: () => revokedStaysBarredFrom(new Map([...bars].map(([k, bar]) => [k, { ...bar }])), started),
   };
 }

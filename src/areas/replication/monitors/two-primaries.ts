@@ -24,8 +24,12 @@ export function primariesBySet(state: SimState): Map<string, string[]> {
 }
 
 export function twoPrimaries(): Monitor {
-  // The sets already reported while the condition lasts, so one occurrence is one finding.
-  let reported = new Set<string>();
+  return twoPrimariesFrom(new Set());
+}
+
+/** The monitor that remembers the sets already reported while the condition lasts, so one occurrence is one finding. */
+function twoPrimariesFrom(alreadyReported: ReadonlySet<string>): Monitor {
+  let reported = alreadyReported;
   return {
     id: 'two-primaries',
     kind: 'hazard',
@@ -44,5 +48,7 @@ export function twoPrimaries(): Monitor {
       reported = current;
       return findings;
     },
+    // observe replaces the set, never changes it: the fork may share it.
+    fork: () => twoPrimariesFrom(reported),
   };
 }

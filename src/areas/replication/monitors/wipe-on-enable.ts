@@ -52,9 +52,14 @@ function forget(pre: Remembered, state: SimState, source: string, mount?: string
 }
 
 export function wipeOnEnable(): Monitor {
-  const remembered = new Map<string, Remembered>();
-  // Keys already reported per cluster, so one resurrection is one finding.
-  const reported = new Map<string, Set<string>>();
+  return wipeOnEnableFrom(new Map(), new Map());
+}
+
+/**
+ * The monitor that remembers, per cluster, the versions it held before an enable, and the keys
+ * already reported (so one resurrection is one finding).
+ */
+function wipeOnEnableFrom(remembered: Map<string, Remembered>, reported: Map<string, Set<string>>): Monitor {
 
   const report = (findings: Finding[], cluster: string, at: number, hits: Map<string, string[]>, when: string) => {
     const seen = reported.get(cluster) ?? new Set<string>();
@@ -96,5 +101,11 @@ export function wipeOnEnable(): Monitor {
       }
       return findings;
     },
+    // forget and report change the maps and sets in place, at every level: the fork gets its own.
+    fork: () =>
+      wipeOnEnableFrom(
+        new Map([...remembered].map(([cluster, pre]) => [cluster, new Map([...pre].map(([mk, fps]) => [mk, new Set(fps)]))])),
+        new Map([...reported].map(([cluster, keys]) => [cluster, new Set(keys)])),
+      ),
   };
 }
