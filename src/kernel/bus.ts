@@ -72,6 +72,53 @@ export type SentMessage = Omit<BusMessage, 'deliveredAt' | 'deliveredBy' | 'sent
   stream?: string;
 };
 
+/**
+ * A message as the bus holds it: one shape for every kind of message, so V8 gives them all one hidden
+ * class with their fields inside the object (issue #15: a message built by merging the source's
+ * literal into another took some 180 bytes and a hidden class per shape).
+ */
+class Message implements BusMessage {
+  id: string;
+  kind: string;
+  from: string;
+  to: string;
+  sentAt: number;
+  label: string;
+  order: number;
+  stream: string;
+  dueAt: number | null;
+  sentBy: number;
+  deliveredAt: number | null = null;
+  deliveredBy: number | null = null;
+  droppedAt: number | null = null;
+  droppedBy: number | null = null;
+  dropReason: string | null = null;
+
+  constructor(s: BusMessage | SentMessage, stream: string, dueAt: number | null, sentBy: number) {
+    this.id = s.id;
+    this.kind = s.kind;
+    this.from = s.from;
+    this.to = s.to;
+    this.sentAt = s.sentAt;
+    this.label = s.label;
+    this.order = s.order;
+    this.stream = stream;
+    this.dueAt = dueAt;
+    this.sentBy = sentBy;
+  }
+
+  /** A copy with the same delivery or drop (a fork's bus holds copies of what was in flight). */
+  static copy(m: BusMessage): Message {
+    const c = new Message(m, m.stream, m.dueAt, m.sentBy);
+    c.deliveredAt = m.deliveredAt;
+    c.deliveredBy = m.deliveredBy;
+    c.droppedAt = m.droppedAt;
+    c.droppedBy = m.droppedBy;
+    c.dropReason = m.dropReason;
+    return c;
+  }
+}
+
 /** What one applied event did on the bus. */
 export interface BusEffects {
   sent: SentMessage[];
@@ -208,9 +255,12 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     return this.streams.get(stream) ?? [];
   }
 
+  /** Whether a queued entry still stands: the message or check is still due then (made once: peeked at every step of a wait). */
+  private readonly stands = (q: { id: string; due: number; check?: true }): boolean => (q.check ? this.checks.get(q.id)?.due : this.due.get(q.id)) === q.due;
+
   /** The in-flight message or the check falling due first, with the time it is due; undefined when none is queued. */
   nextDue(): ({ message: BusMessage; check?: undefined } | { check: string; message?: undefined }) & { due: number } | undefined {
-    const top = this.queue.peek((q) => (q.check ? this.checks.get(q.id)?.due : this.due.get(q.id)) === q.due)?.value;
+    const top = this.queue.peek(this.stands)?.value;
     if (!top) return undefined;
     return top.check ? { check: top.id, due: top.due } : { message: this.pending.get(top.id)!, due: top.due };
   }
@@ -223,7 +273,9 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
 
   /** The in-flight messages of a stream due by `at`, in order. */
   dueOn(stream: string, at: number): BusMessage[] {
-    return this.onStream(stream).filter((m) => (this.due.get(m.id) ?? Infinity) <= at);
+    const out: BusMessage[] = [];
+    for (const m of this.onStream(stream)) if ((this.due.get(m.id) ?? Infinity) <= at) out.push(m);
+    return out;
   }
 
   /** Reads one applied event. */
@@ -263,16 +315,14 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
         m.deliveredAt = event.at;
         m.deliveredBy = event.seq ?? null;
         this.settle(m);
-        this.subject.next({ phase: 'delivered', message: m });
+        this.record('delivered', m);
       }
-      for (const d of effects.dropped ?? []) this.drop(d.id, d.reason, event);
-      for (const { now, dueAt, stream, ...s } of effects.sent) {
-        // Object.assign, not a spread: the sources send messages of several shapes, and a spread at a
-        // site that sees several shapes gives every object its own hidden class (V8's megamorphic
-        // object clone copies the map): ~1.3 KB of maps per WAL message kept (issue #15, heap).
-        const m: BusMessage = Object.assign({}, s, { stream: stream ?? '', dueAt: now ? null : (dueAt ?? event.at), sentBy: event.seq ?? 0, deliveredAt: null, deliveredBy: null, droppedAt: null, droppedBy: null, dropReason: null });
+      if (effects.dropped) for (const d of effects.dropped) this.drop(d.id, d.reason, event);
+      for (const s of effects.sent) {
+        const now = s.now === true;
+        const m = new Message(s, s.stream ?? '', now ? null : (s.dueAt ?? event.at), event.seq ?? 0);
         this.all?.push(m);
-        this.subject.next({ phase: 'sent', message: m });
+        this.record('sent', m);
         if (now) {
           // A call answered at this instant crosses the network as it is now, or not at all: it is not
           // held (nothing waits for an answer across a partition within one instant).
@@ -280,17 +330,17 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
           if (refused === null) {
             m.deliveredAt = event.at;
             m.deliveredBy = event.seq ?? null;
-            this.subject.next({ phase: 'delivered', message: m });
+            this.record('delivered', m);
           } else {
             m.droppedAt = event.at;
             m.droppedBy = event.seq ?? null;
             m.dropReason = refused;
-            this.subject.next({ phase: 'dropped', message: m });
+            this.record('dropped', m);
           }
         } else this.enqueue(m, m.dueAt!);
       }
-      for (const key of effects.check ?? []) this.schedule(key, event.at);
-      for (const t of effects.timed ?? []) this.schedule(t.key, t.due, t.rank);
+      if (effects.check) for (const key of effects.check) this.schedule(key, event.at);
+      if (effects.timed) for (const t of effects.timed) this.schedule(t.key, t.due, t.rank);
       if (effects.wake?.length) {
         const streams = new Set(effects.wake);
         this.wake((m) => streams.has(m.stream), event.at, event.at);
@@ -306,10 +356,14 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     const copy = new Bus<S, E>(this.sources, { history: this.keepsHistory });
     const queued = new Set(this.queue.values().filter((q) => !q.check && this.due.get(q.id) === q.due).map((q) => q.id));
     for (const m of this.pending.values()) {
-      const c = { ...m };
+      const c = Message.copy(m);
       copy.all?.push(c);
       copy.pending.set(c.id, c);
-      if (c.stream) copy.streams.set(c.stream, [...(copy.streams.get(c.stream) ?? []), c]);
+      if (c.stream) {
+        const list = copy.streams.get(c.stream);
+        if (list) list.push(c);
+        else copy.streams.set(c.stream, [c]);
+      }
       const due = this.due.get(c.id)!;
       copy.due.set(c.id, due);
       // A message held here (taken off the queue) stays held in the fork until something wakes it.
@@ -351,9 +405,19 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     this.pending.delete(m.id);
     this.due.delete(m.id);
     if (!m.stream) return;
-    const rest = (this.streams.get(m.stream) ?? []).filter((x) => x !== m);
-    if (rest.length) this.streams.set(m.stream, rest);
-    else this.streams.delete(m.stream);
+    const list = this.streams.get(m.stream);
+    if (!list) return;
+    // A stream is taken in order: the message settled is almost always the first still in flight.
+    const i = list[0] === m ? 0 : list.indexOf(m);
+    if (i < 0) return;
+    if (list.length === 1) this.streams.delete(m.stream);
+    else if (i === 0) list.shift();
+    else list.splice(i, 1);
+  }
+
+  /** Publishes a send, delivery or drop to whoever subscribed (nothing is built when nobody did). */
+  private record(phase: BusRecord['phase'], message: BusMessage): void {
+    if (this.subject.observed) this.subject.next({ phase, message });
   }
 
   private drop(id: string, reason: string, event: E): void {
@@ -363,6 +427,6 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     m.droppedBy = event.seq ?? null;
     m.dropReason = reason;
     this.settle(m);
-    this.subject.next({ phase: 'dropped', message: m });
+    this.record('dropped', m);
   }
 }

@@ -31,12 +31,17 @@ export function changedClustersAre(base: Clusters, next: Clusters, names: readon
 
 /** The names of the clusters the event changed or added, in the table's order. */
 export function changedClusters(before: SimState, after: SimState): readonly string[] {
-  if (before.clusters === after.clusters) return NONE;
-  if (made && made.base === before.clusters && made.next === after.clusters) return made.names;
-  if (last && last.before === before.clusters && last.after === after.clusters) return last.names;
+  return changedBetween(before.clusters, after.clusters);
+}
+
+/** The names of the clusters that differ from one table to the next (changed or added), in the table's order. */
+export function changedBetween(before: Clusters, after: Clusters): readonly string[] {
+  if (before === after) return NONE;
+  if (made && made.base === before && made.next === after) return made.names;
+  if (last && last.before === before && last.after === after) return last.names;
   const names: string[] = [];
-  for (const name of after.clusters.names) if (before.clusters.get(name) !== after.clusters.get(name)) names.push(name);
-  last = { before: before.clusters, after: after.clusters, names };
+  for (const name of after.names) if (before.get(name) !== after.get(name)) names.push(name);
+  last = { before, after, names };
   return names;
 }
 

@@ -167,13 +167,16 @@ export function isConnected(state: SimState, kind: ReplicationKind, secondary: C
 /** The clusters that follow this primary in its replication set, by name order, those it does not take (revoked, unknown) left out. */
 export function followersOf(state: SimState, kind: ReplicationKind, primary: ClusterState): ClusterState[] {
   const p = primary.replication[kind];
-  return (followingIndex(state.clusters)[kind].get(primary.name) ?? [])
-    .map((n) => state.clusters.named(n))
-    .filter((c) => {
-      const r = c.replication[kind];
-      if (c.name === primary.name || r.clusterId !== p.clusterId) return false;
-      return acceptsCredentials(state, kind, primary, r.secondaryId, r.jti);
-    });
+  const out: ClusterState[] = [];
+  const names = followingIndex(state.clusters)[kind].get(primary.name);
+  if (!names) return out;
+  for (const n of names) {
+    const c = state.clusters.named(n);
+    const r = c.replication[kind];
+    if (c.name === primary.name || r.clusterId !== p.clusterId) continue;
+    if (acceptsCredentials(state, kind, primary, r.secondaryId, r.jti)) out.push(c);
+  }
+  return out;
 }
 
 type FollowingIndex = Record<ReplicationKind, Map<string, string[]>>;

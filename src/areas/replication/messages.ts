@@ -20,7 +20,7 @@
 // instant (deliveredAt = sentAt). The network decides them when the request is decided: across a
 // partition, or to a crashed primary, the request is refused (forwarding.ts, activation.ts), nothing
 // is appended and nothing is sent (docs/architecture.md, "Calls take no virtual time").
-import type { BusEffects, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
+import type { BusEffects, BusMessage, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { changedClusters } from '../cluster/changed.js';
@@ -32,19 +32,33 @@ const WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performa
 
 /** The ids of in-flight WALs on a stream up to `index`, in index order. */
 function walsUpTo(bus: BusView, stream: string, index: number): string[] {
-  return bus
-    .onStream(stream)
-    .filter((m) => m.order <= index)
-    .sort((a, b) => a.order - b.order)
-    .map((m) => m.id);
+  const taken: BusMessage[] = [];
+  let sorted = true;
+  for (const m of bus.onStream(stream)) {
+    if (m.order > index) continue;
+    if (taken.length && taken[taken.length - 1].order > m.order) sorted = false;
+    taken.push(m);
+  }
+  // A stream is sent in WAL order (a resumed stream goes on after what is on its way), so this sort is a safeguard.
+  if (!sorted) taken.sort((a, b) => a.order - b.order);
+  const ids = new Array<string>(taken.length);
+  for (let i = 0; i < taken.length; i++) ids[i] = taken[i].id;
+  return ids;
+}
+
+/** The label of each WAL `from`..`to` of a kind, made once for all the followers it goes to. */
+function walLabels(kind: ReplicationKind, from: number, to: number): string[] {
+  const out: string[] = [];
+  for (let i = from; i <= to; i++) out.push(`WAL ${i} (${WORD[kind]})`);
+  return out;
 }
 
 /** WAL messages `from`..`to` (inclusive) of a primary to one follower, sent by event `seq` at `at`. */
-function wals(kind: ReplicationKind, primary: string, follower: string, from: number, to: number, at: number, latency: number, seq: number): SentMessage[] {
-  const out: SentMessage[] = [];
-  for (let i = from; i <= to; i++)
-    out.push({ id: `wal:${kind}:${primary}>${follower}:${i}@${seq}`, kind: 'wal', stream: walStream(kind, primary, follower), from: primary, to: follower, sentAt: at, dueAt: at + latency, label: `WAL ${i} (${WORD[kind]})`, order: i });
-  return out;
+function wals(out: SentMessage[], kind: ReplicationKind, primary: string, follower: string, from: number, labels: readonly string[], at: number, latency: number, seq: number): void {
+  const stream = walStream(kind, primary, follower);
+  // The id is the stream's name, the WAL index and the sending event: "wal:dr:east>west:7@12".
+  for (let i = 0; i < labels.length; i++)
+    out.push({ id: `${stream}:${from + i}@${seq}`, kind: 'wal', stream, from: primary, to: follower, sentAt: at, dueAt: at + latency, label: labels[i], order: from + i });
 }
 
 /**
@@ -100,36 +114,81 @@ function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['repli
   return b.role === 'secondary.following' && a.primary === b.primary && a.clusterId === b.clusterId && a.jti === b.jti && a.secondaryId === b.secondaryId;
 }
 
+/**
+ * What one event did on the bus, gathered as the readings below find it; its lists are made when
+ * first needed (most events send one kind of thing, or nothing: issue #15, an event's effects were
+ * five arrays and a set, made for every event).
+ */
+class Effects {
+  sent: SentMessage[] | null = null;
+  delivered: (string | { id: string; label: string })[] | null = null;
+  dropped: { id: string; reason: string }[] | null = null;
+  /** Ids dropped so far: a message is dropped once, and a connection attempt dropped here is not one on its way. */
+  droppedIds: Set<string> | null = null;
+  wake: string[] | null = null;
+  check: string[] | null = null;
+
+  send(m: SentMessage): void {
+    (this.sent ??= []).push(m);
+  }
+
+  drop(messages: readonly { id: string }[], reason: string): void {
+    for (const { id } of messages) {
+      const ids = (this.droppedIds ??= new Set());
+      if (ids.has(id)) continue;
+      ids.add(id);
+      (this.dropped ??= []).push({ id, reason });
+    }
+  }
+
+  /** Whether a message sent on a stream is on its way (in flight and not dropped now, or sent now). */
+  onItsWay(bus: BusView, stream: string): boolean {
+    for (const m of bus.onStream(stream)) if (!this.droppedIds?.has(m.id)) return true;
+    if (this.sent) for (const m of this.sent) if (m.stream === stream) return true;
+    return false;
+  }
+
+  result(): BusEffects | null {
+    if (!this.sent && !this.delivered && !this.dropped && !this.wake && !this.check) return null;
+    return { sent: this.sent ?? [], delivered: this.delivered ?? [], dropped: this.dropped ?? [], wake: this.wake ?? [], check: this.check ?? [] };
+  }
+}
+
+const NO_NAMES: readonly string[] = [];
+
+/** The names, sorted (a copy; one name or none needs no sort). */
+function sortedNames(names: readonly string[]): readonly string[] {
+  return names.length <= 1 ? names : [...names].sort();
+}
+
 export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
   // A heal or a restart may let a waiting secondary try to connect again, a cut or a crash may drop
   // links; else only a change to the clusters sends.
   const networkChanged = before.network !== after.network;
   if (before.clusters === after.clusters && !networkChanged) return null;
-  const out: BusEffects = { sent: [], delivered: [], dropped: [], wake: [], check: [] };
+  const out = new Effects();
   const latency = after.network.latencyMs;
-  const dropped = new Set<string>();
   // The clusters this event changed (or added), in name order: what the readings below look at.
-  const changed = [...changedClusters(before, after)].sort();
-  const drop = (ids: readonly { id: string }[], reason: string) => {
-    for (const { id } of ids) if (!dropped.has(id)) (dropped.add(id), out.dropped!.push({ id, reason }));
-  };
+  const changed = sortedNames(changedClusters(before, after));
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
   for (const name of changed) {
     const was = before.clusters.get(name);
-    const now = after.clusters.named(name);
     if (!was) continue;
+    const now = after.clusters.named(name);
     for (const kind of KINDS) {
-      const [r0, r1] = [was.replication[kind], now.replication[kind]];
+      const r0 = was.replication[kind];
       if (r0.primary === null || r0.role !== 'secondary.following') continue;
+      const r1 = now.replication[kind];
       const stream = walStream(kind, r0.primary, name);
       if (!sameStream(r0, r1)) {
         // Promoted, disabled, re-pointed, given other credentials: what was on its way is lost with the link.
-        drop(bus.onStream(stream), `link reset: ${name} no longer streams from ${r0.primary}`);
-        drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
+        out.drop(bus.onStream(stream), `link reset: ${name} no longer streams from ${r0.primary}`);
+        out.drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
       } else if (r1.lastRemoteWal > r0.lastRemoteWal) {
-        out.delivered.push(...walsUpTo(bus, stream, r1.lastRemoteWal));
+        const ids = walsUpTo(bus, stream, r1.lastRemoteWal);
+        if (ids.length) (out.delivered ??= []).push(...ids);
       }
     }
   }
@@ -139,7 +198,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   if (typeof e.forwardedBy === 'string') {
     const what = forwardedWhat(event);
     if (what === null) throw new Error(`replication log is inconsistent: ${event.type} names forwardedBy, but no forwarded write is of that type`);
-    out.sent.push({ id: `forwarded-write:${e.forwardedBy}>${e.cluster}@${seq}`, kind: 'forwarded-write', from: e.forwardedBy, to: e.cluster as string, sentAt: event.at, label: `forwarded ${what}`, order: 0, now: true });
+    out.send({ id: `forwarded-write:${e.forwardedBy}>${e.cluster}@${seq}`, kind: 'forwarded-write', from: e.forwardedBy, to: e.cluster as string, sentAt: event.at, label: `forwarded ${what}`, order: 0, now: true });
   }
   switch (e.type) {
     case 'replication-secondary-connected': {
@@ -147,19 +206,21 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const cluster = e.cluster as string;
       const primary = e.primary as string;
       const link = linkStream(kind, cluster);
-      out.delivered.push(...bus.onStream(link).filter((m) => m.kind === 'connect').map((m) => m.id));
+      for (const m of bus.onStream(link)) if (m.kind === 'connect') (out.delivered ??= []).push(m.id);
       const r = after.clusters.named(cluster).replication[kind];
       const stream = walStream(kind, primary, cluster);
-      out.wake!.push(stream);
+      (out.wake ??= []).push(stream);
       if (r.syncState === 'stream-wals') {
         // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
         // missed and is not already on its way.
-        const onTheWay = Math.max(r.lastRemoteWal, ...bus.onStream(stream).map((m) => m.order));
-        out.sent.push(...wals(kind, primary, cluster, onTheWay + 1, after.clusters.named(primary).wal.last, event.at, latency, seq));
+        let onTheWay = r.lastRemoteWal;
+        for (const m of bus.onStream(stream)) if (m.order > onTheWay) onTheWay = m.order;
+        const last = after.clusters.named(primary).wal.last;
+        if (last > onTheWay) wals((out.sent ??= []), kind, primary, cluster, onTheWay + 1, walLabels(kind, onTheWay + 1, last), event.at, latency, seq);
       } else {
         // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
         const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
-        out.sent.push({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${WORD[kind]})`, order: 0 });
+        out.send({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${WORD[kind]})`, order: 0 });
       }
       break;
     }
@@ -167,14 +228,14 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
       // Its label says, now that it ended, up to which WAL it brought the secondary.
-      for (const m of bus.onStream(linkStream(kind, cluster))) if (m.kind === 'merkle-sync') out.delivered.push({ id: m.id, label: m.label.replace(/ \(/, ` to WAL ${e.wal as number} (`) });
-      out.wake!.push(walStream(kind, e.primary as string, cluster));
+      for (const m of bus.onStream(linkStream(kind, cluster))) if (m.kind === 'merkle-sync') (out.delivered ??= []).push({ id: m.id, label: m.label.replace(/ \(/, ` to WAL ${e.wal as number} (`) });
+      (out.wake ??= []).push(walStream(kind, e.primary as string, cluster));
       break;
     }
     case 'replication-secondary-disconnected':
       // The link dropped: a connection attempt or a sync under way is lost with it (WALs held by a
       // partition stay: they cross once the link is back).
-      drop(bus.onStream(linkStream(e.kind as ReplicationKind, e.cluster as string)), `link down: ${e.reason as string}`);
+      out.drop(bus.onStream(linkStream(e.kind as ReplicationKind, e.cluster as string)), `link down: ${e.reason as string}`);
       break;
     case 'replication-secondary-enabled':
     case 'replication-secondary-primary-updated': {
@@ -183,7 +244,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       if (primary === null || e.via === 'addresses' || e.via === 'empty-token') break;
       const issued = before.clusters.get(primary)?.replication[kind].issued[e.secondaryId as string];
       if (issued?.publicKey) break;
-      out.sent.push({ id: `unwrap:${kind}:${e.cluster}>${primary}@${seq}`, kind: 'unwrap', from: e.cluster as string, to: primary, sentAt: event.at, label: `unwrap activation token (${WORD[kind]})`, order: 0, now: true });
+      out.send({ id: `unwrap:${kind}:${e.cluster}>${primary}@${seq}`, kind: 'unwrap', from: e.cluster as string, to: primary, sentAt: event.at, label: `unwrap activation token (${WORD[kind]})`, order: 0, now: true });
       break;
     }
   }
@@ -191,7 +252,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // attempt on its way at a time; a secondary whose link is up gets it checked (has it dropped?).
   // Looked at for the clusters that changed, the followers of a primary whose replication changed
   // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
-  const look = new Set<string>(networkChanged ? after.clusters.names : changed);
+  let look: readonly string[] = networkChanged ? sortedNames(after.clusters.names) : changed;
+  let more: Set<string> | null = null;
   for (const name of changed) {
     const was = before.clusters.get(name);
     const now = after.clusters.named(name);
@@ -199,35 +261,40 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
       // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
       const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
-      for (const f of after.clusters.names) if (everyone || after.clusters.named(f).replication[kind].primary === name) look.add(f);
+      for (const f of after.clusters) if (everyone || f.replication[kind].primary === name) (more ??= new Set(look)).add(f.name);
     }
   }
-  for (const name of [...look].sort()) {
+  if (more && more.size > look.length) look = [...more].sort();
+  for (const name of look) {
     for (const kind of KINDS) {
       const r = after.clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
+      const link = linkStream(kind, name);
       // A link that is up may have dropped: look at it now (streaming.ts checkLink).
       if (r.connected) {
-        out.check!.push(linkStream(kind, name));
+        (out.check ??= []).push(link);
         continue;
       }
-      const link = linkStream(kind, name);
-      if (bus.onStream(link).some((m) => !dropped.has(m.id)) || out.sent.some((m) => m.stream === link)) continue;
-      out.sent.push({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${WORD[kind]})`, order: 0 });
+      if (out.onItsWay(bus, link)) continue;
+      out.send({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${WORD[kind]})`, order: 0 });
     }
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
   // follower still connecting gets them by its merkle sync, or when it resumes streaming.
   for (const name of changed) {
     const was = before.clusters.get(name);
+    if (!was) continue;
     const now = after.clusters.named(name);
-    if (!was || now.wal.last <= was.wal.last) continue;
+    if (now.wal.last <= was.wal.last) continue;
     for (const kind of KINDS) {
       if (now.replication[kind].role !== 'primary') continue;
+      let labels: string[] | null = null;
       for (const f of followersOf(after, kind, now)) {
-        if (f.replication[kind].connected) out.sent.push(...wals(kind, name, f.name, was.wal.last + 1, now.wal.last, event.at, latency, seq));
+        if (!f.replication[kind].connected) continue;
+        labels ??= walLabels(kind, was.wal.last + 1, now.wal.last);
+        wals((out.sent ??= []), kind, name, f.name, was.wal.last + 1, labels, event.at, latency, seq);
       }
     }
   }
-  return out.sent.length || out.delivered.length || out.dropped!.length || out.wake!.length || out.check!.length ? out : null;
+  return out.result();
 };

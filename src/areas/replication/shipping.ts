@@ -21,24 +21,36 @@
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
 import { applyEvent, type DirectReducer, type Reducer, type ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../cluster/events.js';
-import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
+import type { Clusters, ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { currentConnection, followingIndex, linkFacts, storedConnection } from './link.js';
 import { linkDownReason, observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
-import { changedClusters } from '../cluster/changed.js';
+import { changedBetween } from '../cluster/changed.js';
+
+// A stream's name is made once per kind and pair of clusters and shared by every message of it: the
+// bus keys its streams by name, and a name made anew for each message was a new string to hash and
+// keep (issue #15).
+const walStreams: Record<ReplicationKind, Map<string, Map<string, string>>> = { dr: new Map(), performance: new Map() };
+const linkStreams: Record<ReplicationKind, Map<string, string>> = { dr: new Map(), performance: new Map() };
 
 /** The stream of WALs of one kind from a primary to one follower. */
 export function walStream(kind: ReplicationKind, from: string, to: string): string {
-  return `wal:${kind}:${from}>${to}`;
+  let byTo = walStreams[kind].get(from);
+  if (!byTo) walStreams[kind].set(from, (byTo = new Map()));
+  let name = byTo.get(to);
+  if (name === undefined) byTo.set(to, (name = `wal:${kind}:${from}>${to}`));
+  return name;
 }
 
 /** The stream of a secondary's link messages (its connection attempts and the merkle sync), of one kind. */
 export function linkStream(kind: ReplicationKind, secondary: string): string {
-  return `link:${kind}:${secondary}`;
+  let name = linkStreams[kind].get(secondary);
+  if (name === undefined) linkStreams[kind].set(secondary, (name = `link:${kind}:${secondary}`));
+  return name;
 }
 
 /** The kind of replication a stream's message belongs to ("wal:dr:east>west" → dr). */
 function kindOf(m: BusMessage): ReplicationKind {
-  return m.stream.split(':')[1] as ReplicationKind;
+  return m.stream.startsWith('dr:', m.stream.indexOf(':') + 1) ? 'dr' : 'performance';
 }
 
 const SPELLED = { 'not-a-primary': 'is no longer a primary', 'other-replication-set': 'is of another replication set', revoked: 'revoked the credentials', unreachable: 'cannot be reached' } as const;
@@ -51,13 +63,17 @@ export const receiveWal: Receiver<SimState, SimEvent> = (state, m, due, at) => {
   if (!r || r.role !== 'secondary.following' || r.primary !== m.from) return { drop: `link reset: ${m.to} no longer streams from ${m.from}` };
   // A merkle sync since brought it already (the source marks those delivered): nothing left to carry.
   if (r.lastRemoteWal >= m.order) return { drop: `${m.to} holds WAL ${r.lastRemoteWal} already` };
-  const down = linkDownReason(linkFacts(state, kind, secondary));
+  const facts = linkFacts(state, kind, secondary);
+  const down = linkDownReason(facts);
   // Revoked, or the primary demoted or of another set now: the link was reset.
   if (down !== null && down !== 'unreachable') return { drop: `link reset: ${m.from} ${SPELLED[down]}` };
-  // The connection machine is the gate: WALs flow only on a link that is up and streaming.
-  const c = currentConnection(state, kind, secondary);
+  // The connection machine is the gate: WALs flow only on a link that is up and streaming (link.ts
+  // `currentConnection`, on the facts read above).
+  const stored = storedConnection(r);
+  const c = stored.state === 'idle' || stored.state === 'shutdown' ? stored : observeConnection(stored, facts);
   if (c.state !== 'ready' || c.phase !== 'stream-wals') return 'wait';
-  const upTo = Math.max(...due.map((x) => x.order));
+  let upTo = m.order;
+  for (const x of due) if (x.order > upTo) upTo = x.order;
   return [{ type: 'replication-wal-delivered', at, kind, cluster: m.to, primary: m.from, wal: upTo }];
 };
 
@@ -93,66 +109,84 @@ export function asOfWal(state: SimState, primary: string, wal: number): ClusterS
 }
 
 /** The lowest WAL index some follower (of either kind) of `primary` has taken, or null when none follows it. */
-function lowestTaken(state: SimState, primary: string): number | null {
+function lowestTaken(clusters: Clusters, primary: string): number | null {
   let low: number | null = null;
-  for (const kind of ['dr', 'performance'] as const) {
-    for (const name of followingIndex(state.clusters)[kind].get(primary) ?? []) {
-      const r = state.clusters.named(name).replication[kind];
-      if (low === null || r.lastRemoteWal < low) low = r.lastRemoteWal;
+  const index = followingIndex(clusters);
+  for (const kind of KINDS) {
+    const names = index[kind].get(primary);
+    if (!names) continue;
+    for (const name of names) {
+      const taken = clusters.named(name).replication[kind].lastRemoteWal;
+      if (low === null || taken < low) low = taken;
     }
   }
   return low;
 }
 
-/** The snapshots after an event: new ones for WALs a follower still needs, those no follower needs forgotten. */
-function snapshotsAfter(before: SimState, after: SimState): SimState['walAsOf'] {
-  const kept = after.walAsOf;
-  if (before.clusters === after.clusters) return kept;
-  const changed = changedClusters(before, after);
-  const touched = new Set<string>();
+const KINDS = ['dr', 'performance'] as const;
+type Snapshots = SimState['walAsOf'];
+
+/** Adds `name` to a short list (the clusters an event touched are a handful at most). */
+function touch(list: string[] | null, name: string): string[] {
+  if (!list) return [name];
+  if (!list.includes(name)) list.push(name);
+  return list;
+}
+
+/**
+ * The snapshots after an event, from the clusters before and after it (`kept`: the snapshots the
+ * reducer left): new ones for WALs a follower still needs, those no follower needs forgotten.
+ */
+function snapshotsAfter(before: SimState, after: Clusters, kept: Snapshots): Snapshots {
+  if (before.clusters === after) return kept;
+  const changed = changedBetween(before.clusters, after);
+  let touched: string[] | null = null;
   for (const name of changed) {
     const was = before.clusters.get(name);
-    const now = after.clusters.named(name);
+    const now = after.named(name);
     // A primary that wrote a WAL, or the primary of a secondary that took one (or changed).
-    if (was && now.wal.last > was.wal.last && was.wal.last > 0) touched.add(name);
-    for (const kind of ['dr', 'performance'] as const) {
-      for (const c of [was, now]) {
-        const p = c?.replication[kind].primary;
-        if (p && kept?.[p]) touched.add(p);
-      }
+    if (was && now.wal.last > was.wal.last && was.wal.last > 0) touched = touch(touched, name);
+    if (!kept) continue;
+    for (const kind of KINDS) {
+      const p0 = was?.replication[kind].primary;
+      if (p0 && kept[p0]) touched = touch(touched, p0);
+      const p1 = now.replication[kind].primary;
+      if (p1 && kept[p1]) touched = touch(touched, p1);
     }
   }
-  if (!touched.size) return kept;
+  if (!touched) return kept;
   let next: Record<string, Record<string, ClusterState>> | undefined;
-  for (const name of Object.keys(kept ?? {})) if (!touched.has(name)) (next ??= {})[name] = kept![name];
+  if (kept) for (const name in kept) if (!touched.includes(name)) (next ??= {})[name] = kept[name];
   for (const name of touched) {
     const was = before.clusters.get(name);
-    const now = after.clusters.named(name);
+    const now = after.get(name);
     const low = now ? lowestTaken(after, name) : null;
-    const own: Record<string, ClusterState> = {};
-    for (const [i, snap] of Object.entries(kept?.[name] ?? {})) if (low !== null && Number(i) > low && Number(i) < now.wal.last) own[i] = snap;
+    let own: Record<string, ClusterState> | null = null;
+    const held = kept?.[name];
+    if (held && low !== null) for (const i in held) if (Number(i) > low && Number(i) < now!.wal.last) (own ??= {})[i] = held[i];
     // The primary as it was at its last WAL, before this event wrote newer ones.
-    if (was && now && now.wal.last > was.wal.last && low !== null && was.wal.last > low) own[was.wal.last] = was;
-    if (Object.keys(own).length) (next ??= {})[name] = Object.freeze(own);
+    if (was && now && now.wal.last > was.wal.last && low !== null && was.wal.last > low) (own ??= {})[was.wal.last] = was;
+    if (own) (next ??= {})[name] = Object.freeze(own);
   }
   return sameSnapshots(kept, next) ? kept : next && Object.freeze(next);
 }
 
-function sameSnapshots(a: SimState['walAsOf'], b: SimState['walAsOf']): boolean {
-  const ka = Object.keys(a ?? {});
-  if (ka.length !== Object.keys(b ?? {}).length) return false;
+function sameSnapshots(a: Snapshots, b: Snapshots): boolean {
+  if (a === b) return true;
+  const ka = a ? Object.keys(a) : [];
+  if (ka.length !== (b ? Object.keys(b).length : 0)) return false;
   for (const name of ka) {
     const x = a![name];
     const y = b?.[name];
     if (!y || Object.keys(x).length !== Object.keys(y).length) return false;
-    for (const i of Object.keys(x)) if (x[i] !== y[i]) return false;
+    for (const i in x) if (x[i] !== y[i]) return false;
   }
   return true;
 }
 
 /**
  * The reducer table, each event's reducer followed by the WAL snapshots' upkeep. The wrapper works
- * on the states before and after the reducer (every reducer of the world's table is a direct form:
+ * on the clusters before and after the reducer (every area's reducer is a direct form:
  * cluster/draft.ts), so it costs one look at which clusters changed, and a look at the followers
  * when a WAL moved.
  */
@@ -162,13 +196,22 @@ export function withWalSnapshots(table: ReducerTable<SimState, SimEvent>): Reduc
     const alone = { [type]: reducer } as ReducerTable<SimState, SimEvent>;
     out[type] = {
       direct: (s: SimState, e: SimEvent): Partial<SimState> | null => {
+        const changed = reducer.direct?.(s, e);
+        if (changed !== undefined) {
+          // The reducer's own answer: what it changed, and the snapshots' upkeep on top.
+          const kept = changed !== null && 'walAsOf' in changed ? changed.walAsOf : s.walAsOf;
+          const snaps = snapshotsAfter(s, changed?.clusters ?? s.clusters, kept);
+          if (snaps === kept) return changed;
+          return { ...changed, walAsOf: snaps };
+        }
+        // A reducer that drafts (the network's): the state after it, compared field by field.
         const after = applyEvent(s, e, alone);
-        const snaps = snapshotsAfter(s, after);
+        const snaps = snapshotsAfter(s, after.clusters, after.walAsOf);
         if (after === s && snaps === s.walAsOf) return null;
-        const changed: Partial<SimState> = {};
-        for (const key of Object.keys(after) as (keyof SimState)[]) if (key !== 'now' && after[key] !== s[key]) (changed as Record<string, unknown>)[key] = after[key];
-        if (snaps !== s.walAsOf) changed.walAsOf = snaps;
-        return changed;
+        const fields: Partial<SimState> = {};
+        for (const key of Object.keys(after) as (keyof SimState)[]) if (key !== 'now' && after[key] !== s[key]) (fields as Record<string, unknown>)[key] = after[key];
+        if (snaps !== s.walAsOf) fields.walAsOf = snaps;
+        return fields;
       },
     };
   }
