@@ -44,8 +44,3 @@ export function changedBetween(before: Clusters, after: Clusters): readonly stri
   last = { before, after, names };
   return names;
 }
-
-/** The table `after` was made from and the clusters set to make it, if it was the last one made. */
-export function madeFrom(after: Clusters): { base: Clusters; names: readonly string[] } | undefined {
-  return made && made.next === after ? { base: made.base, names: made.names } : undefined;
-}

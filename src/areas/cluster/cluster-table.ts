@@ -10,6 +10,11 @@
 // `List.set`. Canonical JSON and `JSON.stringify` print a table as the record it stands for
 // (`toJSON`), so state hashes and every output are what they were when it was a plain object.
 //
+// A table also carries values derived from all its clusters (an area's indexes: who follows whom,
+// which credentials are revoked), made when first asked for and handed on to the next table as long
+// as the clusters a change sets keep them valid (`Derived.keeps`), so a KV write or a WAL delivered
+// does not rebuild an index over every cluster.
+//
 // Draft reducers (immer) edit a plain record instead: src/areas/cluster/draft.ts opens one and folds
 // the clusters it changed back into a table.
 import { List } from 'immutable';
@@ -17,20 +22,37 @@ import { List } from 'immutable';
 /** A name's position in the world's order; null-prototype, so no request-derived name finds an inherited member. */
 type Index = Readonly<Record<string, number>>;
 
-/** Each table's clusters as an array, made when first asked for (enumerations share it); the table itself is frozen. */
-const listed = new WeakMap<object, readonly unknown[]>();
+/**
+ * A value derived from every cluster of a table (an index). `keeps(was, now)` says whether setting a
+ * cluster from `was` to `now` leaves the value as it was (the fields it reads did not change).
+ */
+export interface Derived<C, T> {
+  readonly name: string;
+  keeps(was: C, now: C): boolean;
+  build(clusters: ClusterTable<C & { readonly name: string }>): T;
+}
+
+/** What a table made lazily: its clusters as an array, and derived values (a table is frozen; this is its one mutable part). */
+interface Memo {
+  list?: readonly unknown[];
+  derived?: [Derived<any, unknown>, unknown][];
+}
 
 /**
  * The table, generic in what a cluster is (`ClusterState`, state.ts, whose module names this one's type:
  * `Clusters`), so the two modules do not import each other.
  */
 export class ClusterTable<ClusterState extends { readonly name: string }> implements Iterable<ClusterState> {
+  private readonly memo: Memo;
+
   private constructor(
     private readonly index: Index,
     /** The clusters' names, in the world's order. */
     readonly names: readonly string[],
     private readonly clusters: List<ClusterState>,
+    derived?: [Derived<any, unknown>, unknown][],
   ) {
+    this.memo = derived ? { derived } : {};
     Object.freeze(this);
   }
 
@@ -69,23 +91,44 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
 
   /** The clusters, in the world's order. */
   list(): readonly ClusterState[] {
-    let list = listed.get(this) as readonly ClusterState[] | undefined;
-    if (!list) listed.set(this, (list = Object.freeze(this.clusters.toArray())));
-    return list;
+    return (this.memo.list ??= Object.freeze(this.clusters.toArray())) as readonly ClusterState[];
   }
 
   [Symbol.iterator](): Iterator<ClusterState> {
     return this.list()[Symbol.iterator]();
   }
 
+  /** A value derived from every cluster: made once for this table, and carried to the tables made from it while it stays valid. */
+  derived<T>(key: Derived<ClusterState, T>): T {
+    const held = this.memo.derived;
+    if (held) for (const [k, v] of held) if (k === key) return v as T;
+    const value = key.build(this);
+    (this.memo.derived ??= []).push([key, value]);
+    return value;
+  }
+
   /** The table with the cluster of that name set (a new name goes last); the same table when nothing changes. */
   set(name: string, cluster: ClusterState): ClusterTable<ClusterState> {
     const i = this.index[name];
-    if (i !== undefined) return this.clusters.get(i) === cluster ? this : new ClusterTable(this.index, this.names, this.clusters.set(i, cluster));
-    // A new cluster: only the world's creation adds them, so copying the index here costs nothing that matters.
+    if (i !== undefined) {
+      const was = this.clusters.get(i)!;
+      if (was === cluster) return this;
+      return new ClusterTable(this.index, this.names, this.clusters.set(i, cluster), this.kept(was, cluster));
+    }
+    // A new cluster: only the world's creation adds them, so copying the index here costs nothing that
+    // matters; every derived value is made again.
     const index: Record<string, number> = Object.assign(Object.create(null), this.index);
     index[name] = this.names.length;
     return new ClusterTable(Object.freeze(index), Object.freeze([...this.names, name]), this.clusters.push(cluster));
+  }
+
+  /** The derived values that setting `was` to `now` leaves valid. */
+  private kept(was: ClusterState, now: ClusterState): [Derived<any, unknown>, unknown][] | undefined {
+    const held = this.memo.derived;
+    if (!held) return undefined;
+    let out: [Derived<any, unknown>, unknown][] | undefined;
+    for (const entry of held) if (entry[0].keeps(was, now)) (out ??= []).push(entry);
+    return out;
   }
 
   /** The record it stands for (name → cluster, in the world's order): what canonical JSON and `JSON.stringify` print. */

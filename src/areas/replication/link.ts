@@ -14,7 +14,7 @@ import {
   type LinkFacts,
 } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { madeFrom } from '../cluster/changed.js';
+import type { Derived } from '../cluster/cluster-table.js';
 import type { SimDraft } from '../cluster/draft.js';
 
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
@@ -50,42 +50,30 @@ export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: 
 }
 
 /**
- * Every revoked jti of the world, by kind, gathered once per `clusters` record (issue #15: the
- * streaming process asks for each follower, and a scan of every cluster each time made it O(clusters²):
- * 67% of a write's time at 200 clusters). A new record is made whenever any cluster changes, so an
- * entry never outlives the state it was read from.
+ * Every revoked jti of the world, by kind, gathered once and carried by the clusters' table to the
+ * tables made from it while the clusters a change sets keep their revocation lists (a KV write, a WAL
+ * delivered: cluster-table.ts `Derived`). Issue #15: the streaming process asked for each follower,
+ * and a scan of every cluster each time made it O(clusters²): 67% of a write's time at 200 clusters.
  */
-const revokedByClusters = new WeakMap<SimState['clusters'], Record<ReplicationKind, Set<string>>>();
-function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<string>> {
-  let found = revokedByClusters.get(clusters);
-  if (found) return found;
-  // A table made from another by setting clusters whose revocation lists did not change (a KV write,
-  // a WAL delivered: cluster/changed.ts) revokes what that one revoked.
-  const base = madeFrom(clusters);
-  if (base) {
-    const same = base.names.every((name) => {
-      const was = base.base.get(name);
-      return was !== undefined && revocationsOf(was).every((list, i) => list === revocationsOf(clusters.named(name))[i]);
-    });
-    const inherited = same ? revokedByClusters.get(base.base) : undefined;
-    if (inherited) {
-      revokedByClusters.set(clusters, inherited);
-      return inherited;
+const REVOKED: Derived<ClusterState, Record<ReplicationKind, Set<string>>> = {
+  name: 'revoked credentials',
+  keeps: (was, now) =>
+    was.replication.dr.revokedCredentials === now.replication.dr.revokedCredentials &&
+    was.replication.performance.revokedCredentials === now.replication.performance.revokedCredentials &&
+    was.replication.dr.mirroredPerformance?.revokedCredentials === now.replication.dr.mirroredPerformance?.revokedCredentials,
+  build(clusters) {
+    const found: Record<ReplicationKind, Set<string>> = { dr: new Set(), performance: new Set() };
+    for (const c of clusters) {
+      for (const j of c.replication.dr.revokedCredentials ?? []) found.dr.add(j);
+      for (const j of c.replication.performance.revokedCredentials ?? []) found.performance.add(j);
+      for (const j of c.replication.dr.mirroredPerformance?.revokedCredentials ?? []) found.performance.add(j);
     }
-  }
-  found = { dr: new Set(), performance: new Set() };
-  for (const c of clusters) {
-    for (const j of c.replication.dr.revokedCredentials ?? []) found.dr.add(j);
-    for (const j of c.replication.performance.revokedCredentials ?? []) found.performance.add(j);
-    for (const j of c.replication.dr.mirroredPerformance?.revokedCredentials ?? []) found.performance.add(j);
-  }
-  revokedByClusters.set(clusters, found);
-  return found;
-}
+    return found;
+  },
+};
 
-/** The revocation lists a cluster holds (its own of each kind, and the performance one its DR primary mirrors). */
-function revocationsOf(c: ClusterState): readonly unknown[] {
-  return [c.replication.dr.revokedCredentials, c.replication.performance.revokedCredentials, c.replication.dr.mirroredPerformance?.revokedCredentials];
+function revokedIn(clusters: SimState['clusters']): Record<ReplicationKind, Set<string>> {
+  return clusters.derived(REVOKED);
 }
 
 /**
@@ -183,36 +171,31 @@ type FollowingIndex = Record<ReplicationKind, Map<string, string[]>>;
 
 /**
  * The clusters following each primary (role `secondary.following`), by kind, in name order: built once
- * per `clusters` record, and inherited by a record `withCluster` made by changing one cluster whose
- * roles and primaries stayed (a KV write, a WAL delivered), so a write does not sort every cluster's
+ * and carried by the clusters' table to the tables made from it while the clusters a change sets keep
+ * their roles and primaries (a KV write, a WAL delivered), so a write does not sort every cluster's
  * name (issue #15). Readers take the clusters themselves from the state.
  */
-const followingByClusters = new WeakMap<SimState['clusters'], FollowingIndex>();
+const FOLLOWING: Derived<ClusterState, FollowingIndex> = {
+  name: 'followers by primary',
+  keeps: (was, now) =>
+    was.replication.dr.role === now.replication.dr.role &&
+    was.replication.dr.primary === now.replication.dr.primary &&
+    was.replication.performance.role === now.replication.performance.role &&
+    was.replication.performance.primary === now.replication.performance.primary,
+  build(clusters) {
+    const found: FollowingIndex = { dr: new Map(), performance: new Map() };
+    for (const name of [...clusters.names].sort())
+      for (const kind of ['dr', 'performance'] as const) {
+        const r = clusters.named(name).replication[kind];
+        if (r.role !== 'secondary.following' || r.primary === null) continue;
+        const list = found[kind].get(r.primary);
+        if (list) list.push(name);
+        else found[kind].set(r.primary, [name]);
+      }
+    return found;
+  },
+};
+
 export function followingIndex(clusters: SimState['clusters']): FollowingIndex {
-  let found = followingByClusters.get(clusters);
-  if (found) return found;
-  const base = madeFrom(clusters);
-  if (base) {
-    const same = base.names.every((name) => {
-      const was = base.base.get(name);
-      const now = clusters.named(name);
-      return was !== undefined && (['dr', 'performance'] as const).every((k) => was.replication[k].role === now.replication[k].role && was.replication[k].primary === now.replication[k].primary);
-    });
-    const inherited = same ? followingByClusters.get(base.base) : undefined;
-    if (inherited) {
-      followingByClusters.set(clusters, inherited);
-      return inherited;
-    }
-  }
-  found = { dr: new Map(), performance: new Map() };
-  for (const name of [...clusters.names].sort())
-    for (const kind of ['dr', 'performance'] as const) {
-      const r = clusters.named(name).replication[kind];
-      if (r.role !== 'secondary.following' || r.primary === null) continue;
-      const list = found[kind].get(r.primary);
-      if (list) list.push(name);
-      else found[kind].set(r.primary, [name]);
-    }
-  followingByClusters.set(clusters, found);
-  return found;
+  return clusters.derived(FOLLOWING);
 }
