@@ -109,6 +109,12 @@ function linkChanged(a: Replication, b: Replication): boolean {
   return a.role !== b.role || a.primary !== b.primary || a.clusterId !== b.clusterId || a.issued !== b.issued || a.revokedCredentials !== b.revokedCredentials || a.jti !== b.jti || a.secondaryId !== b.secondaryId || a.connected !== b.connected || a.syncState !== b.syncState || a.mirroredPerformance !== b.mirroredPerformance;
 }
 
+/** Whether the secondary's own side of its link may have changed in this event (it is new, or its link fields moved). */
+function linkMayHaveChanged(before: SimState, name: string, kind: ReplicationKind, now: Replication): boolean {
+  const was = before.clusters.get(name);
+  return !was || linkChanged(was.replication[kind], now);
+}
+
 /** Whether a secondary's stream from its primary is the same one before and after (else it was reset). */
 function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['replication']['dr']): boolean {
   return b.role === 'secondary.following' && a.primary === b.primary && a.clusterId === b.clusterId && a.jti === b.jti && a.secondaryId === b.secondaryId;
@@ -253,7 +259,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // Looked at for the clusters that changed, the followers of a primary whose replication changed
   // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
   let look: readonly string[] = networkChanged ? sortedNames(after.clusters.names) : changed;
-  let more: Set<string> | null = null;
+  // The followers of a cluster whose replication changed: their links may have dropped with it.
+  let followers: Set<string> | null = null;
   for (const name of changed) {
     const was = before.clusters.get(name);
     const now = after.clusters.named(name);
@@ -261,18 +268,24 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
       // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
       const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
-      for (const f of after.clusters) if (everyone || f.replication[kind].primary === name) (more ??= new Set(look)).add(f.name);
+      for (const f of after.clusters) if (everyone || f.replication[kind].primary === name) (followers ??= new Set()).add(f.name);
     }
   }
-  if (more && more.size > look.length) look = [...more].sort();
+  if (followers) {
+    const all = new Set(look);
+    for (const f of followers) all.add(f);
+    if (all.size > look.length) look = [...all].sort();
+  }
   for (const name of look) {
     for (const kind of KINDS) {
       const r = after.clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       const link = linkStream(kind, name);
-      // A link that is up may have dropped: look at it now (streaming.ts checkLink).
+      // A link that is up may have dropped: look at it now (streaming.ts checkLink), unless nothing
+      // it depends on changed (a WAL taken: the network, the secondary's link fields and its
+      // primary's are as they were; a change to those schedules this look through them).
       if (r.connected) {
-        (out.check ??= []).push(link);
+        if (networkChanged || followers?.has(name) || linkMayHaveChanged(before, name, kind, r)) (out.check ??= []).push(link);
         continue;
       }
       if (out.onItsWay(bus, link)) continue;
