@@ -4,7 +4,7 @@
 // findings from forked monitors must equal those of fresh monitors shown its whole path, for every
 // monitor of the catalogue; siblings fork the same parent after one another, so a fork that shared
 // memory with its parent or a sibling would show here.
-import { produce } from 'immer';
+import { draftState } from '../../src/areas/cluster/draft.js';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation } from '../../src/areas/monitoring/types.js';
@@ -138,7 +138,7 @@ describe('Monitor.fork keeps each monitor’s memory apart', () => {
   it('two-primaries: what was reported while the condition lasts', () => {
     const w = World.create({ east: {}, west: {} }, { seed: 1 });
     const withRoles = (west: 'primary' | 'secondary.demoted'): SimState =>
-      produce(w.state, (d) => {
+      draftState(w.state, (d) => {
         d.clusters.east.replication.dr = { ...d.clusters.east.replication.dr, role: 'primary', clusterId: 's' };
         d.clusters.west.replication.dr = { ...d.clusters.west.replication.dr, role: west, clusterId: 's' };
       });
@@ -170,7 +170,7 @@ describe('Monitor.fork keeps each monitor’s memory apart', () => {
   it('cluster-id-rules: every id each cluster has held', () => {
     const w = world();
     const enabled = stepOf(w, () => w.request('east', { method: 'POST', path: `${DR}/primary/enable`, token: w.state.operators.east.rootToken }));
-    const old = w.state.clusters.east.replication.dr.clusterId;
+    const old = w.state.clusters.named('east').replication.dr.clusterId;
     const again = (id: string, at: SimState) =>
       folded(at, [
         { type: 'replication-primary-disabled', at: 0, kind: 'dr', cluster: 'east', role: 'disabled' },
@@ -185,7 +185,7 @@ describe('Monitor.fork keeps each monitor’s memory apart', () => {
     w.advance(1000);
     const s = w.state;
     const revoked = folded(s, [{ type: 'replication-secondary-revoked', at: 1000, kind: 'dr', cluster: 'east', id: 'west' }]);
-    const delivered = folded(revoked.state, [{ type: 'replication-wal-delivered', at: 1020, kind: 'dr', cluster: 'west', primary: 'east', wal: s.clusters.east.wal.last + 1 }]);
+    const delivered = folded(revoked.state, [{ type: 'replication-wal-delivered', at: 1020, kind: 'dr', cluster: 'west', primary: 'east', wal: s.clusters.named('east').wal.last + 1 }]);
     expect(count([twins(revokedStaysBarred, [still(s)], [[revoked, delivered, delivered], [delivered], [revoked, delivered]])].flat())).toBe(2);
     // A bar set before the fork: each fork reports it once.
     expect(count([twins(revokedStaysBarred, [still(s), revoked], [[delivered, delivered], [delivered], [still(s)]])].flat())).toBe(2);
@@ -210,7 +210,7 @@ describe('Monitor.fork keeps each monitor’s memory apart', () => {
     const w = world();
     const root = (c: string) => w.state.operators[c].rootToken;
     w.request('west', { method: 'POST', path: 'secret/data/app', body: { data: { v: 'old' } }, token: root('west') });
-    const old = w.state.clusters.west.storage;
+    const old = w.state.clusters.named('west').storage;
     const first = stepOf(w, () => {});
     const enable = stepOf(w, () => {
       w.request('east', { method: 'POST', path: `${DR}/primary/enable`, token: root('east') });

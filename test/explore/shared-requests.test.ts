@@ -54,7 +54,7 @@ function run(from: { world: World; model: Model }, command: OperatorCommand, sha
 describe('shared requests', () => {
   it('commands that begin alike send their common requests once and end as if they had sent them', () => {
     const node = drPair();
-    expect(node.world.state.clusters.east.replication.dr.role).toBe('primary');
+    expect(node.world.state.clusters.named('east').replication.dr.role).toBe('primary');
     const commands = [new Promote(0, 'dr', false), new Promote(0, 'dr', true), new Disable(1, 'dr'), new Demote(0, 'dr')];
     const shared = new SharedRequests();
     const taken: number[] = [];

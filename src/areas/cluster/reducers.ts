@@ -12,8 +12,8 @@ import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
-import type { ClusterState, KeyMap, KvMountConfig, KvRecord, SimState } from './state.js';
-import { effectiveMaxVersions, emptyVersions, pruned, versionAt } from './versions.js';
+import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState } from './state.js';
+import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from './versions.js';
 import { withCluster } from './changed.js';
 
 const freeze = Object.freeze;
@@ -58,9 +58,9 @@ function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
   const prev: KvRecord | undefined = recordAt(keys, e.key);
   const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;
   const held = mount.type === 'kv-v1' || !prev ? emptyVersions : prev.versions;
-  const added = held.set(String(version), freeze({ data: deepFreeze(e.data), createdAt: e.at, deletedAt: null, destroyed: false }));
+  const added: KvVersion = freeze({ data: deepFreeze(e.data), createdAt: e.at, deletedAt: null, destroyed: false });
   // KV-v2 keeps max_versions versions (versions.ts): the oldest are dropped and oldest_version moves.
-  const window = mount.type === 'kv-v1' ? { versions: added, oldest: 0 } : pruned(added, version, prev?.oldest ?? 0, effectiveMaxVersions(prev, mount));
+  const window = mount.type === 'kv-v1' ? { versions: held.set(version, added), oldest: 0 } : withNewest(held, version, added, prev?.oldest ?? 0, effectiveMaxVersions(prev, mount));
   const rec: KvRecord = freeze({
     // The key's metadata (max_versions, cas_required …) stays; absent fields stay absent.
     ...prev,

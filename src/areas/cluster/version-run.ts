@@ -47,21 +47,33 @@ export class VersionRun<V> {
     return Array.isArray(this.held) ? (this.held as readonly V[])[i] : (this.held as List<V>).get(i);
   }
 
-  /** The run with version `n` set: one it holds is replaced; the next after the newest (or any, in an empty run) is added. */
-  set(n: number | string, v: V): VersionRun<V> {
+  /**
+   * The run with version `n` set: one it holds is replaced; the next after the newest (or any, in an
+   * empty run) is added. With `dropThrough`, the versions up to it go in the same step (a write that
+   * adds the newest and drops the oldest copies a short run once).
+   */
+  set(n: number | string, v: V, dropThrough?: number): VersionRun<V> {
     const num = Number(n);
-    if (this.size === 0) return new VersionRun(num, Object.freeze([v]));
+    if (this.size === 0) return new VersionRun(num, Object.freeze([v])).dropThrough(dropThrough ?? -Infinity);
     const i = num - this.first;
     if (!Number.isInteger(i) || i < 0 || i > this.size) throw new Error(`version ${n} cannot be set in a run of versions ${this.first}–${this.last}: versions are added in order`);
     if (!Array.isArray(this.held)) {
       const list = this.held as List<V>;
-      return new VersionRun(this.first, i === list.size ? list.push(v) : list.set(i, v));
+      const run = new VersionRun(this.first, i === list.size ? list.push(v) : list.set(i, v));
+      return dropThrough === undefined ? run : run.dropThrough(dropThrough);
     }
     const arr = this.held as readonly V[];
-    if (i === arr.length && arr.length >= SHORT) return new VersionRun(this.first, List(arr).push(v));
-    const next = arr.slice();
-    next[i] = v;
-    return new VersionRun(this.first, Object.freeze(next));
+    // The versions kept: from the first after `dropThrough`, in the short form's one copy.
+    const from = dropThrough === undefined ? 0 : Math.max(0, Math.min(dropThrough - this.first + 1, arr.length + 1));
+    const length = Math.max(arr.length, i + 1) - from;
+    if (length > SHORT) {
+      const run = new VersionRun(this.first, i === arr.length ? List(arr).push(v) : List(arr).set(i, v));
+      return dropThrough === undefined ? run : run.dropThrough(dropThrough);
+    }
+    if (length <= 0) return VersionRun.empty();
+    const next = new Array<V>(length);
+    for (let k = 0; k < length; k++) next[k] = from + k === i ? v : arr[from + k];
+    return new VersionRun(this.first + from, Object.freeze(next));
   }
 
   /** The run without its versions up to `n` (the oldest ones). */

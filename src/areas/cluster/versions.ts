@@ -39,11 +39,12 @@ export function effectiveMaxVersions(rec: KvRecord | undefined, mount: MountEntr
 }
 
 /**
- * The versions and `oldest_version` after version `current` was added: AddVersion's sliding window.
- * Drops versions `oldest … current - max` (one per write, more after max was lowered).
+ * The versions and `oldest_version` after version `current` (`v`) was added: AddVersion's sliding
+ * window. Drops versions `oldest … current - max` (one per write, more after max was lowered), in the
+ * same step as the addition (a short run is copied once).
  */
-export function pruned(versions: Versions, current: number, oldest: number, max: number): { versions: Versions; oldest: number } {
-  if (current - oldest < max) return { versions, oldest };
+export function withNewest(versions: Versions, current: number, v: KvVersion, oldest: number, max: number): { versions: Versions; oldest: number } {
+  if (current - oldest < max) return { versions: versions.set(current, v), oldest };
   const last = current - max;
-  return { versions: versions.dropThrough(last), oldest: last + 1 };
+  return { versions: versions.set(current, v, last), oldest: last + 1 };
 }

@@ -82,6 +82,8 @@ function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
 
 /** Both lists, the first's order kept; the first list itself when the second adds nothing. */
 function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[] {
+  // Most deliveries bring no new revocation: the same list, or an empty one.
+  if (a === b || b.length === 0) return a as string[];
   const extra = b.filter((x) => !a.includes(x));
   return extra.length ? [...a, ...extra] : (a as string[]);
 }
@@ -146,7 +148,8 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   const next: ClusterState = freeze({
     ...secondary,
     storage: primary.storage,
-    wal: freeze({ ...primary.wal }),
+    // The primary's WAL position itself (frozen, so shared): the draft form copies it, the same value.
+    wal: primary.wal,
     replication: freeze({ ...secondary.replication, dr }),
     sync: primary.sync,
     plugins: primary.plugins,

@@ -62,6 +62,20 @@ describe('VersionRun', () => {
     expect(run.entries().map(([n]) => n)).toEqual(Array.from({ length: 60 }, (_, i) => 91 + i));
   });
 
+  it('adds the newest and drops the oldest in one step as it would in two, short and long', () => {
+    for (const size of [5, 31, 32, 33, 40]) {
+      let run = VersionRun.empty<number>();
+      for (let n = 1; n <= size; n++) run = run.set(n, n);
+      for (const through of [0, 1, 3, size - 1, size, size + 1]) {
+        const one = run.set(size + 1, -1, through);
+        const two = run.set(size + 1, -1).dropThrough(through);
+        expect([one.first, one.entries()]).toEqual([two.first, two.entries()]);
+      }
+      // A held version rewritten while the oldest go.
+      expect(run.set(size, -2, 2).entries()).toEqual(run.set(size, -2).dropThrough(2).entries());
+    }
+  });
+
   it('refuses a version that is neither held nor the next after the newest', () => {
     const run = VersionRun.empty<string>().set(3, 'a').set(4, 'b');
     expect(() => run.set(6, 'x')).toThrow(/versions 3–4/);
