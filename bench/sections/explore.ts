@@ -43,8 +43,11 @@ else {
   const t = interleave(
     () => (r = ex(options)),
     () => (paths = getShortestPaths(product.machine, { events: product.events as never })),
-    quick ? 2 : 3,
-    { a: 1, b: 2 },
+    quick ? 3 : 5,
+    // Both sides measured once the JIT has settled: the explorer runs much more code (every request,
+    // every monitor) than bare machines, and its first runs measure V8 compiling it (CPU time counts
+    // the compiler's threads: 250–350 ms a run at first, 70–90 ms from about the eighth run).
+    { a: 10, b: 10 },
   );
   const ms = median(t.a);
   const xsMs = median(t.b);

@@ -1,6 +1,6 @@
 // 3. Property runs: runs per second of random 50-command sequences on 3 clusters, through the check
 // helper's export (src/explore/property.ts `runProperty`), every monitor run after every command.
-import { collect, median, time } from '../lib/measure.js';
+import { settle, median, time } from '../lib/measure.js';
 import { availableParallelism, loadavg } from 'node:os';
 import { emit, notAvailable, type Row } from '../lib/result.js';
 
@@ -39,7 +39,7 @@ else {
   const findings: string[] = [];
   const reps = quick ? 2 : 3;
   for (let i = 1; i <= reps; i++) {
-    collect();
+    settle();
     let r!: PropertyResultLike;
     const ms = time(() => (r = run({ runs: RUNS, seed: i, clusters: 3, steps: 50, shrink: false })));
     perSecond.push((r.runs / ms) * 1000);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { SimEvent } from '../../src/areas/cluster/events.js';
 import { isKnownEventType, World } from '../../src/world.js';
 import { parseHistory, readHistory, toJsonl } from '../../src/kernel/persist.js';
-import { collect, median, time } from '../lib/measure.js';
+import { settle, median, time } from '../lib/measure.js';
 import { checkReplayed, generateHistory, REPLAY_WORKLOAD } from '../lib/history.js';
 import { emit, type Row } from '../lib/result.js';
 
@@ -60,14 +60,14 @@ try {
   const folds: number[] = [];
   const reps = quick ? 1 : 2;
   for (let i = 0; i < reps; i++) {
-    collect();
+    settle();
     floors.push(time(floor));
-    collect();
+    settle();
     replays.push(time(replay));
     parses.push(parseMs);
     folds.push(foldMs);
   }
-  collect();
+  settle();
   floors.push(time(floor));
   // One line per event, then the closing line (hash chain, state hash, generator).
   if (lines !== generated.events + 1) throw new Error(`the file has ${lines} lines, not ${generated.events} events and the closing line`);

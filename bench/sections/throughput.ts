@@ -46,12 +46,17 @@ function measure(kind: ReplicationKind, keys: number): Row {
   const made = base.run(keys, perWrite);
   if (made !== keys * perWrite) throw new Error(`baseline made ${made} transitions, not ${keys * perWrite}`);
   requestMs = advanceMs = 0;
-  // Each repetition adds a version to every key: a dozen at most, as the service keeps 10 by default.
   const reps = quick ? 3 : keys >= 1000 ? 5 : 9;
-  // The baseline is some 30 times cheaper: each of its repetitions repeats the work, for a timing
-  // window as long as replsim's, and is divided back.
-  const times = Math.max(1, Math.round(10_000 / keys));
-  const r = interleave(round, () => { for (let i = 0; i < times; i++) base.run(keys, perWrite); }, reps, { a: 1, b: 3 });
+  // Each repetition is at least 2,000 writes on both sides (20 rounds of 100 keys, 2 of 1,000), so a
+  // repetition lasts tens of milliseconds: a window of a few milliseconds measured the compiler's
+  // threads as much as the writes (CPU time counts them). Each round adds a version to every key,
+  // and the service keeps 10: a key never holds more. Both sides are divided back to one round.
+  const times = Math.max(1, Math.round(2_000 / keys));
+  const rounds = () => {
+    for (let i = 0; i < times; i++) round();
+  };
+  const r = interleave(rounds, () => { for (let i = 0; i < times; i++) base.run(keys, perWrite); }, reps, { a: 2, b: 3 });
+  r.a = r.a.map((ms) => ms / times);
   r.b = r.b.map((ms) => ms / times);
   const ms = median(r.a);
   const baseMs = median(r.b);
