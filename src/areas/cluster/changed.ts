@@ -12,21 +12,31 @@
 import type { Clusters, ClusterState, SimState } from './state.js';
 
 const NONE: readonly string[] = Object.freeze([]);
-/** The table made last: from which table, with which clusters set. */
-let made: { base: Clusters; next: Clusters; names: readonly string[] } | null = null;
+/** The table made last: from which table, with which clusters set (fields, not an object per change: one is made per event). */
+let madeBase: Clusters | null = null;
+let madeNext: Clusters | null = null;
+let madeNames: readonly string[] = NONE;
 /** The last answer of a comparison cluster by cluster. */
 let last: { before: Clusters; after: Clusters; names: readonly string[] } | null = null;
+/** One-name lists, made once per name. */
+const single = new Map<string, readonly string[]>();
 
 /** `clusters` with one cluster set (changed or added): a new table, the others shared; it remembers which. */
 export function withCluster(clusters: Clusters, name: string, next: ClusterState): Clusters {
   const table = clusters.set(name, next);
-  made = { base: clusters, next: table, names: [name] };
+  let names = single.get(name);
+  if (!names) single.set(name, (names = Object.freeze([name])));
+  madeBase = clusters;
+  madeNext = table;
+  madeNames = names;
   return table;
 }
 
 /** Records that `next` is `base` with the clusters `names` set (a draft folded back: draft.ts). */
 export function changedClustersAre(base: Clusters, next: Clusters, names: readonly string[]): void {
-  made = { base, next, names: Object.freeze([...names]) };
+  madeBase = base;
+  madeNext = next;
+  madeNames = Object.freeze([...names]);
 }
 
 /** The names of the clusters the event changed or added, in the table's order. */
@@ -37,7 +47,7 @@ export function changedClusters(before: SimState, after: SimState): readonly str
 /** The names of the clusters that differ from one table to the next (changed or added), in the table's order. */
 export function changedBetween(before: Clusters, after: Clusters): readonly string[] {
   if (before === after) return NONE;
-  if (made && made.base === before && made.next === after) return made.names;
+  if (madeBase === before && madeNext === after) return madeNames;
   if (last && last.before === before && last.after === after) return last.names;
   const names: string[] = [];
   for (const name of after.names) if (before.get(name) !== after.get(name)) names.push(name);

@@ -103,7 +103,8 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
     const held = this.memo.derived;
     if (held) for (const [k, v] of held) if (k === key) return v as T;
     const value = key.build(this);
-    (this.memo.derived ??= []).push([key, value]);
+    // A new list, never one changed in place: tables made from this one may share the list it had.
+    this.memo.derived = held ? [...held, [key, value]] : [[key, value]];
     return value;
   }
 
@@ -122,13 +123,17 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
     return new ClusterTable(Object.freeze(index), Object.freeze([...this.names, name]), this.clusters.push(cluster));
   }
 
-  /** The derived values that setting `was` to `now` leaves valid. */
+  /** The derived values that setting `was` to `now` leaves valid (the same list when it leaves them all). */
   private kept(was: ClusterState, now: ClusterState): [Derived<any, unknown>, unknown][] | undefined {
     const held = this.memo.derived;
     if (!held) return undefined;
     let out: [Derived<any, unknown>, unknown][] | undefined;
-    for (const entry of held) if (entry[0].keeps(was, now)) (out ??= []).push(entry);
-    return out;
+    for (let i = 0; i < held.length; i++) {
+      if (held[i][0].keeps(was, now)) {
+        if (out) out.push(held[i]);
+      } else out ??= held.slice(0, i);
+    }
+    return out ?? held;
   }
 
   /** The record it stands for (name → cluster, in the world's order): what canonical JSON and `JSON.stringify` print. */

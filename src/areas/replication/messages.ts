@@ -156,11 +156,12 @@ class Effects {
 
   result(): BusEffects | null {
     if (!this.sent && !this.delivered && !this.dropped && !this.wake && !this.check) return null;
-    return { sent: this.sent ?? [], delivered: this.delivered ?? [], dropped: this.dropped ?? [], wake: this.wake ?? [], check: this.check ?? [] };
+    return { sent: this.sent ?? NONE, delivered: this.delivered ?? NONE, dropped: this.dropped ?? NONE, wake: this.wake ?? NONE, check: this.check ?? NONE };
   }
 }
 
-const NO_NAMES: readonly string[] = [];
+/** The empty list an effect without entries of a kind hands the bus (it only reads them). */
+const NONE: never[] = Object.freeze([]) as never[];
 
 /** The names, sorted (a copy; one name or none needs no sort). */
 function sortedNames(names: readonly string[]): readonly string[] {
