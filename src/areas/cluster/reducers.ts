@@ -19,7 +19,7 @@ import { withCluster } from './changed.js';
 const freeze = Object.freeze;
 
 /** Freezes a new value and what it holds, as immer does: plain objects and arrays, stopping at frozen ones. */
-function deepFreeze<T>(value: T): T {
+export function deepFreeze<T>(value: T): T {
   if (!isDraftable(value) || Object.isFrozen(value)) return value;
   for (const v of Object.values(value as object)) deepFreeze(v);
   return freeze(value);

@@ -3,7 +3,7 @@
 // event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
 // Reducers never draw and never read a clock.
-import { clusterBefore, stateBefore, type SimDraft } from '../cluster/draft.js';
+import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '../cluster/draft.js';
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
@@ -32,6 +32,7 @@ import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
 import { withCluster } from '../cluster/changed.js';
+import { deepFreeze } from '../cluster/reducers.js';
 
 /** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
 function storedConnectionWhileFollowing(r: ReplicationState): Connection {
@@ -194,9 +195,28 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
   return { clusters: withCluster(s.clusters, e.cluster, next) };
 }
 
+/**
+ * A reducer whose whole effect is assigning fields of one cluster's replication of the event's kind
+ * (`edit`), written once for both forms: the draft form edits the draft; the direct form (issue #15:
+ * these are among the commonest drafted events of property runs and the explorer) edits a shallow
+ * copy, then freezes what the edit made new, which is what immer builds from the same assignments
+ * (keys in the same order, new objects frozen, everything else shared). An edit assigns fields; it
+ * never changes an object it reads in place (`r.issued = { ...r.issued, … }`, not `r.issued[id] = …`).
+ */
+function editingReplication<E extends { cluster: string; kind: ReplicationKind; type: string; at: number }>(edit: (r: ReplicationState, e: E) => void): DraftReducer<E> {
+  const draft = (d: SimDraft, e: E) => edit(d.clusters[e.cluster].replication[e.kind], e);
+  const direct = (s: SimState, e: E): Partial<SimState> => {
+    const c = s.clusters.named(e.cluster);
+    const r = { ...c.replication[e.kind] };
+    edit(r, e);
+    const next: ClusterState = Object.freeze({ ...c, replication: Object.freeze({ ...c.replication, [e.kind]: deepFreeze(r) }) });
+    return { clusters: withCluster(s.clusters, e.cluster, next) };
+  };
+  return Object.assign(draft, { direct });
+}
+
 export const replicationReducers = {
-  'replication-primary-enabled': (d: SimDraft, e: PrimaryEnabled) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+  'replication-primary-enabled': editingReplication<PrimaryEnabled>((r, e) => {
     moveRole(r, 'primary.enable', e.role);
     clearSecondarySide(r);
     r.clusterId = e.clusterId;
@@ -204,7 +224,7 @@ export const replicationReducers = {
     r.issued = {};
     r.synced = false;
     r.since = e.at;
-  },
+  }),
   'replication-primary-demoted': (d: SimDraft, e: PrimaryDemoted) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     moveRole(r, 'primary.demote', e.role);
@@ -215,20 +235,18 @@ export const replicationReducers = {
     // Now a DR secondary, it serves no performance replication of its own until promoted again.
     if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], clusterBefore(d, e.cluster).replication.performance, e.at);
   },
-  'replication-primary-disabled': (d: SimDraft, e: PrimaryDisabled) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+  'replication-primary-disabled': editingReplication<PrimaryDisabled>((r, e) => {
     moveRole(r, 'primary.disable', e.role);
     // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
     r.issued = {};
     r.primaryClusterAddr = '';
     r.since = e.at;
-  },
-  'replication-secondary-token-issued': (d: SimDraft, e: SecondaryTokenIssued) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+  }),
+  'replication-secondary-token-issued': editingReplication<SecondaryTokenIssued>((r, e) => {
     // A new token for an id replaces a revoked one: the id is usable again, with the new jti.
     // A filter set for the old token does not carry over (area B rule 1).
-    r.issued[e.id] = { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null };
-  },
+    r.issued = { ...r.issued, [e.id]: { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null } };
+  }),
   'replication-secondary-revoked': (d: SimDraft, e: SecondaryRevoked) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     r.issued[e.id].revoked = true;

@@ -14,6 +14,7 @@ import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-conne
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import { emptyReplication } from '../cluster/state.js';
+import { changedClustersAre } from '../cluster/changed.js';
 
 /** A replicated change was written on the cluster: its WAL advances, so its secondaries receive it. */
 export function advanceWal(c: ClusterState, at: number): void {
@@ -40,17 +41,39 @@ const PERFORMANCE_CONFIGURATION = new Set([
  */
 const DR_CONFIGURATION = new Set(['replication-secondary-token-issued', 'replication-secondary-revoked']);
 
-type ReplicationReducer = (d: SimDraft, e: never) => void;
+type Advancing = { at: number; kind: ReplicationKind; cluster: string };
+type ReplicationReducer = ((d: SimDraft, e: never) => void) & { direct?: (s: SimState, e: never) => Partial<SimState> | null | undefined };
 
-/** The replication reducers, where a replicated configuration change also advances the cluster's WAL. */
+/**
+ * The replication reducers, where a replicated configuration change also advances the cluster's WAL.
+ * A reducer's direct form (editingReplication in evolve.ts) is kept: the WAL moves in it too.
+ */
 export function replicatingPerformanceConfiguration<T extends Record<string, ReplicationReducer>>(reducers: T): T {
   const out: Record<string, ReplicationReducer> = { ...reducers };
   for (const type of new Set([...PERFORMANCE_CONFIGURATION, ...DR_CONFIGURATION])) {
-    const apply = reducers[type] as (d: SimDraft, e: { at: number; kind: ReplicationKind; cluster: string }) => void;
-    out[type] = ((d: SimDraft, e: { at: number; kind: ReplicationKind; cluster: string }) => {
-      apply(d, e);
-      if (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type)) advanceWal(d.clusters[e.cluster], e.at);
-    }) as ReplicationReducer;
+    const inner = reducers[type] as (((d: SimDraft, e: Advancing) => void) & { direct?: (s: SimState, e: Advancing) => Partial<SimState> | null | undefined }) | undefined;
+    if (!inner) continue;
+    const advances = (e: Advancing) => (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type));
+    const draft = (d: SimDraft, e: Advancing) => {
+      inner(d, e);
+      if (advances(e)) advanceWal(d.clusters[e.cluster], e.at);
+    };
+    const direct = inner.direct;
+    out[type] = (direct
+      ? Object.assign(draft, {
+          direct: (s: SimState, e: Advancing): Partial<SimState> | null | undefined => {
+            const changed = direct(s, e);
+            if (changed === undefined || !advances(e)) return changed;
+            // The WAL position is replaced whole, as advanceWal does on a draft.
+            const clusters = changed?.clusters ?? s.clusters;
+            const c = clusters.named(e.cluster);
+            const next = clusters.set(e.cluster, Object.freeze({ ...c, wal: Object.freeze({ last: c.wal.last + 1, lastAt: e.at }) }));
+            // One cluster changed from the state before (cluster/changed.ts reads it).
+            changedClustersAre(s.clusters, next, [e.cluster]);
+            return { ...changed, clusters: next };
+          },
+        })
+      : draft) as ReplicationReducer;
   }
   return out as T;
 }
