@@ -7,8 +7,16 @@ export const SIMULATION_EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 /** RFC 3339 time of a virtual instant, as the service prints `creation_time` and `last_heartbeat`. */
 export function rfc3339(ms: number): string {
-  return new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z');
+  // The same instant is printed again and again (a write's reply and its event's reader both print
+  // "now"): the last answer is kept, and a date built only for another instant.
+  if (ms !== lastInstant) {
+    lastText = new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z');
+    lastInstant = ms;
+  }
+  return lastText;
 }
+let lastInstant = Number.NaN;
+let lastText = '';
 
 /** Whole seconds since the Unix epoch at a virtual instant (JWT `iat`/`exp`, `*_epoch` fields). */
 export function epochSeconds(ms: number): number {
