@@ -9,7 +9,7 @@ import { reducers, type RequestResult, type World } from '../world.js';
 import { AREAS } from '../areas.js';
 import { gather } from '../kernel/area.js';
 import { HAZARD_IDS, INVARIANT_IDS } from '../areas/vocabulary.js';
-import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
+import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, Observation, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
 
 const ORDER: readonly string[] = [...INVARIANT_IDS, ...HAZARD_IDS];
 
@@ -97,9 +97,24 @@ export class Watch {
     const events = this.world.log.slice(this.seen) as SimEvent[];
     // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
     const states = this.states.length === events.length ? this.states : undefined;
-    const messages = [...this.world.inFlight, ...this.settled].sort((a, b) => a.sentBy - b.sentBy);
-    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages, fold: foldEvent };
-    const found = this.monitors.flatMap((m) => m.observe(o));
+    // The messages are gathered when a monitor first reads them (only a promotion's lost writes
+    // do), during this step's observation: most steps need none.
+    const world = this.world;
+    const settled = this.settled;
+    let messages: readonly BusMessage[] | undefined;
+    const o: Observation = {
+      state: world.state,
+      events,
+      before: this.before,
+      states,
+      responses: this.responses,
+      get messages() {
+        return (messages ??= [...world.inFlight, ...settled].sort((a, b) => a.sentBy - b.sentBy));
+      },
+      fold: foldEvent,
+    };
+    const found: Finding[] = [];
+    for (const m of this.monitors) for (const f of m.observe(o)) found.push(f);
     this.before = this.world.state;
     this.seen = this.world.log.length;
     this.states = [];
