@@ -38,6 +38,29 @@ export function describeCatalogue(factories: MonitorFactory[] = catalogue): Cata
 }
 
 /**
+ * What the monitors are shown of one step. The bus messages are gathered when a monitor first reads
+ * them (only a promotion's lost writes do), during the step's observation: most steps need none.
+ */
+class StepObservation implements Observation {
+  readonly state: SimState;
+  readonly fold = foldEvent;
+  #messages: readonly BusMessage[] | undefined;
+  constructor(
+    private readonly world: World,
+    private readonly settled: ReadonlySet<BusMessage>,
+    readonly events: readonly SimEvent[],
+    readonly before: SimState,
+    readonly states: readonly SimState[] | undefined,
+    readonly responses: readonly ResponseObservation[],
+  ) {
+    this.state = world.state;
+  }
+  get messages(): readonly BusMessage[] {
+    return (this.#messages ??= [...this.world.inFlight, ...this.settled].sort((a, b) => a.sentBy - b.sentBy));
+  }
+}
+
+/**
  * Runs fresh monitors over a world: call `afterStep()` after each step to collect new findings.
  * Monitors that judge answers (`dr-secondary-closed`, `otp-never-returned`, and the response side
  * of `operation-token-gate` and `one-generation-attempt`) also need every request's response:
@@ -97,22 +120,7 @@ export class Watch {
     const events = this.world.log.slice(this.seen) as SimEvent[];
     // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
     const states = this.states.length === events.length ? this.states : undefined;
-    // The messages are gathered when a monitor first reads them (only a promotion's lost writes
-    // do), during this step's observation: most steps need none.
-    const world = this.world;
-    const settled = this.settled;
-    let messages: readonly BusMessage[] | undefined;
-    const o: Observation = {
-      state: world.state,
-      events,
-      before: this.before,
-      states,
-      responses: this.responses,
-      get messages() {
-        return (messages ??= [...world.inFlight, ...settled].sort((a, b) => a.sentBy - b.sentBy));
-      },
-      fold: foldEvent,
-    };
+    const o = new StepObservation(this.world, this.settled, events, this.before, states, this.responses);
     const found: Finding[] = [];
     for (const m of this.monitors) for (const f of m.observe(o)) found.push(f);
     this.before = this.world.state;
