@@ -58,7 +58,20 @@ class SigningKey implements ActivationSigningKey {
  * step of a secondary's activation) and no decoding. Bounded: the oldest are forgotten first, and a
  * forgotten token is checked in full, with the same verdict.
  */
-const signedHere = new Map<string, { key: SigningKey; payload: Record<string, unknown> | null }>();
+const signedHere = new Map<string, SignedHere>();
+
+/** A token signed here: its key, and its payload as the verifier reads it (parsed when first asked for). */
+class SignedHere {
+  #payload: Record<string, unknown> | null | undefined;
+  constructor(
+    readonly key: SigningKey,
+    private readonly payloadPart: string,
+  ) {}
+  get payload(): Record<string, unknown> | null {
+    if (this.#payload === undefined) this.#payload = parseJsonObject(this.payloadPart);
+    return this.#payload;
+  }
+}
 const SIGNED_KEPT = 4096;
 const SIGNED_PER_KEY = 256;
 
@@ -84,7 +97,7 @@ export function signActivationTokenSync(key: ActivationSigningKey, claims: Activ
   const jwt = `${signingInput}.${signature.toString('base64url')}`;
   if (own) {
     remember(own.signed, signingInput, jwt, SIGNED_PER_KEY);
-    remember(signedHere, jwt, { key: own, payload: parseJsonObject(payloadPart) }, SIGNED_KEPT);
+    remember(signedHere, jwt, new SignedHere(own, payloadPart), SIGNED_KEPT);
   }
   return jwt;
 }
