@@ -176,6 +176,17 @@ function roleOfNode(node: { path: string[]; type: string; initial?: { target: re
  * never records anything else).
  */
 export function isRoleMove(from: RoleValue, type: RoleEvent['type'], to: RoleValue): boolean {
+  // Every role event applied asks (replay and the live world alike): the answer is the machine's,
+  // read once per combination.
+  const key = JSON.stringify([from, type, to]);
+  let known = roleMoves.get(key);
+  if (known === undefined) roleMoves.set(key, (known = isRowOfTable(from, type, to)));
+  return known;
+}
+
+const roleMoves = new Map<string, boolean>();
+
+function isRowOfTable(from: RoleValue, type: RoleEvent['type'], to: RoleValue): boolean {
   for (let node: (typeof replicationRoleMachine)['root'] | undefined = replicationRoleMachine.getStateNodeById(`replicationRole.${from}`); node; node = node.parent) {
     const transitions = node.on[type] ?? [];
     // A transition with no target stays where it is.

@@ -9,7 +9,7 @@ import { reducers, type RequestResult, type World } from '../world.js';
 import { AREAS } from '../areas.js';
 import { gather } from '../kernel/area.js';
 import { HAZARD_IDS, INVARIANT_IDS } from '../areas/vocabulary.js';
-import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
+import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, Observation, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
 
 const ORDER: readonly string[] = [...INVARIANT_IDS, ...HAZARD_IDS];
 
@@ -35,6 +35,29 @@ export function describeCatalogue(factories: MonitorFactory[] = catalogue): Cata
     const { id, kind, description } = f();
     return { id, kind, description };
   });
+}
+
+/**
+ * What the monitors are shown of one step. The bus messages are gathered when a monitor first reads
+ * them (only a promotion's lost writes do), during the step's observation: most steps need none.
+ */
+class StepObservation implements Observation {
+  readonly state: SimState;
+  readonly fold = foldEvent;
+  #messages: readonly BusMessage[] | undefined;
+  constructor(
+    private readonly world: World,
+    private readonly settled: ReadonlySet<BusMessage>,
+    readonly events: readonly SimEvent[],
+    readonly before: SimState,
+    readonly states: readonly SimState[] | undefined,
+    readonly responses: readonly ResponseObservation[],
+  ) {
+    this.state = world.state;
+  }
+  get messages(): readonly BusMessage[] {
+    return (this.#messages ??= [...this.world.inFlight, ...this.settled].sort((a, b) => a.sentBy - b.sentBy));
+  }
 }
 
 /**
@@ -97,9 +120,9 @@ export class Watch {
     const events = this.world.log.slice(this.seen) as SimEvent[];
     // The recorded states line up with the events unless the log grew some other way; monitors then fold again.
     const states = this.states.length === events.length ? this.states : undefined;
-    const messages = [...this.world.inFlight, ...this.settled].sort((a, b) => a.sentBy - b.sentBy);
-    const o = { state: this.world.state, events, before: this.before, states, responses: this.responses, messages, fold: foldEvent };
-    const found = this.monitors.flatMap((m) => m.observe(o));
+    const o = new StepObservation(this.world, this.settled, events, this.before, states, this.responses);
+    const found: Finding[] = [];
+    for (const m of this.monitors) for (const f of m.observe(o)) found.push(f);
     this.before = this.world.state;
     this.seen = this.world.log.length;
     this.states = [];

@@ -7,8 +7,18 @@ export const SIMULATION_EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
 
 /** RFC 3339 time of a virtual instant, as the service prints `creation_time` and `last_heartbeat`. */
 export function rfc3339(ms: number): string {
-  return new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z');
+  // The same instants are printed again and again (every reply about a key prints its versions'
+  // times, a write's reply prints "now"): the texts are kept, and a date built only for a new one.
+  let text = printed.get(ms);
+  if (text === undefined) {
+    text = new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z');
+    if (printed.size >= PRINTED_KEPT) printed.clear();
+    printed.set(ms, text);
+  }
+  return text;
 }
+const printed = new Map<number, string>();
+const PRINTED_KEPT = 4096;
 
 /** Whole seconds since the Unix epoch at a virtual instant (JWT `iat`/`exp`, `*_epoch` fields). */
 export function epochSeconds(ms: number): number {

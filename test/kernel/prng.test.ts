@@ -22,6 +22,18 @@ describe('seeded PRNG', () => {
     expect(draws(b)).toEqual(draws(a));
   });
 
+  it('spells a UUID as the hex of its 16 bytes, version and variant bits set', () => {
+    const rng = new SeededRng(5);
+    const twin = new SeededRng(0, rng.save());
+    for (let i = 0; i < 200; i++) {
+      const b = twin.bytes(16);
+      b[6] = (b[6] & 0x0f) | 0x40;
+      b[8] = (b[8] & 0x3f) | 0x80;
+      const h = Buffer.from(b).toString('hex');
+      expect(rng.uuid()).toBe(`${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`);
+    }
+  });
+
   it('makes version-4 shaped UUIDs and base62 strings of the asked length', () => {
     const rng = new SeededRng(3);
     for (let i = 0; i < 50; i++) {

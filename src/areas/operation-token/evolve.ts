@@ -1,51 +1,124 @@
 // How the operation-token area's events change the world state (evolve): each step of a generation
 // attempt is the generation-attempt machine's transition, applied to the cluster (the handler asked
 // the machine first, decide/); completion mints the token. Reducers never draw and never read a clock.
-import type { SimDraft } from '../cluster/draft.js';
+//
+// Each reducer is written as an edit of a draft and also carries a direct form (engine.ts
+// `DirectForm`), which builds the same next cluster without an immer draft: obtaining a DR
+// operation token takes four of these events, and the explorer and property runs obtain thousands
+// (issue #15: their drafts were a sizeable share of the runs). What the direct forms build is what
+// the drafts build (test/areas/operation-token/direct-forms.test.ts folds real runs both ways): new
+// frozen objects along the path that changed, everything else shared, keys in the same order.
+import { isDraftable } from 'immer';
+import type { DraftReducer, SimDraft } from '../cluster/draft.js';
+import { withCluster } from '../cluster/changed.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
-import type { ClusterState, SimState } from '../cluster/state.js';
+import type { DirectForm } from '../../kernel/engine.js';
+import { PROTO_NAME } from '../../kernel/own.js';
+import type { ClusterState, SimState, TokenEntry } from '../cluster/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
 import { attemptSecretOf, GENERATED_ROOT_TOKEN_NAME, type AttemptSecret, type StoredGenerationAttempt } from './operation-token.js';
 
-/** Steps the cluster's attempt; a refusal here means the log contradicts the machine (a bug). */
-function step(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret): void {
-  const next = stepGenerationAttempt(c.generation, event);
-  if (!next) throw new Error(`generation attempt on "${c.name}" refused a logged "${event.type}" event: the log and the machine disagree`);
-  const stored: StoredGenerationAttempt = next.value === 'inProgress' && secret ? { ...next, secret } : next;
-  c.generation = stored;
+const freeze = Object.freeze;
+
+/** Freezes a new value and what it holds, as immer does when it finalises: plain objects and arrays, stopping at frozen ones. */
+function deepFreeze<T>(value: T): T {
+  if (!isDraftable(value) || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value as object)) deepFreeze(v);
+  return freeze(value);
 }
 
+/** The cluster's attempt after the machine's step; a refusal here means the log contradicts the machine (a bug). */
+function nextAttempt(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret): StoredGenerationAttempt {
+  const next = stepGenerationAttempt(c.generation, event);
+  if (!next) throw new Error(`generation attempt on "${c.name}" refused a logged "${event.type}" event: the log and the machine disagree`);
+  return next.value === 'inProgress' && secret ? { ...next, secret } : next;
+}
+
+/** The machine's step as each form applies it. */
+function step(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret): void {
+  c.generation = nextAttempt(c, event, secret);
+}
+
+/**
+ * A reducer with both forms: `edit` changes a cluster (a draft, or a plain copy in the direct form),
+ * `direct` is given the cluster as the state holds it. An event naming a cluster the world does not
+ * have is left to the draft form, which fails as it always did.
+ */
+function onCluster<E extends { cluster: string }>(edit: (d: SimDraft, e: E) => void, direct: (c: ClusterState, e: E) => ClusterState | null | undefined): DraftReducer<E & { type: string; at: number }> {
+  const form: DirectForm<SimState, E & { type: string; at: number }> = (s, e) => {
+    const c = s.clusters.get(e.cluster);
+    if (!c) return undefined;
+    const next = direct(c, e);
+    if (next === undefined) return undefined;
+    return next && { clusters: withCluster(s.clusters, e.cluster, next) };
+  };
+  return Object.assign(edit, { direct: form });
+}
+
+/** The cluster with its attempt stepped (and any other fields the event sets), new and frozen. */
+function stepped(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret, also: Partial<ClusterState> = {}): ClusterState {
+  return freeze({ ...c, generation: deepFreeze(nextAttempt(c, event, secret)), ...also });
+}
+
+const secretOfStart = (e: GenerationStarted): AttemptSecret => (e.otp !== '' ? { otp: e.otp } : { pgpKey: e.pgpKey });
+const startOf = (e: GenerationStarted): GenerationAttemptEvent => ({ type: 'start', strategy: e.strategy, nonce: e.nonce, required: e.required, otpLength: e.otpLength, pgpFingerprint: e.pgpFingerprint });
+const updateOf = (e: GenerationShareAccepted | GenerationAborted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share });
+
+/** The token store's entry of a generated root token. */
+const generatedRoot = (e: GenerationCompleted): TokenEntry => ({ id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' });
+
 export const operationTokenReducers = {
-  'generation-started': (d: SimDraft, e: GenerationStarted) => {
-    const c = d.clusters[e.cluster];
-    const secret: AttemptSecret = e.otp !== '' ? { otp: e.otp } : { pgpKey: e.pgpKey };
-    step(c, { type: 'start', strategy: e.strategy, nonce: e.nonce, required: e.required, otpLength: e.otpLength, pgpFingerprint: e.pgpFingerprint }, secret);
-  },
-  'generation-share-accepted': (d: SimDraft, e: GenerationShareAccepted) => {
-    const c = d.clusters[e.cluster];
-    step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share }, attemptSecretOf(c) ?? undefined);
-  },
-  'generation-aborted': (d: SimDraft, e: GenerationAborted) => {
-    const c = d.clusters[e.cluster];
-    step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share }, attemptSecretOf(c) ?? undefined);
-  },
-  'generation-completed': (d: SimDraft, e: GenerationCompleted) => {
-    const c = d.clusters[e.cluster];
-    step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
-    // A new DR operation token replaces any earlier one: a cluster holds at most one.
-    if (e.strategy === 'dr-operation-token') c.drOperationToken = e.token;
-    else {
-      c.storage.tokens[e.token] = { id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' };
-      // The token store is storage like any other: the write advances the WAL, so DR secondaries
-      // (which mirror tokens) receive the new root token too.
-      c.wal.last += 1;
-      c.wal.lastAt = e.at;
-    }
-  },
-  'generation-cancelled': (d: SimDraft, e: GenerationCancelled) => {
-    step(d.clusters[e.cluster], { type: 'cancel' });
-  },
-  'dr-operation-token-deleted': (d: SimDraft, e: DrOperationTokenDeleted) => {
-    d.clusters[e.cluster].drOperationToken = null;
-  },
+  'generation-started': onCluster<GenerationStarted>(
+    (d, e) => step(d.clusters[e.cluster], startOf(e), secretOfStart(e)),
+    (c, e) => stepped(c, startOf(e), secretOfStart(e)),
+  ),
+  'generation-share-accepted': onCluster<GenerationShareAccepted>(
+    (d, e) => {
+      const c = d.clusters[e.cluster];
+      step(c, updateOf(e), attemptSecretOf(c) ?? undefined);
+    },
+    (c, e) => stepped(c, updateOf(e), attemptSecretOf(c) ?? undefined),
+  ),
+  'generation-aborted': onCluster<GenerationAborted>(
+    (d, e) => {
+      const c = d.clusters[e.cluster];
+      step(c, updateOf(e), attemptSecretOf(c) ?? undefined);
+    },
+    (c, e) => stepped(c, updateOf(e), attemptSecretOf(c) ?? undefined),
+  ),
+  'generation-completed': onCluster<GenerationCompleted>(
+    (d, e) => {
+      const c = d.clusters[e.cluster];
+      step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
+      // A new DR operation token replaces any earlier one: a cluster holds at most one.
+      if (e.strategy === 'dr-operation-token') c.drOperationToken = e.token;
+      else {
+        c.storage.tokens[e.token] = generatedRoot(e);
+        // The token store is storage like any other: the write advances the WAL, so DR secondaries
+        // (which mirror tokens) receive the new root token too.
+        c.wal.last += 1;
+        c.wal.lastAt = e.at;
+      }
+    },
+    (c, e) => {
+      const event: GenerationAttemptEvent = { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken };
+      if (e.strategy === 'dr-operation-token') return stepped(c, event, undefined, { drOperationToken: e.token });
+      // A token named like Object's prototype property would be a setter call in the draft's
+      // assignment and an own key in a spread: such a (forged) history keeps its old path.
+      if (e.token === PROTO_NAME) return undefined;
+      const tokens = freeze({ ...c.storage.tokens, [e.token]: freeze(generatedRoot(e)) });
+      return stepped(c, event, undefined, { storage: freeze({ ...c.storage, tokens }), wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: e.at }) });
+    },
+  ),
+  'generation-cancelled': onCluster<GenerationCancelled>(
+    (d, e) => step(d.clusters[e.cluster], { type: 'cancel' }),
+    (c) => stepped(c, { type: 'cancel' }),
+  ),
+  'dr-operation-token-deleted': onCluster<DrOperationTokenDeleted>(
+    (d, e) => {
+      d.clusters[e.cluster].drOperationToken = null;
+    },
+    // Setting what is already there changes nothing, as in the draft.
+    (c) => (c.drOperationToken === null ? null : freeze({ ...c, drOperationToken: null })),
+  ),
 };

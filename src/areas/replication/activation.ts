@@ -8,7 +8,7 @@
 import { epochSeconds } from '../../kernel/clock.js';
 import { reachable } from '../../kernel/network.js';
 import type { Rng } from '../../kernel/prng.js';
-import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenSync, type ActivationSigningKey } from '../cluster/crypto/activation-token.js';
+import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenWith, type ActivationSigningKey } from '../cluster/crypto/activation-token.js';
 import { openSealed, sealToPublicKey } from '../cluster/crypto/sealed-box.js';
 import { own } from '../../kernel/own.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
@@ -18,13 +18,20 @@ import { KIND_WORD } from '../vocabulary.js';
 import type { Refused } from '../../kernel/http/refusal.js';
 import { replicationRefusals as R } from './refusals.js';
 
+/**
+ * The keys built so far, by seed: building one costs some 300 µs (node:crypto's PKCS#8 import).
+ * Bounded, oldest forgotten first, since every world brings new seeds (a property check makes
+ * thousands of worlds); a forgotten key is built again, the same key.
+ */
 const signingKeys = new Map<string, ActivationSigningKey>();
+const KEYS_KEPT = 1024;
 
 /** The Ed25519 key a cluster signs activation tokens with, from its seed (built once per seed). */
 export function signingKeyOf(cluster: ClusterState): ActivationSigningKey {
   let key = signingKeys.get(cluster.signingSeed);
   if (!key) {
     key = activationSigningKey(Buffer.from(cluster.signingSeed, 'hex'));
+    if (signingKeys.size >= KEYS_KEPT) signingKeys.delete(signingKeys.keys().next().value as string);
     signingKeys.set(cluster.signingSeed, key);
   }
   return key;
@@ -125,7 +132,7 @@ function redeemWrapped(state: SimState, secondary: ClusterState, kind: Replicati
   if (!primary || !reachable(state.network, secondary.name, primary.name))
     return refuse(R.unwrapUnreachable(address.replace(/\/+$/, ''), hostPort(address)));
   // The primary unwraps: its own signature, not expired, a token it issued for this kind, unused and not revoked.
-  const check = verifyActivationTokenSync(signingKeyOf(primary).publicKey, jwt, epochSeconds(state.now));
+  const check = verifyActivationTokenWith(signingKeyOf(primary), jwt, epochSeconds(state.now));
   if (!check.ok) return refuse(R.unwrapRefused());
   const r = primary.replication[kind];
   const issued = Object.values(r.issued).find((i) => i.jti === claims.jti);

@@ -40,9 +40,12 @@ export function bodyLimitProblem(body: unknown, limits: Readonly<RequestLimits> 
   // would make the text a little longer: a lower bound, as cheap as the walk itself).
   let size = 0;
   let tokens = 0;
-  const stack: { value: unknown; depth: number }[] = [{ value: body, depth: 1 }];
-  while (stack.length > 0) {
-    const { value, depth } = stack.pop()!;
+  // The values still to look at, each with its depth (two stacks side by side: no object per value).
+  const values: unknown[] = [body];
+  const depths: number[] = [1];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
     if (++tokens > limits.maxJsonToken) return `request body has more than ${limits.maxJsonToken} JSON tokens (max_json_token)`;
     if (value === null || typeof value === 'boolean') {
       size += 5;
@@ -63,7 +66,10 @@ export function bodyLimitProblem(body: unknown, limits: Readonly<RequestLimits> 
     if (Array.isArray(value)) {
       if (value.length > limits.maxJsonArrayElementCount) return `request body has an array of more than ${limits.maxJsonArrayElementCount} elements (max_json_array_element_count)`;
       size += 2 + value.length;
-      for (const v of value) stack.push({ value: v === undefined ? null : v, depth: depth + 1 });
+      for (const v of value) {
+        values.push(v === undefined ? null : v);
+        depths.push(depth + 1);
+      }
     } else {
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) return 'request body is not JSON: it holds an object that is not plain data';
@@ -74,7 +80,8 @@ export function bodyLimitProblem(body: unknown, limits: Readonly<RequestLimits> 
         const v = (value as Record<string, unknown>)[k];
         if (v === undefined) continue;
         size += Buffer.byteLength(k) + 3;
-        stack.push({ value: v, depth: depth + 1 });
+        values.push(v);
+        depths.push(depth + 1);
       }
     }
     if (size > limits.maxRequestSize) return tooLarge(limits);

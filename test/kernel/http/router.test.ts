@@ -86,4 +86,44 @@ describe('the kernel router, plugged with a toy area', () => {
     expect(explainRefusal(down.d.outcome as never).code).toBe('http.clusterDown');
     expect(down.seen.authorized).toEqual([]);
   });
+
+  it('takes the first route of the table that matches, literal or not', () => {
+    const ep = (summary: string): Ep => ({ summary, auth: { allowed: ['ann'] }, handle: () => reply.data(summary) });
+    // Literal paths are found by lookup, the others in table order: the order must still decide.
+    const table: Route<Ep>[] = [
+      { pattern: 'notes/:name/x', methods: { GET: ep('first, a parameter') } },
+      { pattern: 'notes/a/x', methods: { GET: ep('second, literal') } },
+      { pattern: 'notes/b/x', methods: { GET: ep('third, literal') } },
+      { pattern: 'notes/b/*rest', methods: { GET: ep('fourth, the rest') } },
+      { pattern: 'notes/b/x', methods: { GET: ep('fifth, the same literal again') } },
+      { pattern: 'notes/c', methods: { GET: ep('sixth, literal') } },
+    ];
+    const at = (path: string, routes = table) => {
+      const r: Routing<Ctx, Rule, Ep> = { ...routing(board, { authorized: [] }), locate: (line) => ({ routes, path: line.path, unmatched: errors.unsupportedPath }) };
+      return dispatch(r, { method: 'GET', path, token: 'ann' });
+    };
+    expect(at('notes/a/x')).toMatchObject({ summary: 'first, a parameter', pattern: 'notes/:name/x' });
+    expect(at('notes/b/x')).toMatchObject({ summary: 'first, a parameter' });
+    expect(at('notes/b/y')).toMatchObject({ summary: 'fourth, the rest' });
+    expect(at('notes/b')).toMatchObject({ summary: 'fourth, the rest' });
+    expect(at('notes/c')).toMatchObject({ summary: 'sixth, literal', pattern: 'notes/c' });
+    expect(at('notes/c/')).toMatchObject({ outcome: errors.unsupportedPath() });
+    // Without the first route, the first literal one wins over the later ones.
+    expect(at('notes/b/x', table.slice(1))).toMatchObject({ summary: 'third, literal' });
+  });
+
+  it('hands the handler the fields with the routing\'s context, a frozen one too', () => {
+    let seen: unknown;
+    const table: Route<Ep>[] = [{ pattern: 'notes/:name', methods: { POST: { summary: 's', auth: { allowed: ['ann'] }, fields: { text: { type: 'string' } }, handle: (c) => ((seen = c), reply.empty()) } } }];
+    for (const freeze of [false, true]) {
+      const base = routing(board, { authorized: [] });
+      const r: Routing<Ctx, Rule, Ep> = {
+        ...base,
+        locate: (line) => ({ routes: table, path: line.path, unmatched: errors.unsupportedPath }),
+        context: (l, q) => (freeze ? Object.freeze(base.context(l, q)) : base.context(l, q)),
+      };
+      dispatch(r, { method: 'POST', path: 'notes/x', token: 'ann', body: { text: 'hi' } });
+      expect(seen).toMatchObject({ board, caller: 'ann', fields: { text: 'hi' } });
+    }
+  });
 });

@@ -19,6 +19,8 @@ export type ActivationTokenCheck =
 const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex');
 const HEADER = { alg: 'EdDSA', typ: 'JWT' } as const;
 const BASE64URL = /^[A-Za-z0-9_-]*$/;
+const HEADER_PART = base64url(JSON.stringify(HEADER));
+const MALFORMED = Object.freeze({ ok: false, reason: 'malformed' } as const);
 
 /** The Ed25519 key pair a cluster signs activation tokens with, derived from 32 seed bytes. */
 export function activationSigningKey(seedBytes: Uint8Array): ActivationSigningKey {
@@ -28,7 +30,54 @@ export function activationSigningKey(seedBytes: Uint8Array): ActivationSigningKe
     format: 'der',
     type: 'pkcs8',
   });
-  return { privateKey, publicKey: createPublicKey(privateKey) };
+  return new SigningKey(privateKey);
+}
+
+/**
+ * A key pair whose public half is derived when first asked for: a token this process signed is
+ * verified without it (`signedHere`), so most keys never need it.
+ */
+class SigningKey implements ActivationSigningKey {
+  #publicKey: KeyObject | undefined;
+  /** The tokens signed with this key, by signing input (the explorer signs the same claims again on forked worlds). */
+  readonly signed = new Map<string, string>();
+  constructor(readonly privateKey: KeyObject) {}
+  get publicKey(): KeyObject {
+    return (this.#publicKey ??= createPublicKey(this.privateKey));
+  }
+  /** Whether `publicKey` is this pair's public half, without deriving it. */
+  hasPublicKey(publicKey: KeyObject): boolean {
+    return this.#publicKey === publicKey;
+  }
+}
+
+/**
+ * Tokens this process signed, with the key and the payload as the verifier would read it: a token
+ * signed here and given back unchanged carries a valid signature (Ed25519 signing is deterministic
+ * and its signatures verify), so its check needs no signature verification (the most expensive
+ * step of a secondary's activation) and no decoding. Bounded: the oldest are forgotten first, and a
+ * forgotten token is checked in full, with the same verdict.
+ */
+const signedHere = new Map<string, SignedHere>();
+
+/** A token signed here: its key, and its payload as the verifier reads it (parsed when first asked for). */
+class SignedHere {
+  #payload: Record<string, unknown> | null | undefined;
+  constructor(
+    readonly key: SigningKey,
+    private readonly payloadPart: string,
+  ) {}
+  get payload(): Record<string, unknown> | null {
+    if (this.#payload === undefined) this.#payload = parseJsonObject(this.payloadPart);
+    return this.#payload;
+  }
+}
+const SIGNED_KEPT = 4096;
+const SIGNED_PER_KEY = 256;
+
+function remember<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void {
+  if (map.size >= bound) map.delete(map.keys().next().value as K);
+  map.set(key, value);
 }
 
 /** Signs the claims into a compact JWT with jose. */
@@ -39,9 +88,18 @@ export async function signActivationToken(key: ActivationSigningKey, claims: Act
 /** Signs the claims into the same compact JWT as signActivationToken, synchronously. */
 export function signActivationTokenSync(key: ActivationSigningKey, claims: ActivationClaims): string {
   // Same key order and serialisation as jose, so both produce the same bytes.
-  const signingInput = `${base64url(JSON.stringify(HEADER))}.${base64url(JSON.stringify(orderedClaims(claims)))}`;
+  const payloadPart = base64url(JSON.stringify(orderedClaims(claims)));
+  const signingInput = `${HEADER_PART}.${payloadPart}`;
+  const own = key instanceof SigningKey ? key : null;
+  const again = own?.signed.get(signingInput);
+  if (again !== undefined) return again;
   const signature = sign(null, Buffer.from(signingInput), key.privateKey);
-  return `${signingInput}.${signature.toString('base64url')}`;
+  const jwt = `${signingInput}.${signature.toString('base64url')}`;
+  if (own) {
+    remember(own.signed, signingInput, jwt, SIGNED_PER_KEY);
+    remember(signedHere, jwt, new SignedHere(own, payloadPart), SIGNED_KEPT);
+  }
+  return jwt;
 }
 
 /** Checks signature and expiry at `nowSeconds` with jose; a token is expired from its `exp` on. */
@@ -68,13 +126,25 @@ export async function verifyActivationToken(
 
 /** Same check as verifyActivationToken, with the same verdicts, synchronously. */
 export function verifyActivationTokenSync(publicKey: KeyObject, jwt: string, nowSeconds: number): ActivationTokenCheck {
-  const malformed = { ok: false, reason: 'malformed' } as const;
+  const here = signedHere.get(jwt);
+  if (here?.key.hasPublicKey(publicKey)) return payloadCheck(here.payload, nowSeconds);
+  return verifyInFull(publicKey, jwt, nowSeconds);
+}
+
+/** verifyActivationTokenSync with the key pair's public half: the same verdicts, and a token this pair signed needs no verification. */
+export function verifyActivationTokenWith(key: ActivationSigningKey, jwt: string, nowSeconds: number): ActivationTokenCheck {
+  const here = signedHere.get(jwt);
+  if (here?.key === key) return payloadCheck(here.payload, nowSeconds);
+  return verifyInFull(key.publicKey, jwt, nowSeconds);
+}
+
+function verifyInFull(publicKey: KeyObject, jwt: string, nowSeconds: number): ActivationTokenCheck {
   const parts = jwt.split('.');
-  if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return malformed;
+  if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return MALFORMED;
   const [headerPart, payloadPart, signaturePart] = parts;
 
   const header = parseJsonObject(headerPart);
-  if (header?.alg !== HEADER.alg) return malformed;
+  if (header?.alg !== HEADER.alg) return MALFORMED;
 
   let signatureValid: boolean;
   try {
@@ -83,16 +153,22 @@ export function verifyActivationTokenSync(publicKey: KeyObject, jwt: string, now
     signatureValid = false;
   }
   if (!signatureValid) return { ok: false, reason: 'bad-signature' };
+  return payloadCheck(parseJsonObject(payloadPart), nowSeconds);
+}
 
-  const payload = parseJsonObject(payloadPart);
-  if (!payload || typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return malformed;
+/** The verdict on a token whose signature is valid, from its payload. */
+function payloadCheck(payload: Record<string, unknown> | null, nowSeconds: number): ActivationTokenCheck {
+  if (!payload || typeof payload.exp !== 'number' || typeof payload.iat !== 'number') return MALFORMED;
   if (payload.exp <= Math.floor(nowSeconds)) return { ok: false, reason: 'expired' };
   const claims = asActivationClaims(payload);
-  return claims ? { ok: true, claims } : malformed;
+  return claims ? { ok: true, claims } : MALFORMED;
 }
 
 /** The token's claims without checking its signature or expiry (what Vault's UI does), or null. */
 export function decodeActivationClaims(jwt: string): ActivationClaims | null {
+  // A token signed here decodes to the payload it was signed with (jose reads the same JSON).
+  const here = signedHere.get(jwt);
+  if (here) return here.payload && asActivationClaims(here.payload);
   try {
     return asActivationClaims(decodeJwt(jwt));
   } catch {

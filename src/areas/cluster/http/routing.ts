@@ -47,7 +47,8 @@ export function clusterRouting(state: SimState, clusterName: string, rng: Rng, t
       if (rel === 'sys' || rel.startsWith('sys/') || rel.startsWith('auth/token/'))
         return { routes: table.sys, path: rel.replace(/\/+$/, ''), unmatched: errors.unsupportedPath, namespace, rel, full };
       let mount = null as ClusterState['storage']['mounts'][string] | null;
-      for (const m of Object.values(cluster.storage.mounts)) if ((full + '/').startsWith(m.path) && (!mount || m.path.length > mount.path.length)) mount = m;
+      const folder = full + '/';
+      for (const m of Object.values(cluster.storage.mounts)) if (folder.startsWith(m.path) && (!mount || m.path.length > mount.path.length)) mount = m;
       // No mount holds the path: the mount was never created here, or never replicated to it.
       if (!mount) return { routes: [], path: '', unmatched: errors.noMount, namespace, rel, full };
       const remainder = full.length >= mount.path.length ? full.slice(mount.path.length) : '';

@@ -5,7 +5,7 @@
 // looks at every performance secondary that follows a primary, after each delivery to it and at
 // the end of every step (the service removes newly excluded data when the filter is set, so it may
 // never be seen), and reports each excluded mount or namespace once while it is held.
-import type { SimState } from '../../cluster/state.js';
+import type { Clusters, ClusterState, SimState } from '../../cluster/state.js';
 import { stateAfter, violation } from '../../monitoring/observe.js';
 import { isOwnLocalMount, mountExcluded, namespaceExcluded } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
@@ -18,11 +18,20 @@ import { keyCount } from '../../cluster/keymap.js';
  * held before it followed is its own, whatever DR history the two share.
  */
 export function recordOwnLocalMounts(state: SimState, own: Set<string>): void {
-  for (const c of state.clusters.list()) {
-    if (c.replication.performance.role === 'secondary.following') continue;
-    for (const m of Object.values(c.storage.mounts)) if (m.local) own.add(`${c.name}|${m.uuid}`);
-  }
+  for (const c of state.clusters.list()) for (const k of ownLocalMounts(c)) own.add(k);
 }
+
+/** A cluster's own local mounts as "cluster|uuid" (none while it follows a performance primary), made once per cluster object. */
+function ownLocalMounts(c: ClusterState): readonly string[] {
+  let keys = localMountsOf.get(c);
+  if (!keys) {
+    const found: string[] = [];
+    if (c.replication.performance.role !== 'secondary.following') for (const m of Object.values(c.storage.mounts)) if (m.local) found.push(`${c.name}|${m.uuid}`);
+    localMountsOf.set(c, (keys = found));
+  }
+  return keys;
+}
+const localMountsOf = new WeakMap<ClusterState, readonly string[]>();
 
 /** What each following performance secondary holds that it must not: "secondary|path" → description. */
 export function heldExcluded(state: SimState, own: ReadonlySet<string> = new Set()): Map<string, { secondary: string; primary: string; what: string }> {
@@ -51,9 +60,17 @@ export function filtersRespected(): Monitor {
 }
 
 /** The monitor that remembers what it reported, the local mounts each cluster held as its own, and whether it has read the first state. */
-function filtersRespectedFrom(alreadyReported: Set<string>, own: Set<string>, startedAlready: boolean): Monitor {
+function filtersRespectedFrom(alreadyReported: Set<string>, own: Set<string>, startedAlready: boolean, recordedAlready: Clusters | null = null): Monitor {
   let reported = alreadyReported;
   let started = startedAlready;
+  // The clusters table whose own local mounts `own` holds, while nothing was taken out of it since:
+  // recording the same table again would add nothing.
+  let recorded = recordedAlready;
+  const record = (state: SimState) => {
+    if (state.clusters === recorded) return;
+    recordOwnLocalMounts(state, own);
+    recorded = state.clusters;
+  };
   return {
     id: 'filters-respected',
     kind: 'invariant',
@@ -62,7 +79,7 @@ function filtersRespectedFrom(alreadyReported: Set<string>, own: Set<string>, st
       const findings: Finding[] = [];
       const seen = new Set<string>();
       if (!started) {
-        recordOwnLocalMounts(o.before, own);
+        record(o.before);
         started = true;
       }
       const look = (state: SimState, at: number) => {
@@ -75,17 +92,20 @@ function filtersRespectedFrom(alreadyReported: Set<string>, own: Set<string>, st
       };
       o.events.forEach((e, i) => {
         // Enabled as a secondary, the cluster is wiped: what it held is no longer its own.
-        if (e.type === 'replication-secondary-enabled') for (const k of [...own]) if (k.startsWith(`${e.cluster}|`)) own.delete(k);
+        if (e.type === 'replication-secondary-enabled') {
+          for (const k of [...own]) if (k.startsWith(`${e.cluster}|`)) own.delete(k);
+          recorded = null;
+        }
         if ((e.type === 'replication-secondary-synced' || e.type === 'replication-wal-delivered') && e.kind === 'performance') look(stateAfter(o, i), e.at);
-        else if (e.type === 'replication-secondary-synced' || e.type === 'replication-secondary-promoted' || e.type === 'replication-secondary-enabled') recordOwnLocalMounts(stateAfter(o, i), own);
+        else if (e.type === 'replication-secondary-synced' || e.type === 'replication-secondary-promoted' || e.type === 'replication-secondary-enabled') record(stateAfter(o, i));
       });
       look(o.state, o.state.now);
-      recordOwnLocalMounts(o.state, own);
+      record(o.state);
       // An occurrence ends when the data is gone; it is reported again if it comes back.
       const ended = [...reported].filter((k) => !seen.has(k));
       if (ended.length) reported = new Set([...reported].filter((k) => seen.has(k)));
       return findings;
     },
-    fork: () => filtersRespectedFrom(new Set(reported), new Set(own), started),
+    fork: () => filtersRespectedFrom(new Set(reported), new Set(own), started, recorded),
   };
 }

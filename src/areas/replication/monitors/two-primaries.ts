@@ -28,13 +28,18 @@ export function twoPrimaries(): Monitor {
 }
 
 /** The monitor that remembers the sets already reported while the condition lasts, so one occurrence is one finding. */
-function twoPrimariesFrom(alreadyReported: ReadonlySet<string>): Monitor {
+function twoPrimariesFrom(alreadyReported: ReadonlySet<string>, lastSeen: Pick<SimState, 'clusters' | 'network'> | null = null): Monitor {
   let reported = alreadyReported;
+  // What the sets were last read from: the sets are a function of the clusters and the network, so
+  // while both are the same objects (a wait, a read, a refusal) they are the sets already reported.
+  let seen = lastSeen;
   return {
     id: 'two-primaries',
     kind: 'hazard',
     description: 'two running (not crashed) clusters of one replication set are primaries at the same instant',
     observe({ state }) {
+      if (seen && seen.clusters === state.clusters && seen.network === state.network) return [];
+      seen = { clusters: state.clusters, network: state.network };
       const now = primariesBySet(state);
       const findings: Finding[] = [];
       const current = new Set<string>();
@@ -49,6 +54,6 @@ function twoPrimariesFrom(alreadyReported: ReadonlySet<string>): Monitor {
       return findings;
     },
     // observe replaces the set, never changes it: the fork may share it.
-    fork: () => twoPrimariesFrom(reported),
+    fork: () => twoPrimariesFrom(reported, seen),
   };
 }

@@ -6,8 +6,10 @@ import {
   signActivationTokenSync,
   verifyActivationToken,
   verifyActivationTokenSync,
+  verifyActivationTokenWith,
   type ActivationClaims,
 } from '../../../../src/areas/cluster/crypto/activation-token.js';
+import { decodeJwt } from 'jose';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 
 const seed = (n: number) => new SeededRng(n).bytes(32);
@@ -98,6 +100,50 @@ describe('activation token', () => {
     expect(decodeActivationClaims(jwt)).toEqual(CLAIMS);
     expect(decodeActivationClaims(tamper(jwt, 2))).toEqual(CLAIMS);
     expect(decodeActivationClaims('garbage')).toBeNull();
+  });
+
+  it('a token signed in this process is checked without verifying its signature, with the same verdicts', () => {
+    // A pair built again from the same seed has never signed anything: it checks every token in full.
+    const signer = activationSigningKey(seed(1));
+    const fresh = () => activationSigningKey(seed(1));
+    const other = activationSigningKey(seed(2));
+    const tokens = [
+      signActivationTokenSync(signer, CLAIMS),
+      signActivationTokenSync(signer, { ...CLAIMS, jti: 'other' }),
+      signActivationTokenSync(signer, { ...CLAIMS, type: 'other' } as unknown as ActivationClaims),
+      signActivationTokenSync(signer, { ...CLAIMS, exp: 'soon' } as unknown as ActivationClaims),
+      signActivationTokenSync(other, CLAIMS),
+    ];
+    for (const jwt of [...tokens, tamper(tokens[0], 1), tamper(tokens[0], 2), 'not-a-jwt'])
+      for (const now of [BEFORE_EXPIRY, CLAIMS.exp - 1, CLAIMS.exp, CLAIMS.exp + 100]) {
+        const full = verifyActivationTokenSync(fresh().publicKey, jwt, now);
+        expect(verifyActivationTokenWith(signer, jwt, now)).toEqual(full);
+        expect(verifyActivationTokenSync(signer.publicKey, jwt, now)).toEqual(full);
+        expect(verifyActivationTokenWith(fresh(), jwt, now)).toEqual(full);
+        expect(verifyActivationTokenWith(other, jwt, now)).toEqual(verifyActivationTokenSync(activationSigningKey(seed(2)).publicKey, jwt, now));
+      }
+  });
+
+  it('decodes a token signed in this process as jose decodes it', () => {
+    const signer = activationSigningKey(seed(3));
+    for (const claims of [CLAIMS, { ...CLAIMS, type: 'other' }, { ...CLAIMS, addr: 'caf\u00e9 \ud83d' }] as ActivationClaims[]) {
+      const jwt = signActivationTokenSync(signer, claims);
+      let byJose: ActivationClaims | null = null;
+      try {
+        const p = decodeJwt(jwt);
+        byJose = typeof p.addr === 'string' && typeof p.jti === 'string' && p.type === 'wrapping' && typeof p.exp === 'number' && typeof p.iat === 'number' ? (p as ActivationClaims) : null;
+      } catch {
+        byJose = null;
+      }
+      expect(decodeActivationClaims(jwt)).toEqual(byJose && { addr: byJose.addr, exp: byJose.exp, iat: byJose.iat, jti: byJose.jti, type: byJose.type });
+    }
+  });
+
+  it('signing the same claims again with the same pair gives the same token', () => {
+    const signer = activationSigningKey(seed(4));
+    const jwt = signActivationTokenSync(signer, CLAIMS);
+    expect(signActivationTokenSync(signer, { ...CLAIMS })).toBe(jwt);
+    expect(signActivationTokenSync(activationSigningKey(seed(4)), CLAIMS)).toBe(jwt);
   });
 
   it('refuses a seed that is not 32 bytes', () => {
