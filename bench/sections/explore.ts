@@ -2,7 +2,7 @@
 // clusters (every combination of disabled, primary and secondary) through the API, next to
 // xstate/graph's getShortestPaths walking the product of three bare role machines (lib/role-product.ts).
 import { getShortestPaths } from 'xstate/graph';
-import { interleave, median } from '../lib/measure.js';
+import { interleave, median, warmUp } from '../lib/measure.js';
 import { emit, notAvailable, type Row } from '../lib/result.js';
 import { modesOf, roleProduct } from '../lib/role-product.js';
 
@@ -40,15 +40,13 @@ else {
   const product = roleProduct(CLUSTERS);
   let r!: ExploreResultLike;
   let paths!: ReturnType<typeof getShortestPaths>;
-  const t = interleave(
-    () => (r = ex(options)),
-    () => (paths = getShortestPaths(product.machine, { events: product.events as never })),
-    quick ? 3 : 5,
-    // Both sides measured once the JIT has settled: the explorer runs much more code (every request,
-    // every monitor) than bare machines, and its first runs measure V8 compiling it (CPU time counts
-    // the compiler's threads: 250–350 ms a run at first, 70–90 ms from about the eighth run).
-    { a: 10, b: 10 },
-  );
+  const a = () => (r = ex(options));
+  const b = () => (paths = getShortestPaths(product.machine, { events: product.events as never }));
+  // Both sides measured once the JIT has settled: the explorer runs much more code (every request,
+  // every monitor) than bare machines, and its first runs measure V8 compiling it (CPU time counts
+  // the compiler's threads: 250–350 ms a run at first, 55–90 ms from about the twentieth).
+  const warm = { a: warmUp(a, { max: quick ? 15 : 40 }), b: warmUp(b, { max: quick ? 15 : 40 }) };
+  const t = interleave(a, b, quick ? 3 : 7, { a: 0, b: 0 });
   const ms = median(t.a);
   const xsMs = median(t.b);
   const xsModes = new Set(paths.map((p) => modesOf(p.state.value as Record<string, string>))).size;
@@ -63,7 +61,7 @@ else {
     goal: GOAL,
     met: ms <= xsMs && (!r.roleVectors || r.roleVectors.covered === r.roleVectors.total),
     note: `explorer: ${r.distinct} distinct states (${((r.distinct / ms) * 1000).toFixed(0)}/s), ${r.visited} transitions, depth ${r.depthReached}, role combinations ${covered}; xstate/graph: ${paths.length} states (${((paths.length / xsMs) * 1000).toFixed(0)}/s), ${xsModes} role combinations`,
-    detail: { explorerMs: t.a, xstateMs: t.b, distinct: r.distinct, visited: r.visited, depthReached: r.depthReached, roleVectors: r.roleVectors, finding: r.finding?.message, xstateStates: paths.length, xstateRoleCombinations: xsModes, options },
+    detail: { warmUpRuns: warm, explorerMs: t.a, xstateMs: t.b, distinct: r.distinct, visited: r.visited, depthReached: r.depthReached, roleVectors: r.roleVectors, finding: r.finding?.message, xstateStates: paths.length, xstateRoleCombinations: xsModes, options },
   };
   emit([row]);
 }
