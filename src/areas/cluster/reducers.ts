@@ -12,7 +12,8 @@ import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
-import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState } from './state.js';
+import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from './state.js';
+import { copyCluster } from './state.js';
 import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from './versions.js';
 import { withCluster } from './changed.js';
 
@@ -48,8 +49,13 @@ function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadat
  * secondaries get them).
  */
 function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): ClusterState {
-  const storage = freeze({ ...c.storage, kv: freeze({ ...c.storage.kv, [mount]: keys }) });
-  return freeze({ ...c, storage, wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: at }) });
+  const s = c.storage;
+  // Literals in the records' own key order rather than spreads of frozen objects (state.ts, copyCluster).
+  const storage: Storage = freeze({ namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring });
+  const next = copyCluster(c);
+  next.storage = storage;
+  next.wal = freeze({ last: c.wal.last + 1, lastAt: at });
+  return freeze(next);
 }
 
 function kvWritten(c: ClusterState, e: KvWritten): ClusterState {

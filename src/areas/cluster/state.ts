@@ -276,3 +276,60 @@ export function emptyReplication(): ReplicationState {
     mirroredPerformance: null,
   };
 }
+
+// Copies for the direct reducers (issue #15). Spreading a frozen object takes V8's slow path: copying
+// a cluster (15 fields) or a replication record (18) with `{ ...frozen }` cost ~190 ns, a literal
+// naming the fields ~12 ns. Every cluster and replication record is made with its fields in the
+// order declared above (genesis, `emptyReplication`, and edits that keep the order of the record
+// they start from), so a literal in that order builds what a spread would, keys in the same order
+// (the direct forms' tests compare the states as order-sensitive JSON).
+
+/** A shallow, mutable copy of a cluster. */
+export function copyCluster(c: ClusterState): ClusterState {
+  return {
+    name: c.name,
+    version: c.version,
+    license: c.license,
+    apiAddr: c.apiAddr,
+    clusterAddr: c.clusterAddr,
+    storage: c.storage,
+    wal: c.wal,
+    replication: c.replication,
+    generation: c.generation,
+    drOperationToken: c.drOperationToken,
+    merkle: c.merkle,
+    signingSeed: c.signingSeed,
+    secondaryKeys: c.secondaryKeys,
+    sync: c.sync,
+    plugins: c.plugins,
+  };
+}
+
+/** A shallow, mutable copy of a replication record. */
+export function copyReplication(r: ReplicationState): ReplicationState {
+  return {
+    role: r.role,
+    clusterId: r.clusterId,
+    primaryClusterAddr: r.primaryClusterAddr,
+    issued: r.issued,
+    revokedCredentials: r.revokedCredentials,
+    primary: r.primary,
+    secondaryId: r.secondaryId,
+    jti: r.jti,
+    primaryApiAddr: r.primaryApiAddr,
+    lastRemoteWal: r.lastRemoteWal,
+    synced: r.synced,
+    connected: r.connected,
+    syncState: r.syncState,
+    lastHeartbeat: r.lastHeartbeat,
+    knownPrimaryClusterAddrs: r.knownPrimaryClusterAddrs,
+    since: r.since,
+    dynamicFilter: r.dynamicFilter,
+    mirroredPerformance: r.mirroredPerformance,
+  };
+}
+
+/** A cluster's replication records with one kind's replaced (frozen). */
+export function withReplication(c: ClusterState, kind: ReplicationKind, r: ReplicationState): ClusterState['replication'] {
+  return Object.freeze(kind === 'dr' ? { dr: r, performance: c.replication.performance } : { dr: c.replication.dr, performance: r });
+}

@@ -7,6 +7,7 @@ import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '..
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
+import { copyCluster, copyReplication, withReplication } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
   PrimaryDemoted,
@@ -137,25 +138,21 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   const secondary = s.clusters.named(e.cluster);
   const primary = asOfWal(s, e.primary, e.wal);
   const r = secondary.replication.dr;
-  // The same assignments, in the same order, as catchUp's on a draft (so new keys land where immer puts them).
-  const dr: ReplicationState = freeze({
-    ...r,
-    issued: primary.replication.dr.issued,
-    revokedCredentials: freeze(unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials)) as string[],
-    mirroredPerformance: primary.replication.performance.role === 'disabled' ? null : primary.replication.performance,
-    lastRemoteWal: e.wal,
-    lastHeartbeat: e.at,
-  });
-  const next: ClusterState = freeze({
-    ...secondary,
-    storage: primary.storage,
-    // The primary's WAL position itself (frozen, so shared): the draft form copies it, the same value.
-    wal: primary.wal,
-    replication: freeze({ ...secondary.replication, dr }),
-    sync: primary.sync,
-    plugins: primary.plugins,
-  });
-  return { clusters: withCluster(s.clusters, e.cluster, next) };
+  // The same assignments as catchUp's on a draft, on copies in the records' own key order (state.ts).
+  const dr = copyReplication(r);
+  dr.issued = primary.replication.dr.issued;
+  dr.revokedCredentials = freeze(unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials)) as string[];
+  dr.mirroredPerformance = primary.replication.performance.role === 'disabled' ? null : primary.replication.performance;
+  dr.lastRemoteWal = e.wal;
+  dr.lastHeartbeat = e.at;
+  const next = copyCluster(secondary);
+  next.storage = primary.storage;
+  // The primary's WAL position itself (frozen, so shared): the draft form copies it, the same value.
+  next.wal = primary.wal;
+  next.replication = withReplication(secondary, 'dr', freeze(dr));
+  next.sync = primary.sync;
+  next.plugins = primary.plugins;
+  return { clusters: withCluster(s.clusters, e.cluster, freeze(next)) };
 }
 
 /**
@@ -176,23 +173,19 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
   const storage: ClusterState['storage'] = freeze({ ...built, namespaces: freeze(built.namespaces), mounts: freeze(built.mounts), kv: freeze(built.kv) });
   const filter = dynamicFilterOf(primary, r.secondaryId);
   const sync = syncStateForPerformanceSecondary(primary.sync, storage);
-  const performance: ReplicationState = freeze({
-    ...r,
-    issued: primary.replication.performance.issued,
-    revokedCredentials: freeze(unionOf(r.revokedCredentials, primary.replication.performance.revokedCredentials)) as string[],
-    dynamicFilter: freeze({ mounts: freeze(filter.mounts) as string[], namespaces: freeze(filter.namespaces) as string[] }),
-    lastRemoteWal: e.wal,
-    lastHeartbeat: e.at,
-  });
-  const next: ClusterState = freeze({
-    ...secondary,
-    storage,
-    wal: freeze({ last: secondary.wal.last + 1, lastAt: e.at }),
-    replication: freeze({ ...secondary.replication, performance }),
-    sync: freeze({ ...sync, destinations: freeze(sync.destinations) }),
-    plugins: primary.plugins,
-  });
-  return { clusters: withCluster(s.clusters, e.cluster, next) };
+  const performance = copyReplication(r);
+  performance.issued = primary.replication.performance.issued;
+  performance.revokedCredentials = freeze(unionOf(r.revokedCredentials, primary.replication.performance.revokedCredentials)) as string[];
+  performance.dynamicFilter = freeze({ mounts: freeze(filter.mounts) as string[], namespaces: freeze(filter.namespaces) as string[] });
+  performance.lastRemoteWal = e.wal;
+  performance.lastHeartbeat = e.at;
+  const next = copyCluster(secondary);
+  next.storage = storage;
+  next.wal = freeze({ last: secondary.wal.last + 1, lastAt: e.at });
+  next.replication = withReplication(secondary, 'performance', freeze(performance));
+  next.sync = freeze({ ...sync, destinations: freeze(sync.destinations) });
+  next.plugins = primary.plugins;
+  return { clusters: withCluster(s.clusters, e.cluster, freeze(next)) };
 }
 
 /**
@@ -207,10 +200,11 @@ function editingReplication<E extends { cluster: string; kind: ReplicationKind; 
   const draft = (d: SimDraft, e: E) => edit(d.clusters[e.cluster].replication[e.kind], e);
   const direct = (s: SimState, e: E): Partial<SimState> => {
     const c = s.clusters.named(e.cluster);
-    const r = { ...c.replication[e.kind] };
+    const r = copyReplication(c.replication[e.kind]);
     edit(r, e);
-    const next: ClusterState = Object.freeze({ ...c, replication: Object.freeze({ ...c.replication, [e.kind]: deepFreeze(r) }) });
-    return { clusters: withCluster(s.clusters, e.cluster, next) };
+    const next = copyCluster(c);
+    next.replication = withReplication(c, e.kind, deepFreeze(r));
+    return { clusters: withCluster(s.clusters, e.cluster, Object.freeze(next)) };
   };
   return Object.assign(draft, { direct });
 }
