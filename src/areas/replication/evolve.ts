@@ -196,17 +196,33 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
  * (keys in the same order, new objects frozen, everything else shared). An edit assigns fields; it
  * never changes an object it reads in place (`r.issued = { ...r.issued, … }`, not `r.issued[id] = …`).
  */
-function editingReplication<E extends { cluster: string; kind: ReplicationKind; type: string; at: number }>(edit: (r: ReplicationState, e: E) => void): DraftReducer<E> {
-  const draft = (d: SimDraft, e: E) => edit(d.clusters[e.cluster].replication[e.kind], e);
+function editingReplication<E extends { cluster: string; kind: ReplicationKind; type: string; at: number }>(edit: (r: ReplicationState, e: E, side: OtherSide) => void): DraftReducer<E> {
+  const draft = (d: SimDraft, e: E) => {
+    const c = d.clusters[e.cluster];
+    edit(c.replication[e.kind], e, { before: clusterBefore(d, e.cluster), replaceOther: (other) => void (c.replication[otherKind(e.kind)] = other) });
+  };
   const direct = (s: SimState, e: E): Partial<SimState> => {
     const c = s.clusters.named(e.cluster);
     const r = copyReplication(c.replication[e.kind]);
-    edit(r, e);
+    let other: ReplicationState | null = null;
+    edit(r, e, { before: c, replaceOther: (o) => void (other = o) });
     const next = copyCluster(c);
-    next.replication = withReplication(c, e.kind, deepFreeze(r));
+    const edited = deepFreeze(r);
+    next.replication =
+      other === null ? withReplication(c, e.kind, edited) : Object.freeze(e.kind === 'dr' ? { dr: edited, performance: deepFreeze(other) } : { dr: deepFreeze(other), performance: edited });
     return { clusters: withCluster(s.clusters, e.cluster, Object.freeze(next)) };
   };
   return Object.assign(draft, { direct });
+}
+
+/** What an edit of one kind's replication record may also do: read the cluster before the event, and replace the other kind's record. */
+interface OtherSide {
+  before: ClusterState;
+  replaceOther(record: ReplicationState): void;
+}
+
+function otherKind(kind: ReplicationKind): ReplicationKind {
+  return kind === 'dr' ? 'performance' : 'dr';
 }
 
 export const replicationReducers = {
@@ -219,16 +235,15 @@ export const replicationReducers = {
     r.synced = false;
     r.since = e.at;
   }),
-  'replication-primary-demoted': (d: SimDraft, e: PrimaryDemoted) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+  'replication-primary-demoted': editingReplication<PrimaryDemoted>((r, e, side) => {
     moveRole(r, 'primary.demote', e.role);
     // A former primary holds all its data: promoting it back passes the "initial sync" check.
     r.synced = true;
     r.primaryClusterAddr = '';
     r.since = e.at;
     // Now a DR secondary, it serves no performance replication of its own until promoted again.
-    if (e.kind === 'dr') holdPerformance(d.clusters[e.cluster], clusterBefore(d, e.cluster).replication.performance, e.at);
-  },
+    if (e.kind === 'dr') holdPerformance(r, side.before.replication.performance, e.at, side.replaceOther);
+  }),
   'replication-primary-disabled': editingReplication<PrimaryDisabled>((r, e) => {
     moveRole(r, 'primary.disable', e.role);
     // The set is gone: tokens it issued can no longer be redeemed, and re-enabling draws a new id.
@@ -295,8 +310,7 @@ export const replicationReducers = {
     // A performance primary again: whoever follows it is filtered by the list it holds now.
     if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
   },
-  'replication-secondary-disabled': (d: SimDraft, e: SecondaryDisabled) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+  'replication-secondary-disabled': editingReplication<SecondaryDisabled>((r, e) => {
     moveRole(r, 'secondary.disable', e.role);
     clearSecondarySide(r);
     // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
@@ -307,7 +321,7 @@ export const replicationReducers = {
     r.primaryClusterAddr = '';
     r.synced = false;
     r.since = e.at;
-  },
+  }),
   'replication-secondary-primary-updated': (d: SimDraft, e: SecondaryPrimaryUpdated) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.

@@ -89,10 +89,11 @@ export function mirrorPerformance(dr: ReplicationState, primary: ClusterState): 
  * A DR primary was demoted to a DR secondary: its performance role goes dormant, held in its DR
  * state, so its performance secondaries (or its performance primary) no longer see it. This is not
  * a step of the performance role table: the cluster stops serving, as every DR secondary does.
+ * `dr` is its DR record being edited; `replacePerformance` sets its performance record.
  */
-export function holdPerformance(c: ClusterState, own: ReplicationState, at: number): void {
-  c.replication.dr.mirroredPerformance = own.role === 'disabled' ? null : own;
-  if (own.role !== 'disabled') c.replication.performance = { ...emptyReplication(), since: at };
+export function holdPerformance(dr: ReplicationState, own: ReplicationState, at: number, replacePerformance: (record: ReplicationState) => void): void {
+  dr.mirroredPerformance = own.role === 'disabled' ? null : own;
+  if (own.role !== 'disabled') replacePerformance({ ...emptyReplication(), since: at });
 }
 
 /**
