@@ -71,7 +71,7 @@ else {
 
 /**
  * `replsim check --workers 2` against `--workers 1` on what a user would spread over threads: a
- * nightly check of a few thousand runs (some 5 s on one worker), each side the whole command as a user
+ * nightly check of a few thousand runs (some 10 s on one worker), each side the whole command as a user
  * runs it (`node bin/replsim.js check ...`, from the bundle `npm ci` builds; rebuilt here first when
  * older than the sources), alternated 1 2 2 1, the ratio of the medians. Wall time, not CPU time: two
  * threads use more CPU to shorten the wait. The command's own CPU time (all its threads) and what the
@@ -87,7 +87,7 @@ async function workersRow(): Promise<Row> {
   } catch (e) {
     return notAvailable('property-workers', 3, TITLE2, GOAL2, `src/explore/workers.ts cannot be loaded: ${(e as Error).message.split('\n')[0]}`);
   }
-  const N = quick ? 1000 : 4000;
+  const N = quick ? 1500 : 6000;
   const from = bundleState();
   const args = ['check', '--runs', String(N), '--seed', '7', '--clusters', '3', '--json'];
   const sides: Record<1 | 2, CommandRun[]> = { 1: [], 2: [] };
@@ -122,7 +122,7 @@ async function workersRow(): Promise<Row> {
     met: speedup >= 1.7,
     note:
       `${N.toLocaleString('en-US')} runs: ${s(wall(1))} s on 1 worker, ${s(wall(2))} s on 2 (wall, whole command, ${from}); ` +
-      `CPU ${s(cpu(1))} s and ${s(cpu(2))} s (every thread of the command: each worker compiles the code again, and V8's compiler and collector threads, which one worker runs on the idle core, now share the cores); ` +
+      `CPU ${s(cpu(1))} s and ${s(cpu(2))} s, every thread of the command: one worker already kept ${(cpu(1) / wall(1)).toFixed(2)} cores busy (V8's compiler and collector threads beside it), so 2 cores give at most ${(2 / (cpu(1) / wall(1))).toFixed(2)}x, less the second thread's compiling of the code again; ` +
       `pool start-up ${fmt(startMs)} ms; ${availableParallelism()} cores, load average ${loadBefore.toFixed(1)} then ${loadAfter.toFixed(1)}` +
       `${foreignCores === null ? '' : `, other processes used ${foreignCores.toFixed(2)} cores meanwhile`}; a plain busy loop on 2 threads ran ${ceiling.toFixed(2)}x 1 thread just after` +
       `${results.size === 1 ? '' : '; RESULTS DIFFER between 1 and 2 workers'}`,

@@ -12,16 +12,16 @@ import type { RangeTask } from './property-worker.js';
 import { chunksOf, joinRanges, runRange, type JoinedRuns, type RangeResult, type RunSettings } from './property-runs.js';
 
 /**
- * Commands (runs × steps) per worker thread by default: 2,000 runs of 50 steps. Each thread compiles
- * the code again (V8's optimising compiler: some 2 s of CPU over its first 1,500 runs of 50 steps,
- * what it spends on some 1,200 such runs once warm), and with one thread that compiling runs on an
- * idle core. On a 2-core machine two threads therefore only win from some 2,500 runs of 50 steps on
- * (BENCHMARKS.md, issue #15, workers): a thread per 100,000 commands keeps the warm-up well below
- * each thread's share of the work.
+ * Commands (runs × steps) per worker thread by default: 5,000 runs of 50 steps. A thread does not
+ * come free: each compiles the code again (V8's optimising compiler, some 2 s of CPU over its first
+ * 1,500 runs of 50 steps), and one thread alone already keeps some 0.2–0.3 of another core busy with
+ * that compiler and the garbage collector. On 2 cores, `replsim check --workers 2` took the same time
+ * as `--workers 1` for 4,000 runs and 1.2x less for 12,000 (BENCHMARKS.md, issue #15, workers), so a
+ * shorter check stays on one thread unless asked.
  */
-const COMMANDS_PER_DEFAULT_WORKER = 100_000;
+const COMMANDS_PER_DEFAULT_WORKER = 250_000;
 
-/** Worker threads by default for `runs` runs of up to `steps` commands: one per 100,000 commands, at most one per core, at least one. */
+/** Worker threads by default for `runs` runs of up to `steps` commands: one per 250,000 commands, at most one per core, at least one. */
 export function defaultWorkers(runs: number, steps: number): number {
   return Math.max(1, Math.min(availableParallelism(), Math.floor((runs * steps) / COMMANDS_PER_DEFAULT_WORKER)));
 }

@@ -60,12 +60,12 @@ describe('runOnWorkers', () => {
     expect(one.joined.finding?.words.length).toBeGreaterThan(0);
   });
 
-  it('by default, one worker thread per 100,000 commands (runs × steps), at most one per core', () => {
+  it('by default, one worker thread per 250,000 commands (runs × steps), at most one per core', () => {
     // The default `replsim check --runs 100` runs in one thread: a worker's start and its compiling would cost more than it saves.
     expect(defaultWorkers(100, 50)).toBe(1);
-    expect(defaultWorkers(3999, 50)).toBe(1);
-    expect(defaultWorkers(4000, 50)).toBe(Math.min(2, availableParallelism()));
-    expect(defaultWorkers(3000, 80)).toBe(Math.min(2, availableParallelism()));
+    expect(defaultWorkers(9999, 50)).toBe(1);
+    expect(defaultWorkers(10_000, 50)).toBe(Math.min(2, availableParallelism()));
+    expect(defaultWorkers(3000, 80)).toBe(1);
     expect(defaultWorkers(10_000_000, 50)).toBe(availableParallelism());
   });
 
