@@ -12,18 +12,19 @@ import type { RangeTask } from './property-worker.js';
 import { chunksOf, joinRanges, runRange, type JoinedRuns, type RangeResult, type RunSettings } from './property-runs.js';
 
 /**
- * Commands (runs × steps) per worker thread by default: 5,000 runs of 50 steps. A thread does not
- * come free: each compiles the code again (V8's optimising compiler, some 2 s of CPU over its first
- * 1,500 runs of 50 steps), and one thread alone already keeps some 0.2–0.3 of another core busy with
- * that compiler and the garbage collector. On 2 cores, `replsim check --workers 2` took the same time
- * as `--workers 1` for 4,000 runs and 1.2x less for 12,000 (BENCHMARKS.md, issue #15, workers), so a
- * shorter check stays on one thread unless asked.
+ * Worker threads by default. A thread does not come free: each compiles the code again (V8's
+ * optimising compiler, some 2–3 s of CPU over its first runs), and one thread alone already keeps
+ * 0.2–0.35 of another core busy with that compiler and the garbage collector. Measured on 2 cores
+ * (BENCHMARKS.md, issue #15, workers), `--workers 2` finished 6,000 to 24,000 runs 1.0–1.1x sooner
+ * than `--workers 1` for 40–60% more CPU: so by default one core is left to those threads, and a
+ * thread is added per 250,000 commands (5,000 runs of 50 steps), so that its warm-up stays small
+ * against its share of the work.
  */
 const COMMANDS_PER_DEFAULT_WORKER = 250_000;
 
-/** Worker threads by default for `runs` runs of up to `steps` commands: one per 250,000 commands, at most one per core, at least one. */
+/** Worker threads by default for `runs` runs of up to `steps` commands: one per 250,000 commands, at most one per core but one, at least one. */
 export function defaultWorkers(runs: number, steps: number): number {
-  return Math.max(1, Math.min(availableParallelism(), Math.floor((runs * steps) / COMMANDS_PER_DEFAULT_WORKER)));
+  return Math.max(1, Math.min(availableParallelism() - 1, Math.floor((runs * steps) / COMMANDS_PER_DEFAULT_WORKER)));
 }
 
 /** At most this many runs per chunk: small enough to spread the work and stop soon after a failure. */
