@@ -252,8 +252,8 @@ function jumpedXorshift(from: number): RandomFor {
  * The last generator jumped, by seed and jumps. A worker thread is handed chunks of runs in run
  * order: each starts from the last one's generator instead of from the seed, so the jumps of a long
  * run cost O(runs) in all rather than O(runs) per chunk (a jump is ~1 µs: at run 15,000 a chunk of 25
- * runs spent 15 ms on them, some 30% of its work). Jumping is deterministic, so the generator is the
- * same either way.
+ * runs spent some 12 ms on them, a fifth of its work or more). Jumping is deterministic, so the
+ * generator is the same either way.
  */
 let lastJumped: { seed: number; jumps: number; g: prand.RandomGenerator } | undefined;
 
