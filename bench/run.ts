@@ -21,7 +21,7 @@ const root = join(here, '..');
 const SECTIONS: { name: string; issue: number; title: string; timeoutMs: number; heapMb?: number }[] = [
   { name: 'throughput', issue: 1, title: 'World throughput', timeoutMs: 150_000 },
   { name: 'replay', issue: 2, title: 'Replay', timeoutMs: 180_000, heapMb: 6144 },
-  { name: 'property', issue: 3, title: 'Property runs', timeoutMs: 90_000 },
+  { name: 'property', issue: 3, title: 'Property runs', timeoutMs: 180_000 },
   { name: 'explore', issue: 4, title: 'Explorer', timeoutMs: 90_000 },
   { name: 'memory', issue: 5, title: 'Scale and memory', timeoutMs: 120_000 },
   { name: 'startup', issue: 6, title: 'CLI start-up', timeoutMs: 90_000 },

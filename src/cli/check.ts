@@ -30,7 +30,7 @@ export interface CheckOptions {
   json?: boolean;
   /** fast-check's counterexample path, as printed after a failure: replays that run alone. */
   replay?: string;
-  /** Worker threads (default: the cores); results do not depend on it. */
+  /** Worker threads (default: one per 250,000 commands, i.e. 5,000 runs of 50 steps, at most one per core but one); results do not depend on it. */
   workers?: number;
   /** This shard's runs only ("I/N"); its result goes to --out DIR for `replsim merge`. */
   shard?: string;
@@ -65,7 +65,7 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--steps <m>', 'commands per run, at most', wholeNumber('--steps', 1), DEFAULT_STEPS)
     .option('--forbid <hazard...>', `hazards that count as failures (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--out <dir>', 'write the shrunk counterexample to DIR/counterexample.yaml')
-    .option('--workers <n>', 'worker threads running the runs (default: one per core); the result is the same for any number', wholeNumber('--workers', 1, 256))
+    .option('--workers <n>', 'worker threads running the runs (default: one per 250,000 commands, i.e. 5,000 runs of 50 steps, at most one per core but one); the result is the same for any number', wholeNumber('--workers', 1, 256))
     .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
     .option('--json', 'print one JSON object per progress tick, then one with the verdict');
@@ -123,7 +123,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
       result = { seed: r.seed, runs: r.runs, commands: r.commands, requests: r.requests, refused: r.refused, hazards: r.hazards, violations: r.violations, finding: r.findings[0] ? (found as PortableCounterexample) : null };
     } else {
       // A replay runs one run: the workers are for many.
-      const { joined } = await runOnWorkers({ settings, range, workers: opts.workers ?? defaultWorkers(), onProgress: progress.update });
+      const { joined } = await runOnWorkers({ settings, range, workers: opts.workers ?? defaultWorkers(range.to - range.from, opts.steps), onProgress: progress.update });
       result = joined;
       if (shard && opts.out) {
         const { seed: _seed, ...counts } = joined;

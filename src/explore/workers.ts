@@ -3,14 +3,28 @@
 // only (src/explore/property-runs.ts), so the chunks, joined in run order up to the first failing
 // run, give what one worker gives, whatever N and whichever worker finishes first. Once a run has
 // failed, chunks after it are no longer handed out (the whole run would have stopped there).
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { join as joinPath } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import Tinypool from 'tinypool';
 import type { RangeTask } from './property-worker.js';
 import { chunksOf, joinRanges, runRange, type JoinedRuns, type RangeResult, type RunSettings } from './property-runs.js';
 
-/** Worker threads by default: one per core. */
-export function defaultWorkers(): number {
-  return availableParallelism();
+/**
+ * Worker threads by default. A thread does not come free: each compiles the code again (V8's
+ * optimising compiler, some 2–3 s of CPU over its first runs), and one thread alone already keeps
+ * 0.2–0.35 of another core busy with that compiler and the garbage collector. Measured on 2 cores
+ * (BENCHMARKS.md, issue #15, workers), `--workers 2` finished 6,000 to 24,000 runs 1.0–1.1x sooner
+ * than `--workers 1` for 40–60% more CPU: so by default one core is left to those threads, and a
+ * thread is added per 250,000 commands (5,000 runs of 50 steps), so that its warm-up stays small
+ * against its share of the work.
+ */
+const COMMANDS_PER_DEFAULT_WORKER = 250_000;
+
+/** Worker threads by default for `runs` runs of up to `steps` commands: one per 250,000 commands, at most one per core but one, at least one. */
+export function defaultWorkers(runs: number, steps: number): number {
+  return Math.max(1, Math.min(availableParallelism() - 1, Math.floor((runs * steps) / COMMANDS_PER_DEFAULT_WORKER)));
 }
 
 /** At most this many runs per chunk: small enough to spread the work and stop soon after a failure. */
@@ -19,13 +33,31 @@ const MAX_CHUNK = 25;
 const MIN_RUNS_PER_WORKER = 10;
 
 /**
- * The worker's module. From the sources (tsx, vitest, the package entry) this file is TypeScript and
- * the worker starts through property-worker-tsx.mjs; in the bundle (dist/cli/replsim.mjs) the task
- * is its own bundle beside it (scripts/build-cli.mjs).
+ * The worker's module. In the bundle (dist/cli/replsim.mjs) the task is its own bundle beside it
+ * (scripts/build-cli.mjs). From the sources (tsx, vitest, the package entry) this file is TypeScript:
+ * the workers load that same bundle when it is newer than every source file (the rule bin/replsim.js
+ * applies to the CLI), since a worker that compiles the sources through tsx takes 2–3 s to start
+ * against 0.3 s; otherwise they start through property-worker-tsx.mjs, so an edit never runs stale.
  */
 function workerFile(): string {
   const here = import.meta.url;
-  return here.endsWith('.ts') ? new URL('./property-worker-tsx.mjs', here).href : new URL('./property-worker.mjs', here).href;
+  if (!here.endsWith('.ts')) return new URL('./property-worker.mjs', here).href;
+  const bundled = new URL('../../dist/cli/property-worker.mjs', here);
+  return bundleIsFresh(fileURLToPath(bundled), fileURLToPath(new URL('../../', here))) ? bundled.href : new URL('./property-worker-tsx.mjs', here).href;
+}
+
+/** Whether the bundle exists and was built after the last change to src/, models/ and package.json (REPLSIM_NO_BUNDLE=1: never). */
+function bundleIsFresh(bundle: string, root: string): boolean {
+  if (process.env.REPLSIM_NO_BUNDLE || !existsSync(bundle)) return false;
+  const newest = (dir: string): number => {
+    let latest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = joinPath(dir, entry.name);
+      latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
+    }
+    return latest;
+  };
+  return statSync(bundle).mtimeMs >= Math.max(newest(joinPath(root, 'src')), newest(joinPath(root, 'models')), statSync(joinPath(root, 'package.json')).mtimeMs);
 }
 
 export interface WorkersOptions {

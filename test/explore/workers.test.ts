@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { runProperty } from '../../src/explore/property.js';
 import { chunksOf, joinRanges, runRange, type RunSettings } from '../../src/explore/property-runs.js';
-import { runOnWorkers } from '../../src/explore/workers.js';
+import { availableParallelism } from 'node:os';
+import { defaultWorkers, runOnWorkers } from '../../src/explore/workers.js';
 
 // Fails at run 8 (two performance primaries after a forced promotion), shrunk to 4 commands.
 const FAILING: RunSettings = { runs: 40, seed: 1, clusters: 3, steps: 50, forbid: ['two-primaries'] };
@@ -57,6 +58,16 @@ describe('runOnWorkers', () => {
     expect(two.joined).toEqual(one.joined);
     expect(JSON.stringify(two.joined)).toBe(JSON.stringify(one.joined));
     expect(one.joined.finding?.words.length).toBeGreaterThan(0);
+  });
+
+  it('by default, one worker thread per 250,000 commands (runs × steps), at most one per core but one', () => {
+    // The default `replsim check --runs 100` runs in one thread: a worker's start and its compiling would cost more than it saves.
+    const most = Math.max(1, availableParallelism() - 1);
+    expect(defaultWorkers(100, 50)).toBe(1);
+    expect(defaultWorkers(9999, 50)).toBe(1);
+    expect(defaultWorkers(10_000, 50)).toBe(Math.min(2, most));
+    expect(defaultWorkers(3000, 80)).toBe(1);
+    expect(defaultWorkers(10_000_000, 50)).toBe(most);
   });
 
   it('a range of runs on two workers equals the same range on one', async () => {
