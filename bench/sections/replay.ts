@@ -58,7 +58,7 @@ try {
   const replays: number[] = [];
   const parses: number[] = [];
   const folds: number[] = [];
-  const reps = quick ? 1 : 2;
+  const reps = quick ? 1 : 3;
   for (let i = 0; i < reps; i++) {
     settle();
     floors.push(time(floor));
@@ -74,7 +74,10 @@ try {
   lines = generated.events;
 
   const ms = median(replays);
-  const floorMs = median(floors);
+  // The floor at its fastest: in one process the same reading and parsing took 0.8 to 1.5 s (the
+  // heap the run before left changes what its collections cost), so a median floor could flatter
+  // the ratio by half; the best floor is the conservative one.
+  const floorMs = Math.min(...floors);
   const ratio = ms / floorMs;
   const perEvent = (x: number) => (x / lines) * 1000;
   const row: Row = {
@@ -86,7 +89,7 @@ try {
     ratio,
     goal: 'ratio <= 3x',
     met: ratio <= 3,
-    note: `per event: ${perEvent(median(parses)).toFixed(1)} us reading and parsing, ${perEvent(median(folds)).toFixed(1)} us folding; floor ${perEvent(floorMs).toFixed(1)} us`,
+    note: `per event: ${perEvent(median(parses)).toFixed(1)} us reading and parsing, ${perEvent(median(folds)).toFixed(1)} us folding; floor ${perEvent(floorMs).toFixed(1)} us (the fastest of ${floors.length}: ${floors.map((f) => perEvent(f).toFixed(1)).join(', ')})`,
     detail: {
       events: lines,
       bytes,

@@ -95,15 +95,18 @@ try {
     if (w.stateHash() !== expected) throw new Error('the 25k-key history replayed to another state hash');
   };
   const rr = interleave(replay, floor, quick ? 1 : 3);
+  // The floor at its fastest, as section 2 takes it (its time moves with the heap the run before left).
+  const floorMs = Math.min(...rr.b);
+  const replayRatio = median(rr.a) / floorMs;
   rows.push({
     id: 'replay-keys',
     section: 2,
     title: `Replay of the ${BIG.toLocaleString('en-GB')}-key history (${events.toLocaleString('en-GB')} events)`,
     replsim: { name: 'read, parse, fold, hash', value: (events / median(rr.a)) * 1000, unit: 'events/s' },
-    baseline: { name: 'read + JSON.parse each line', value: (events / median(rr.b)) * 1000, unit: 'events/s' },
-    ratio: rr.ratio,
+    baseline: { name: 'read + JSON.parse each line (fastest)', value: (events / floorMs) * 1000, unit: 'events/s' },
+    ratio: replayRatio,
     goal: 'ratio <= 3x',
-    met: rr.ratio <= 3,
+    met: replayRatio <= 3,
     detail: { events, replayMs: rr.a, floorMs: rr.b },
   });
 } finally {
