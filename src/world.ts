@@ -5,7 +5,7 @@
 import type { Observable } from 'rxjs';
 import type { SimEvent } from './areas/cluster/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
-import type { SimState } from './areas/cluster/state.js';
+import { nextState, type SimState } from './areas/cluster/state.js';
 import { ClusterTable } from './areas/cluster/cluster-table.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
@@ -17,7 +17,7 @@ import { dispatch, type Dispatch } from './kernel/http/router.js';
 import { clusterRouting, type RouteTable } from './areas/cluster/http/routing.js';
 import type { Outcome } from './areas/cluster/http/route.js';
 import { hashOf } from './kernel/canonical.js';
-import { applyEvent, EventStore, isEventType } from './kernel/engine.js';
+import { applyEvent, EventStore, isEventType, withRoot } from './kernel/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './kernel/network.js';
 import { hasOwn, own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
@@ -27,7 +27,7 @@ import { gather, gatherKeyed, gatherMountRoutes, gatherWorldReducers } from './k
 import { AREAS } from './areas.js';
 
 /** Every reducer of the world: the network's (the kernel's) and every area's; replay and the monitors' fold use the same. */
-export const reducers = gatherWorldReducers<SimState, SimEvent>(AREAS, networkReducers);
+export const reducers = withRoot(gatherWorldReducers<SimState, SimEvent>(AREAS, networkReducers), nextState);
 /** The routes the world serves: every area's `sys/` paths, and the KV engines' routes by mount type. */
 export const routes: RouteTable = { sys: gather(AREAS, 'routes'), mounts: gatherMountRoutes(AREAS) as RouteTable['mounts'] };
 /** What happens by itself as time passes, in every area. */

@@ -333,3 +333,26 @@ export function copyReplication(r: ReplicationState): ReplicationState {
 export function withReplication(c: ClusterState, kind: ReplicationKind, r: ReplicationState): ClusterState['replication'] {
   return Object.freeze(kind === 'dr' ? { dr: r, performance: c.replication.performance } : { dr: c.replication.dr, performance: r });
 }
+
+/** The root's fields, in the order a world's state has them (src/world.ts `emptyState`; `walAsOf` comes and goes last). */
+const ROOT_FIELDS = new Set(['now', 'seed', 'network', 'clusters', 'operators', 'stores', 'walAsOf']);
+
+/**
+ * The next state from a direct reducer's answer (the fields it changed) and the clock, as a literal
+ * (engine.ts `Assemble`): what `{ ...state, ...changed, now }` frozen gives, keys in the same order,
+ * without spreading a frozen object. A field it does not know falls back to the spread.
+ */
+export function nextState(state: SimState, changed: Partial<SimState>, now: number): SimState {
+  for (const k in changed) if (!ROOT_FIELDS.has(k)) return Object.freeze({ ...state, ...changed, now });
+  const next: SimState = {
+    now,
+    seed: 'seed' in changed ? changed.seed! : state.seed,
+    network: changed.network ?? state.network,
+    clusters: changed.clusters ?? state.clusters,
+    operators: changed.operators ?? state.operators,
+    stores: changed.stores ?? state.stores,
+  };
+  if ('walAsOf' in changed) next.walAsOf = changed.walAsOf;
+  else if ('walAsOf' in state) next.walAsOf = state.walAsOf;
+  return Object.freeze(next);
+}
