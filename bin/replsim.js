@@ -2,30 +2,15 @@
 // The `replsim` command. It runs the bundle scripts/build-cli.mjs made (dist/cli/replsim.mjs) when
 // that bundle is newer than every source file, and otherwise the TypeScript sources through tsx, so
 // `npx replsim` works straight after a checkout and never runs stale code after an edit.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { bundleIsFresh } from './bundle-fresh.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = `${root}dist/cli/replsim.mjs`;
 
-/** The newest modification time of the files below a folder. */
-function newest(dir) {
-  let latest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = `${dir}/${entry.name}`;
-    latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-  }
-  return latest;
-}
-
-function bundleIsFresh() {
-  if (process.env.REPLSIM_NO_BUNDLE || !existsSync(bundle)) return false;
-  const built = statSync(bundle).mtimeMs;
-  return built >= Math.max(newest(`${root}src`), newest(`${root}models`), statSync(`${root}package.json`).mtimeMs);
-}
-
 let main;
-if (bundleIsFresh()) {
+if (bundleIsFresh(bundle, root)) {
   ({ main } = await import(bundle));
 } else {
   const { register } = await import('tsx/esm/api');

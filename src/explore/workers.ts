@@ -3,11 +3,10 @@
 // only (src/explore/property-runs.ts), so the chunks, joined in run order up to the first failing
 // run, give what one worker gives, whatever N and whichever worker finishes first. Once a run has
 // failed, chunks after it are no longer handed out (the whole run would have stopped there).
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { join as joinPath } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Tinypool from 'tinypool';
+import { bundleIsFresh } from '../../bin/bundle-fresh.mjs';
 import type { RangeTask } from './property-worker.js';
 import { chunksOf, joinRanges, runRange, type JoinedRuns, type RangeResult, type RunSettings } from './property-runs.js';
 
@@ -44,20 +43,6 @@ function workerFile(): string {
   if (!here.endsWith('.ts')) return new URL('./property-worker.mjs', here).href;
   const bundled = new URL('../../dist/cli/property-worker.mjs', here);
   return bundleIsFresh(fileURLToPath(bundled), fileURLToPath(new URL('../../', here))) ? bundled.href : new URL('./property-worker-tsx.mjs', here).href;
-}
-
-/** Whether the bundle exists and was built after the last change to src/, models/ and package.json (REPLSIM_NO_BUNDLE=1: never). */
-function bundleIsFresh(bundle: string, root: string): boolean {
-  if (process.env.REPLSIM_NO_BUNDLE || !existsSync(bundle)) return false;
-  const newest = (dir: string): number => {
-    let latest = 0;
-    for (const entry of readdirSync(dir, { withFileTypes: true })) {
-      const path = joinPath(dir, entry.name);
-      latest = Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs);
-    }
-    return latest;
-  };
-  return statSync(bundle).mtimeMs >= Math.max(newest(joinPath(root, 'src')), newest(joinPath(root, 'models')), statSync(joinPath(root, 'package.json')).mtimeMs);
 }
 
 export interface WorkersOptions {
