@@ -3,10 +3,11 @@
 // messages, merkle's reindex, sync's jobs) and the WAL snapshots' upkeep look only at these, so their
 // cost per event grows with what the event changed (issue #15).
 //
-// Every reducer makes its new cluster table in one of two places, which remember what they set: a
-// direct form through `withCluster` (the hot events: a KV write, a WAL delivered), and a draft form
-// when its edited record is folded back (draft.ts, `changedClustersAre`). So the answer is known
-// without comparing every cluster. Only the table made last is remembered (the bus reads each event
+// Every reducer makes its new cluster table through one of two calls, which remember what they set:
+// `withCluster` (a direct form setting one cluster: a KV write, a WAL delivered, a role edited) and
+// `changedClustersAre` (a draft form's edited record folded back, draft.ts; a direct form that set
+// one cluster in two steps, replication/interplay.ts). So the answer is known without comparing
+// every cluster. Only the table made last is remembered (the bus reads each event
 // just after it is applied), and only for exactly those two tables; for any other pair (a test, a
 // fork's first look) the clusters are compared one by one.
 import type { Clusters, ClusterState, SimState } from './state.js';
@@ -32,7 +33,7 @@ export function withCluster(clusters: Clusters, name: string, next: ClusterState
   return table;
 }
 
-/** Records that `next` is `base` with the clusters `names` set (a draft folded back: draft.ts). */
+/** Records that `next` is `base` with the clusters `names` set (a draft folded back, or a cluster set in two steps). */
 export function changedClustersAre(base: Clusters, next: Clusters, names: readonly string[]): void {
   madeBase = base;
   madeNext = next;
