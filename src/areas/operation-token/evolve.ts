@@ -8,9 +8,9 @@
 // (issue #15: their drafts were a sizeable share of the runs). What the direct forms build is what
 // the drafts build (test/areas/operation-token/direct-forms.test.ts folds real runs both ways): new
 // frozen objects along the path that changed, everything else shared, keys in the same order.
-import { isDraftable } from 'immer';
 import type { DraftReducer, SimDraft } from '../cluster/draft.js';
 import { withCluster } from '../cluster/changed.js';
+import { deepFreeze } from '../cluster/reducers.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { DirectForm } from '../../kernel/engine.js';
 import { PROTO_NAME } from '../../kernel/own.js';
@@ -19,13 +19,6 @@ import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, G
 import { attemptSecretOf, GENERATED_ROOT_TOKEN_NAME, type AttemptSecret, type StoredGenerationAttempt } from './operation-token.js';
 
 const freeze = Object.freeze;
-
-/** Freezes a new value and what it holds, as immer does when it finalises: plain objects and arrays, stopping at frozen ones. */
-function deepFreeze<T>(value: T): T {
-  if (!isDraftable(value) || Object.isFrozen(value)) return value;
-  for (const v of Object.values(value as object)) deepFreeze(v);
-  return freeze(value);
-}
 
 /** The cluster's attempt after the machine's step; a refusal here means the log contradicts the machine (a bug). */
 function nextAttempt(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret): StoredGenerationAttempt {
