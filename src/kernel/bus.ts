@@ -359,11 +359,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       const c = Message.copy(m);
       copy.all?.push(c);
       copy.pending.set(c.id, c);
-      if (c.stream) {
-        const list = copy.streams.get(c.stream);
-        if (list) list.push(c);
-        else copy.streams.set(c.stream, [c]);
-      }
+      copy.joinStream(c);
       const due = this.due.get(c.id)!;
       copy.due.set(c.id, due);
       // A message held here (taken off the queue) stays held in the fork until something wakes it.
@@ -382,13 +378,17 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
 
   private enqueue(m: BusMessage, due: number): void {
     this.pending.set(m.id, m);
-    if (m.stream) {
-      const list = this.streams.get(m.stream);
-      if (list) list.push(m);
-      else this.streams.set(m.stream, [m]);
-    }
+    this.joinStream(m);
     this.due.set(m.id, due);
     this.queue.push(due, { id: m.id, due });
+  }
+
+  /** Puts an in-flight message at the end of its stream, if it has one. */
+  private joinStream(m: BusMessage): void {
+    if (!m.stream) return;
+    const list = this.streams.get(m.stream);
+    if (list) list.push(m);
+    else this.streams.set(m.stream, [m]);
   }
 
   /** Messages that fell due by `at` and are still in flight (held) are examined again at `dueAgain`. */

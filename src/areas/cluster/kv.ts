@@ -5,7 +5,7 @@
 import type { SimEvent } from './events.js';
 import { forwardedFrom, writeLanding } from '../replication/forwarding.js';
 import { liveVersion } from './reducers.js';
-import type { ClusterState, KvMountConfig, KvRecord, MountEntry, SimState } from './state.js';
+import type { KvMountConfig, KvRecord, MountEntry, SimState } from './state.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';

@@ -6,7 +6,6 @@
 // checks, by cluster name.
 import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';
 import { isUp } from '../../kernel/network.js';
-import { hasOwn } from '../../kernel/own.js';
 import { changedClusters } from '../cluster/changed.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';

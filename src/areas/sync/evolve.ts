@@ -6,7 +6,7 @@
 // advances its WAL; a store's fault lands on no cluster.
 import type { SimDraft } from '../cluster/draft.js';
 import { isManaged, stepAssociation, type AssociationEvent } from '../../../models/sync-association.machine.js';
-import type { ClusterState, SimState } from '../cluster/state.js';
+import type { ClusterState } from '../cluster/state.js';
 import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
 import { externalEntries } from './naming.js';
 import { advancingWal } from './replicated-config.js';
