@@ -1,7 +1,9 @@
 // readHistory reads a file piece by piece (src/kernel/persist.ts): whatever the size of the pieces,
 // it gives what parseHistory gives on the whole text — the same events and closing record, or the
 // same `file:line: what` for the first bad line — including a line longer than a piece, characters
-// of several bytes across a piece's edge, and a cut-short end reported before an earlier flaw.
+// of several bytes across a piece's edge, and a cut-short end reported before an earlier flaw. With
+// the hash chain checked on a second thread (ChainCheck, the default for large files) it gives the
+// same again: the first bad line, whichever thread finds it, with the same words.
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,6 +43,11 @@ const variants: Record<string, string> = {
   'truncated inside a line': text.slice(0, text.length - 40),
   'cut short after an earlier flaw': join_(lines.filter((_, i) => i !== 2)).slice(0, -30),
   'a line after the closing line': join_([...lines, lines[1]]),
+  'an edited line, then a line that is not JSON': join_(lines.map((l, i) => (i === 2 ? l.replace('"n":', '"n":1') : i === 5 ? '{oops' : l))),
+  'a line that is not JSON, then an edited line': join_(lines.map((l, i) => (i === 2 ? '{oops' : i === 5 ? l.replace('"n":', '"n":1') : l))),
+  'an edited closing line': join_(lines.map((l, i) => (i === lines.length - 1 ? l.replace('"events":', '"events": ') : l))),
+  'an edited first line': join_(lines.map((l, i) => (i === 0 ? l.replace('"seed":3', '"seed":4') : l))),
+  'a link of other characters': join_(lines.map((l, i) => (i === 3 ? l.slice(0, 6) + 'é'.repeat(64) + l.slice(70) : l))),
   'an empty line': join_([lines[0], '', ...lines.slice(1)]),
   'not JSON': join_([lines[0], '{oops', ...lines.slice(1)]),
   'no link': join_([lines[0], '{"at":0,"seq":2,"type":"time-advanced"}', ...lines.slice(1)]),
@@ -59,13 +66,36 @@ describe('readHistory, piece by piece', () => {
       const file = join(dir, `${name.replace(/\W+/g, '-')}.jsonl`);
       writeFileSync(file, t);
       const expected = outcome(() => parseHistory(t, file, isKnownEventType));
-      for (const chunk of [1, 7, 64, 1000, undefined]) expect(outcome(() => readHistory(file, isKnownEventType, chunk))).toEqual(expected);
+      for (const chunkBytes of [1, 7, 64, 1000, undefined]) expect(outcome(() => readHistory(file, isKnownEventType, { chunkBytes, chainOnWorker: false }))).toEqual(expected);
+      for (const chunkBytes of [7, undefined]) expect(outcome(() => readHistory(file, isKnownEventType, { chunkBytes, chainOnWorker: true }))).toEqual(expected);
     });
+
+  // Bytes that are not UTF-8 decode to U+FFFD, and the chain is over the decoded text: a history whose
+  // U+FFFD was written as one invalid byte reads as the one that holds U+FFFD; an invalid byte put in
+  // a history's line breaks its link.
+  it('bytes that are not UTF-8: read as their decoded text, on either thread', () => {
+    const v = World.create({ east: { mounts: { secret: 'kv-v2' } } }, { seed: 4 });
+    v.request('east', { method: 'POST', path: 'secret/data/odd', body: { data: { text: 'a\uFFFDb' } }, token: v.tokenNamed('east', 'root') });
+    const good = Buffer.from(toJsonl(v.history().events, v.history().end!));
+    const at = good.indexOf(Buffer.from('a\uFFFDb'));
+    expect(at).toBeGreaterThan(0);
+    const invalid = Buffer.concat([good.subarray(0, at + 1), Buffer.from([0xff]), good.subarray(at + 4)]);
+    const broken = Buffer.from(good);
+    broken[at] = 0xfe;
+    for (const [name, bytes, ok] of [['invalid', invalid, true], ['broken', broken, false]] as const) {
+      const file = join(dir, `utf8-${name}.jsonl`);
+      writeFileSync(file, bytes);
+      const expected = outcome(() => parseHistory(bytes.toString('utf8'), file, isKnownEventType));
+      expect(typeof expected === 'object' && expected !== null && 'ok' in expected).toBe(ok);
+      for (const chainOnWorker of [false, true]) for (const chunkBytes of [3, undefined]) expect(outcome(() => readHistory(file, isKnownEventType, { chunkBytes, chainOnWorker }))).toEqual(expected);
+    }
+  });
 
   it('reads the untouched history to the world it was written from', () => {
     const file = join(dir, 'good.jsonl');
     writeFileSync(file, text);
-    expect(World.replay(readHistory(file, isKnownEventType, 5)).stateHash()).toBe(w.stateHash());
+    expect(World.replay(readHistory(file, isKnownEventType, { chunkBytes: 5 })).stateHash()).toBe(w.stateHash());
+    expect(World.replay(readHistory(file, isKnownEventType, { chainOnWorker: true })).stateHash()).toBe(w.stateHash());
   });
 
   it('a file that cannot be read: file: cannot read', () => {
