@@ -98,24 +98,69 @@ const liveBus = () => new Bus<SimState, SimEvent>(messageSources, { history: fal
 export class World {
   /** The state the bus last read: each appended event is read with the state before and after it. */
   private seen: SimState;
+  /** The bus, once built: a replayed world builds it when first needed (`bus`). */
+  private live: Bus<SimState, SimEvent> | null;
+  /** The events of the log the bus must read from the origin when it is built (a replayed world's). */
+  private readonly unread: number;
 
   private constructor(
     private readonly store: EventStore<SimState, SimEvent>,
     private readonly rng: SeededRng,
     private readonly limits: Readonly<RequestLimits>,
     private origin: Origin | null,
-    private readonly bus: Bus<SimState, SimEvent> = liveBus(),
+    /** The bus; null: rebuilt from the origin and the log as it is now when first needed (a replay). */
+    bus: Bus<SimState, SimEvent> | null = liveBus(),
     private readonly table: RouteTable = routes,
+    /** The file a replayed log came from, for `file:line:` when its bus is built later. */
+    private readonly file = '<history>',
   ) {
     this.seen = store.state;
+    this.live = bus;
+    this.unread = bus ? 0 : store.log.length;
     store.events$.subscribe((event) => {
       const after = store.state;
-      bus.observe(this.seen, event, after);
+      this.bus.observe(this.seen, event, after);
       this.seen = after;
     });
     // The log array itself says where this world's generator is, so `World.replay(world.log)`
     // resumes it too; the property is not enumerable and no copy (JSON, spread) carries it.
     Object.defineProperty(store.log, GENERATOR_OF_LOG, { value: () => rng.save() });
+  }
+
+  /**
+   * The messages in flight and the timed work scheduled. A replayed world reads its log again to
+   * build them when first needed (a request, time passing, a fork, `inFlight`): the bus is derived
+   * from the log, as the message history is, and checking a history (`replsim replay`: fold, state
+   * hash) does not need it (issue #15: reading the events on the bus was half of folding them).
+   */
+  private get bus(): Bus<SimState, SimEvent> {
+    return (this.live ??= this.readLog(this.unread, false));
+  }
+
+  /**
+   * A bus that read the log's first `upTo` events from the world's origin (keeping the history of
+   * its messages or not). An event the bus cannot read is a flaw of the replayed history at its line.
+   */
+  private readLog(upTo: number, history: boolean): Bus<SimState, SimEvent> {
+    const origin = this.origin;
+    if (!origin) throw new Error('a world without its origin cannot read its log again');
+    const bus = origin.bus.fork();
+    if (history) bus.keepHistory(bus.inFlight);
+    let state = origin.state;
+    const log = this.store.log;
+    let i = 0;
+    try {
+      for (; i < upTo; i++) {
+        const e = log[i];
+        const next = applyEvent(state, e, reducers);
+        bus.observe(state, e, next);
+        state = next;
+      }
+    } catch (err) {
+      if (this.unread === 0) throw err;
+      throw new HistoryFileError(this.file, i + 1, `the ${JSON.stringify(log[i]?.type)} event cannot be applied: ${(err as Error).message}`);
+    }
+    return bus;
   }
 
   /** A new world: its clusters initialised from the topology with values drawn from the seed. */
@@ -152,18 +197,15 @@ export class World {
     if (end && end.events !== events.length) throw fail(null, `the closing record counts ${end.events} events, the history has ${events.length}`);
     const empty = emptyState(first.seed, first.latencyMs);
     let state = empty;
-    // The bus reads the events as they fold, so the replayed world holds the same messages in flight.
-    const bus = liveBus();
     // One loop with the position at hand, so a flaw names its line; the try sits outside the loop.
+    // The bus does not read the events now: the world builds it from its log when first needed.
     let i = 0;
     try {
       for (; i < events.length; i++) {
         const e = events[i];
         if (!isEventType(reducers, e.type)) throw fail(i + 1, `unknown event type ${JSON.stringify(e.type)}`);
         if (e.seq !== undefined && e.seq !== i + 1) throw fail(i + 1, `seq ${JSON.stringify(e.seq)} where ${i + 1} was expected`);
-        const next = applyEvent(state, e, reducers);
-        bus.observe(state, e, next);
-        state = next;
+        state = applyEvent(state, e, reducers);
       }
     } catch (err) {
       if (err instanceof HistoryFileError) throw err;
@@ -176,7 +218,7 @@ export class World {
     const kept = store.log as SimEvent[];
     for (const e of events) kept.push(e);
     const position = end?.rng ?? (log as { [GENERATOR_OF_LOG]?: () => number[] })[GENERATOR_OF_LOG]?.();
-    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), { state: empty, bus: liveBus() }, bus, options.routes);
+    const world = new World(store, position ? new SeededRng(0, position) : new SeededRng(first.seed), limitsOf(options), { state: empty, bus: liveBus() }, null, options.routes, file);
     if (end && world.stateHash() !== end.stateHash)
       throw fail(events.length + 1, `the events fold to state hash ${world.stateHash()}, the closing line records ${end.stateHash}: the history was changed`);
     return world;
@@ -218,21 +260,17 @@ export class World {
    * (as a replay does: the same events give the same messages), and kept from then on.
    */
   get messages(): readonly BusMessage[] {
+    // A replayed world whose bus is not built yet builds it keeping the history: one reading of the log.
+    if (this.live === null) {
+      this.live = this.readLog(this.unread, true);
+      this.origin = null;
+    }
     if (!this.bus.keepsHistory) this.rebuildHistory();
     return this.bus.messages;
   }
 
   private rebuildHistory(): void {
-    const origin = this.origin;
-    if (!origin) throw new Error('a world without its origin cannot rebuild its messages');
-    const bus = origin.bus.fork();
-    bus.keepHistory(bus.inFlight);
-    let state = origin.state;
-    for (const e of this.store.log) {
-      const next = applyEvent(state, e, reducers);
-      bus.observe(state, e, next);
-      state = next;
-    }
+    const bus = this.readLog(this.store.log.length, true);
     this.bus.keepHistory(bus.messages);
     this.origin = null;
   }
