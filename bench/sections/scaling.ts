@@ -17,7 +17,7 @@ import { canonicalJson } from '../../src/kernel/canonical.js';
 import { foldEvents } from '../../src/kernel/engine.js';
 import { readHistory, toJsonl } from '../../src/kernel/persist.js';
 import { isKnownEventType, reducers, World } from '../../src/world.js';
-import { collect, cpuMs, interleave, median, time } from '../lib/measure.js';
+import { collect, cpuMs, interleave, median, time, warmUp } from '../lib/measure.js';
 import { emit, type Row } from '../lib/result.js';
 import { KV_SPEC, LATENCY_MS, replicate, replicationSet, rootOf, write } from '../lib/worlds.js';
 
@@ -123,7 +123,10 @@ try {
     w.advance(1000);
     return w;
   };
-  const PER = quick ? 50 : 100;
+  // Repetitions of 1,000 writes (40–60 ms), after each side's time has settled: with 100 writes a
+  // repetition (3–6 ms) and one warm-up round the row moved between 0.45x and 1.74x from one run
+  // to the next, on either side of a change that did not touch it (25 November 2026).
+  const PER = quick ? 100 : 1000;
   const many = world(1000);
   const few = world(10);
   const wm = writer(many, 100, PER);
@@ -140,7 +143,11 @@ try {
   };
   const cm = captured(many, () => wm.round());
   const cf = captured(few, () => wf.round());
-  const r = interleave(() => wm.round(), () => wf.round(), quick ? 3 : 5);
+  if (!quick) {
+    warmUp(() => wm.round());
+    warmUp(() => wf.round());
+  }
+  const r = interleave(() => wm.round(), () => wf.round(), quick ? 3 : 7);
   delivered(many, 'p', ['s1', 's2', 's3']);
   delivered(few, 'p', ['s1', 's2', 's3']);
   const fold = (c: { before: SimState; events: SimEvent[] }) => () => {
