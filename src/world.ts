@@ -157,7 +157,8 @@ export class World {
         state = next;
       }
     } catch (err) {
-      if (this.unread === 0) throw err;
+      // Only the replayed events are the history's; an event this world appended itself is not.
+      if (i >= this.unread) throw err;
       throw new HistoryFileError(this.file, i + 1, `the ${JSON.stringify(log[i]?.type)} event cannot be applied: ${(err as Error).message}`);
     }
     return bus;
