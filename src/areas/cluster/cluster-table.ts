@@ -27,7 +27,6 @@ type Index = Readonly<Record<string, number>>;
  * cluster from `was` to `now` leaves the value as it was (the fields it reads did not change).
  */
 export interface Derived<C, T> {
-  readonly name: string;
   keeps(was: C, now: C): boolean;
   build(clusters: ClusterTable<C & { readonly name: string }>): T;
 }
@@ -59,17 +58,6 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
   /** The table of no cluster (a world before its `world-created` event). */
   static empty<C extends { readonly name: string }>(): ClusterTable<C> {
     return EMPTY as ClusterTable<never> as ClusterTable<C>;
-  }
-
-  /** A table of these clusters, in this order. */
-  static of<C extends { readonly name: string }>(clusters: Iterable<C>): ClusterTable<C> {
-    let t = ClusterTable.empty<C>();
-    for (const c of clusters) t = t.set(c.name, c);
-    return t;
-  }
-
-  get size(): number {
-    return this.names.length;
   }
 
   /** The cluster of that name, if there is one (any string is safe to ask: own names only). */

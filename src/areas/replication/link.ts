@@ -56,7 +56,6 @@ export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: 
  * and a scan of every cluster each time made it O(clusters²): 67% of a write's time at 200 clusters.
  */
 const REVOKED: Derived<ClusterState, Record<ReplicationKind, Set<string>>> = {
-  name: 'revoked credentials',
   keeps: (was, now) =>
     was.replication.dr.revokedCredentials === now.replication.dr.revokedCredentials &&
     was.replication.performance.revokedCredentials === now.replication.performance.revokedCredentials &&
@@ -176,7 +175,6 @@ type FollowingIndex = Record<ReplicationKind, Map<string, string[]>>;
  * name (issue #15). Readers take the clusters themselves from the state.
  */
 const FOLLOWING: Derived<ClusterState, FollowingIndex> = {
-  name: 'followers by primary',
   keeps: (was, now) =>
     was.replication.dr.role === now.replication.dr.role &&
     was.replication.dr.primary === now.replication.dr.primary &&

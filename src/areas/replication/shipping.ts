@@ -19,8 +19,9 @@
 // primary as it was at that index (`walAsOf` in the state; the frozen cluster object itself, shared,
 // not a copy), and the delivery reads it (reducers.ts via `asOfWal`). Kept only while a follower needs it.
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
-import { applyEvent, type DirectReducer, type Reducer, type ReducerTable } from '../../kernel/engine.js';
+import type { DirectReducer, Reducer, ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../cluster/events.js';
+import { REPLICATION_KINDS } from '../vocabulary.js';
 import type { Clusters, ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { currentConnection, followingIndex, linkFacts, storedConnection } from './link.js';
 import { linkDownReason, observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
@@ -112,7 +113,7 @@ export function asOfWal(state: SimState, primary: string, wal: number): ClusterS
 function lowestTaken(clusters: Clusters, primary: string): number | null {
   let low: number | null = null;
   const index = followingIndex(clusters);
-  for (const kind of KINDS) {
+  for (const kind of REPLICATION_KINDS) {
     const names = index[kind].get(primary);
     if (!names) continue;
     for (const name of names) {
@@ -123,7 +124,6 @@ function lowestTaken(clusters: Clusters, primary: string): number | null {
   return low;
 }
 
-const KINDS = ['dr', 'performance'] as const;
 type Snapshots = SimState['walAsOf'];
 
 /** Adds `name` to a short list (the clusters an event touched are a handful at most). */
@@ -147,7 +147,7 @@ function snapshotsAfter(before: SimState, after: Clusters, kept: Snapshots): Sna
     // A primary that wrote a WAL, or the primary of a secondary that took one (or changed).
     if (was && now.wal.last > was.wal.last && was.wal.last > 0) touched = touch(touched, name);
     if (!kept) continue;
-    for (const kind of KINDS) {
+    for (const kind of REPLICATION_KINDS) {
       const p0 = was?.replication[kind].primary;
       if (p0 && kept[p0]) touched = touch(touched, p0);
       const p1 = now.replication[kind].primary;
@@ -193,25 +193,16 @@ function sameSnapshots(a: Snapshots, b: Snapshots): boolean {
 export function withWalSnapshots(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
   const out: Record<string, DirectReducer<SimState, SimEvent>> = {};
   for (const [type, reducer] of Object.entries(table) as [string, Reducer<SimState, SimEvent>][]) {
-    const alone = { [type]: reducer } as ReducerTable<SimState, SimEvent>;
     out[type] = {
       direct: (s: SimState, e: SimEvent): Partial<SimState> | null => {
         const changed = reducer.direct?.(s, e);
-        if (changed !== undefined) {
-          // The reducer's own answer: what it changed, and the snapshots' upkeep on top.
-          const kept = changed !== null && 'walAsOf' in changed ? changed.walAsOf : s.walAsOf;
-          const snaps = snapshotsAfter(s, changed?.clusters ?? s.clusters, kept);
-          if (snaps === kept) return changed;
-          return { ...changed, walAsOf: snaps };
-        }
-        // A reducer that drafts (the network's): the state after it, compared field by field.
-        const after = applyEvent(s, e, alone);
-        const snaps = snapshotsAfter(s, after.clusters, after.walAsOf);
-        if (after === s && snaps === s.walAsOf) return null;
-        const fields: Partial<SimState> = {};
-        for (const key of Object.keys(after) as (keyof SimState)[]) if (key !== 'now' && after[key] !== s[key]) (fields as Record<string, unknown>)[key] = after[key];
-        if (snaps !== s.walAsOf) fields.walAsOf = snaps;
-        return fields;
+        // Every reducer of the world is a direct form (the areas' through cluster/draft.ts, the network's own).
+        if (changed === undefined) throw new Error(`the ${JSON.stringify(type)} reducer left the event to a draft form: the WAL snapshots' upkeep reads direct forms only`);
+        // The reducer's own answer: what it changed, and the snapshots' upkeep on top.
+        const kept = changed !== null && 'walAsOf' in changed ? changed.walAsOf : s.walAsOf;
+        const snaps = snapshotsAfter(s, changed?.clusters ?? s.clusters, kept);
+        if (snaps === kept) return changed;
+        return { ...changed, walAsOf: snaps };
       },
     };
   }
