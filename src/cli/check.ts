@@ -11,7 +11,7 @@ import { DEFAULT_STEPS, REPLAY_TOKEN, runProperty } from '../explore/property.js
 import { checkShardContent } from '../explore/merge-results.js';
 import type { JoinedRuns, PortableCounterexample, RunSettings } from '../explore/property-runs.js';
 import { parseShard, shardRange, writeShardFile, type Shard } from '../explore/shard.js';
-import { defaultWorkers, runOnWorkers } from '../explore/workers.js';
+import { COMMANDS_PER_DEFAULT_WORKER, defaultWorkers, runOnWorkers } from '../explore/workers.js';
 import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { loadScenario } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
@@ -65,7 +65,7 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--steps <m>', 'commands per run, at most', wholeNumber('--steps', 1), DEFAULT_STEPS)
     .option('--forbid <hazard...>', `hazards that count as failures (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--out <dir>', 'write the shrunk counterexample to DIR/counterexample.yaml')
-    .option('--workers <n>', 'worker threads running the runs (default: one per 250,000 commands, i.e. 5,000 runs of 50 steps, at most one per core but one); the result is the same for any number', wholeNumber('--workers', 1, 256))
+    .option('--workers <n>', `worker threads running the runs (default: one per ${COMMANDS_PER_DEFAULT_WORKER.toLocaleString('en-GB')} commands, i.e. ${(COMMANDS_PER_DEFAULT_WORKER / 50).toLocaleString('en-GB')} runs of 50 steps, at most one per core but one); the result is the same for any number`, wholeNumber('--workers', 1, 256))
     .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
     .option('--json', 'print one JSON object per progress tick, then one with the verdict');

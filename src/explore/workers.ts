@@ -19,7 +19,7 @@ import { chunksOf, joinRanges, runRange, type JoinedRuns, type RangeResult, type
  * thread is added per 250,000 commands (5,000 runs of 50 steps), so that its warm-up stays small
  * against its share of the work.
  */
-const COMMANDS_PER_DEFAULT_WORKER = 250_000;
+export const COMMANDS_PER_DEFAULT_WORKER = 250_000;
 
 /** Worker threads by default for `runs` runs of up to `steps` commands: one per 250,000 commands, at most one per core but one, at least one. */
 export function defaultWorkers(runs: number, steps: number): number {

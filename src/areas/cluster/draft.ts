@@ -12,7 +12,7 @@
 import { original, produce } from 'immer';
 import type { BaseEvent, DirectForm, DirectReducer } from '../../kernel/engine.js';
 import { changedClustersAre } from './changed.js';
-import type { Clusters, ClusterState, SimState } from './state.js';
+import { nextState, type Clusters, type ClusterState, type SimState } from './state.js';
 
 /** The state as a draft reducer edits it: its clusters as a plain record. */
 export type SimDraft = Omit<SimState, 'clusters'> & { clusters: Record<string, ClusterState> };
@@ -62,7 +62,7 @@ export function throughDraft<E extends BaseEvent>(reducer: DraftReducer<E>): Dir
 /** A state edited as a draft (the clusters opened as a plain record): the new state, or the same one when the edit changed nothing. */
 export function draftState(state: SimState, recipe: (draft: SimDraft) => void): SimState {
   const changed = edited(state, state.now, recipe);
-  return changed === null ? state : Object.freeze({ ...state, ...changed });
+  return changed === null ? state : nextState(state, changed, changed.now ?? state.now);
 }
 
 /** What an edit of the opened state changed, as new top-level fields (the engine's direct-form answer), or null. */

@@ -101,7 +101,7 @@ function kvDeleted(c: ClusterState, e: KvDeleted): ClusterState | null {
     const v = versionAt(rec, rec.current);
     if (!v) return null;
     const latest = freeze({ ...v, deletedAt: e.at });
-    next = keys.set(e.key, freeze({ ...rec, versions: rec.versions.set(String(rec.current), latest), updatedAt: e.at }));
+    next = keys.set(e.key, freeze({ ...rec, versions: rec.versions.set(rec.current, latest), updatedAt: e.at }));
   }
   return withKeys(c, e.mount, next, e.at);
 }

@@ -23,7 +23,7 @@ export const emptyVersions: Versions = VersionRun.empty<KvVersion>();
 
 /** Version `n` of the record, if it still holds it. */
 export function versionAt(rec: KvRecord | undefined, n: number | string): KvVersion | undefined {
-  return rec?.versions.get(String(n));
+  return rec?.versions.get(n);
 }
 
 /** The (version number, version) pairs the record holds, oldest first. */

@@ -11,6 +11,7 @@ import type { Rng } from '../../kernel/prng.js';
 import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenWith, type ActivationSigningKey } from '../cluster/crypto/activation-token.js';
 import { openSealed, sealToPublicKey } from '../cluster/crypto/sealed-box.js';
 import { own } from '../../kernel/own.js';
+import { remember } from '../../kernel/bounded.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
@@ -31,8 +32,7 @@ export function signingKeyOf(cluster: ClusterState): ActivationSigningKey {
   let key = signingKeys.get(cluster.signingSeed);
   if (!key) {
     key = activationSigningKey(Buffer.from(cluster.signingSeed, 'hex'));
-    if (signingKeys.size >= KEYS_KEPT) signingKeys.delete(signingKeys.keys().next().value as string);
-    signingKeys.set(cluster.signingSeed, key);
+    remember(signingKeys, cluster.signingSeed, key, KEYS_KEPT);
   }
   return key;
 }

@@ -5,6 +5,7 @@
 // has a synchronous twin built on node:crypto that produces and accepts exactly the same tokens.
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { remember } from '../../../kernel/bounded.js';
 
 /** The claims Vault puts in an activation token; `addr` is the primary's API address. */
 export type ActivationClaims = { addr: string; exp: number; iat: number; jti: string; type: 'wrapping' };
@@ -45,10 +46,6 @@ class SigningKey implements ActivationSigningKey {
   get publicKey(): KeyObject {
     return (this.#publicKey ??= createPublicKey(this.privateKey));
   }
-  /** Whether `publicKey` is this pair's public half, without deriving it. */
-  hasPublicKey(publicKey: KeyObject): boolean {
-    return this.#publicKey === publicKey;
-  }
 }
 
 /**
@@ -74,11 +71,6 @@ class SignedHere {
 }
 const SIGNED_KEPT = 4096;
 const SIGNED_PER_KEY = 256;
-
-function remember<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void {
-  if (map.size >= bound) map.delete(map.keys().next().value as K);
-  map.set(key, value);
-}
 
 /** Signs the claims into a compact JWT with jose. */
 export async function signActivationToken(key: ActivationSigningKey, claims: ActivationClaims): Promise<string> {
@@ -126,8 +118,6 @@ export async function verifyActivationToken(
 
 /** Same check as verifyActivationToken, with the same verdicts, synchronously. */
 export function verifyActivationTokenSync(publicKey: KeyObject, jwt: string, nowSeconds: number): ActivationTokenCheck {
-  const here = signedHere.get(jwt);
-  if (here?.key.hasPublicKey(publicKey)) return payloadCheck(here.payload, nowSeconds);
   return verifyInFull(publicKey, jwt, nowSeconds);
 }
 
