@@ -140,10 +140,13 @@ export function moveConnection(d: SimDraft, kind: ReplicationKind, cluster: stri
   storeConnection(r, next);
 }
 
-/** The connection now: the recorded one, observed against the link's facts now (a fault since the last event shows at once). */
-export function currentConnection(state: SimState, kind: ReplicationKind, secondary: ClusterState): Connection {
+/**
+ * The connection now: the recorded one, observed against the link's facts now (a fault since the
+ * last event shows at once). `facts`: the link's facts when the caller read them already.
+ */
+export function currentConnection(state: SimState, kind: ReplicationKind, secondary: ClusterState, facts?: LinkFacts): Connection {
   const stored = storedConnection(secondary.replication[kind]);
-  return stored.state === 'idle' || stored.state === 'shutdown' ? stored : observeConnection(stored, linkFacts(state, kind, secondary));
+  return stored.state === 'idle' || stored.state === 'shutdown' ? stored : observeConnection(stored, facts ?? linkFacts(state, kind, secondary));
 }
 
 /** Whether the secondary is connected to its primary right now. */

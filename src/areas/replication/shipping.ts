@@ -70,8 +70,7 @@ export const receiveWal: Receiver<SimState, SimEvent> = (state, m, due, at) => {
   if (down !== null && down !== 'unreachable') return { drop: `link reset: ${m.from} ${SPELLED[down]}` };
   // The connection machine is the gate: WALs flow only on a link that is up and streaming (link.ts
   // `currentConnection`, on the facts read above).
-  const stored = storedConnection(r);
-  const c = stored.state === 'idle' || stored.state === 'shutdown' ? stored : observeConnection(stored, facts);
+  const c = currentConnection(state, kind, secondary, facts);
   if (c.state !== 'ready' || c.phase !== 'stream-wals') return 'wait';
   let upTo = m.order;
   for (const x of due) if (x.order > upTo) upTo = x.order;
