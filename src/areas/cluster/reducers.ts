@@ -13,7 +13,7 @@ import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from './state.js';
-import { copyCluster } from './state.js';
+import { advancedWal, copyCluster } from './state.js';
 import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from './versions.js';
 import { withCluster } from './changed.js';
 
@@ -64,7 +64,7 @@ function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): Clu
   const storage: Storage = freeze({ namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring });
   const next = copyCluster(c);
   next.storage = storage;
-  next.wal = freeze({ last: c.wal.last + 1, lastAt: at });
+  next.wal = advancedWal(c.wal, at);
   return freeze(next);
 }
 
@@ -116,7 +116,7 @@ function kvConfigWritten(c: ClusterState, e: KvConfigWritten): ClusterState {
     deleteVersionAfter: e.deleteVersionAfter ?? before.deleteVersionAfter,
   });
   const storage = freeze({ ...c.storage, mounts: freeze({ ...c.storage.mounts, [e.mount]: freeze({ ...mount, kvConfig }) }) });
-  return freeze({ ...c, storage, wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: e.at }) });
+  return freeze({ ...c, storage, wal: advancedWal(c.wal, e.at) });
 }
 
 /**

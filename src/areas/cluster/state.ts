@@ -284,6 +284,11 @@ export function emptyReplication(): ReplicationState {
 // they start from), so a literal in that order builds what a spread would, keys in the same order
 // (the direct forms' tests compare the states as order-sensitive JSON).
 
+/** The WAL position after one more replicated write at `at`: a new frozen record (the direct forms share positions, so none is edited). */
+export function advancedWal(wal: ClusterState['wal'], at: number): ClusterState['wal'] {
+  return Object.freeze({ last: wal.last + 1, lastAt: at });
+}
+
 /** A shallow, mutable copy of a cluster. */
 export function copyCluster(c: ClusterState): ClusterState {
   return {

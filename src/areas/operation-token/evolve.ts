@@ -14,7 +14,7 @@ import { deepFreeze } from '../cluster/reducers.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { DirectForm } from '../../kernel/engine.js';
 import { PROTO_NAME } from '../../kernel/own.js';
-import type { ClusterState, SimState, TokenEntry } from '../cluster/state.js';
+import { advancedWal, type ClusterState, type SimState, type TokenEntry } from '../cluster/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
 import { attemptSecretOf, GENERATED_ROOT_TOKEN_NAME, type AttemptSecret, type StoredGenerationAttempt } from './operation-token.js';
 
@@ -60,25 +60,22 @@ const updateOf = (e: GenerationShareAccepted | GenerationAborted): GenerationAtt
 /** The token store's entry of a generated root token. */
 const generatedRoot = (e: GenerationCompleted): TokenEntry => ({ id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' });
 
+/** A share accepted, or the attempt aborted by one: the machine's `update` step, the attempt's secret kept. */
+const updateStep = onCluster<GenerationShareAccepted | GenerationAborted>(
+  (d, e) => {
+    const c = d.clusters[e.cluster];
+    step(c, updateOf(e), attemptSecretOf(c) ?? undefined);
+  },
+  (c, e) => stepped(c, updateOf(e), attemptSecretOf(c) ?? undefined),
+);
+
 export const operationTokenReducers = {
   'generation-started': onCluster<GenerationStarted>(
     (d, e) => step(d.clusters[e.cluster], startOf(e), secretOfStart(e)),
     (c, e) => stepped(c, startOf(e), secretOfStart(e)),
   ),
-  'generation-share-accepted': onCluster<GenerationShareAccepted>(
-    (d, e) => {
-      const c = d.clusters[e.cluster];
-      step(c, updateOf(e), attemptSecretOf(c) ?? undefined);
-    },
-    (c, e) => stepped(c, updateOf(e), attemptSecretOf(c) ?? undefined),
-  ),
-  'generation-aborted': onCluster<GenerationAborted>(
-    (d, e) => {
-      const c = d.clusters[e.cluster];
-      step(c, updateOf(e), attemptSecretOf(c) ?? undefined);
-    },
-    (c, e) => stepped(c, updateOf(e), attemptSecretOf(c) ?? undefined),
-  ),
+  'generation-share-accepted': updateStep,
+  'generation-aborted': updateStep,
   'generation-completed': onCluster<GenerationCompleted>(
     (d, e) => {
       const c = d.clusters[e.cluster];
@@ -100,7 +97,7 @@ export const operationTokenReducers = {
       // assignment and an own key in a spread: such a (forged) history keeps its old path.
       if (e.token === PROTO_NAME) return undefined;
       const tokens = freeze({ ...c.storage.tokens, [e.token]: freeze(generatedRoot(e)) });
-      return stepped(c, event, undefined, { storage: freeze({ ...c.storage, tokens }), wal: freeze({ ...c.wal, last: c.wal.last + 1, lastAt: e.at }) });
+      return stepped(c, event, undefined, { storage: freeze({ ...c.storage, tokens }), wal: advancedWal(c.wal, e.at) });
     },
   ),
   'generation-cancelled': onCluster<GenerationCancelled>(

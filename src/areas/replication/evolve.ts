@@ -7,7 +7,7 @@ import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '..
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { copyCluster, copyReplication, withReplication } from '../cluster/state.js';
+import { advancedWal, copyCluster, copyReplication, withReplication } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
   PrimaryDemoted,
@@ -181,7 +181,7 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
   performance.lastHeartbeat = e.at;
   const next = copyCluster(secondary);
   next.storage = storage;
-  next.wal = freeze({ last: secondary.wal.last + 1, lastAt: e.at });
+  next.wal = advancedWal(secondary.wal, e.at);
   next.replication = withReplication(secondary, 'performance', freeze(performance));
   next.sync = freeze({ ...sync, destinations: freeze(sync.destinations) });
   next.plugins = primary.plugins;

@@ -13,7 +13,7 @@ import type { SimDraft } from '../cluster/draft.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { copyCluster, emptyReplication } from '../cluster/state.js';
+import { advancedWal, copyCluster, emptyReplication } from '../cluster/state.js';
 import { changedClustersAre } from '../cluster/changed.js';
 
 /** A replicated change was written on the cluster: its WAL advances, so its secondaries receive it. */
@@ -68,7 +68,7 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Rep
             const clusters = changed?.clusters ?? s.clusters;
             const c = clusters.named(e.cluster);
             const copy = copyCluster(c);
-            copy.wal = Object.freeze({ last: c.wal.last + 1, lastAt: e.at });
+            copy.wal = advancedWal(c.wal, e.at);
             const next = clusters.set(e.cluster, Object.freeze(copy));
             // One cluster changed from the state before (cluster/changed.ts reads it).
             changedClustersAre(s.clusters, next, [e.cluster]);
