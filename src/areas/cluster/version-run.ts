@@ -43,32 +43,30 @@ export class VersionRun<V> {
   /** Version `n`, if the run holds it (`n` as a number or its decimal text). */
   get(n: number | string): V | undefined {
     const i = Number(n) - this.first;
-    if (!Number.isInteger(i) || i < 0 || i >= this.size || this.size === 0) return undefined;
+    if (!Number.isInteger(i) || i < 0 || i >= this.size) return undefined;
     return Array.isArray(this.held) ? (this.held as readonly V[])[i] : (this.held as List<V>).get(i);
   }
 
   /**
    * The run with version `n` set: one it holds is replaced; the next after the newest (or any, in an
    * empty run) is added. With `dropThrough`, the versions up to it go in the same step (a write that
-   * adds the newest and drops the oldest copies a short run once).
+   * adds the newest and drops the oldest copies a short run once); by default none goes.
    */
-  set(n: number | string, v: V, dropThrough?: number): VersionRun<V> {
+  set(n: number | string, v: V, dropThrough = -Infinity): VersionRun<V> {
     const num = Number(n);
-    if (this.size === 0) return new VersionRun(num, Object.freeze([v])).dropThrough(dropThrough ?? -Infinity);
+    if (this.size === 0) return new VersionRun(num, Object.freeze([v])).dropThrough(dropThrough);
     const i = num - this.first;
     if (!Number.isInteger(i) || i < 0 || i > this.size) throw new Error(`version ${n} cannot be set in a run of versions ${this.first}–${this.last}: versions are added in order`);
     if (!Array.isArray(this.held)) {
       const list = this.held as List<V>;
-      const run = new VersionRun(this.first, i === list.size ? list.push(v) : list.set(i, v));
-      return dropThrough === undefined ? run : run.dropThrough(dropThrough);
+      return new VersionRun(this.first, i === list.size ? list.push(v) : list.set(i, v)).dropThrough(dropThrough);
     }
     const arr = this.held as readonly V[];
     // The versions kept: from the first after `dropThrough`, in the short form's one copy.
-    const from = dropThrough === undefined ? 0 : Math.max(0, Math.min(dropThrough - this.first + 1, arr.length + 1));
+    const from = Math.max(0, Math.min(dropThrough - this.first + 1, arr.length + 1));
     const length = Math.max(arr.length, i + 1) - from;
     if (length > SHORT) {
-      const run = new VersionRun(this.first, i === arr.length ? List(arr).push(v) : List(arr).set(i, v));
-      return dropThrough === undefined ? run : run.dropThrough(dropThrough);
+      return new VersionRun(this.first, i === arr.length ? List(arr).push(v) : List(arr).set(i, v)).dropThrough(dropThrough);
     }
     if (length <= 0) return VersionRun.empty();
     const next = new Array<V>(length);
