@@ -124,6 +124,17 @@ describe('direct KV and time reducers', () => {
     expect(e1.wal).toEqual({ last: 2, lastAt: 2 });
   });
 
+  it('a draft that removes a cluster is refused (clusters are never removed), also when it adds another', () => {
+    const w = world();
+    expect(() => draftState(w.state, (d) => void delete d.clusters.west)).toThrow(/removed cluster "west"/);
+    expect(() =>
+      draftState(w.state, (d) => {
+        d.clusters.north = { ...d.clusters.west, name: 'north' };
+        delete d.clusters.west;
+      }),
+    ).toThrow(/removed cluster "west"/);
+  });
+
   it('work on a draft too, after an earlier change to the same cluster in the same draft', () => {
     const w = world();
     const write = (key: string, at: number): KvWritten => ({ type: 'kv-written', at, cluster: 'east', mount: 'secret/', key, data: { key } });

@@ -84,12 +84,15 @@ function edited(state: SimState, now: number, recipe: (draft: SimDraft) => void)
 function foldBack(table: Clusters, opened: Readonly<Record<string, ClusterState>>, edited: Readonly<Record<string, ClusterState>>): Clusters {
   let next = table;
   const names: string[] = [];
+  let count = 0;
   for (const name in edited) {
+    count++;
     if (edited[name] === opened[name]) continue;
     next = next.set(name, edited[name]);
     names.push(name);
   }
-  for (const name in opened) if (!(name in edited)) throw new Error(`a reducer removed cluster "${name}": clusters are never removed`);
+  // The record holds every cluster of the new table unless one was removed: only then is it looked for.
+  if (count !== next.names.length) for (const name in opened) if (!(name in edited)) throw new Error(`a reducer removed cluster "${name}": clusters are never removed`);
   // The edited record is the plain form of the new table: the next drafted event opens it for free.
   records.set(next, edited);
   changedClustersAre(table, next, names);
