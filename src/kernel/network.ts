@@ -2,6 +2,7 @@
 // ways, and clusters that crash (stop answering and streaming, storage kept) and restart. Faults are
 // ordinary events in the log, so a replay cuts and heals the same links at the same moments.
 import type { BaseEvent } from './engine.js';
+import { hasOwn, own } from './own.js';
 
 export interface NetworkState {
   /** One-way latency of every link, in ms: a message sent at t arrives at t + latencyMs. */
@@ -90,7 +91,7 @@ function withNetwork(s: WithNetwork, change: Partial<NetworkState>): { network: 
 function withKeys(record: Record<string, true>, keys: readonly string[]): Record<string, true> | null {
   let next: Record<string, true> | null = null;
   for (const k of keys) {
-    if ((next ?? record)[k] === true && Object.hasOwn(next ?? record, k)) continue;
+    if (own(next ?? record, k) === true) continue;
     next ??= { ...record };
     next[k] = true;
   }
@@ -101,7 +102,7 @@ function withKeys(record: Record<string, true>, keys: readonly string[]): Record
 function withoutKeys(record: Record<string, true>, keys: readonly string[]): Record<string, true> | null {
   let next: Record<string, true> | null = null;
   for (const k of keys) {
-    if (!Object.hasOwn(next ?? record, k)) continue;
+    if (!hasOwn(next ?? record, k)) continue;
     next ??= { ...record };
     delete next[k];
   }
