@@ -172,10 +172,16 @@ function connectionOfSnapshot(snap: ConnectionSnapshot): Connection {
   return { state, phase, reason: state === 'transient_failure' ? snap.context.reason : null };
 }
 
-const STATES: readonly Connection['state'][] = ['idle', 'connecting', 'transient_failure', 'ready', 'shutdown'];
-const PHASES: readonly SyncPhase[] = ['merkle-sync', 'merkle-diff', 'stream-wals'];
-const REASONS: readonly (LinkDownReason | null)[] = [null, 'unreachable', 'revoked', 'not-a-primary', 'other-replication-set'];
-const EVENTS: readonly ConnectionEvent['type'][] = ['follow', 'connect', 'sync-done', 'observe', 'unfollow', 'reset'];
+// Each input's values numbered; a Record over the input's type, so a value added to the type must be
+// numbered here (the compiler says so) rather than colliding with another in the key below.
+const STATE: Record<Connection['state'], number> = { idle: 0, connecting: 1, transient_failure: 2, ready: 3, shutdown: 4 };
+const PHASE: Record<SyncPhase, number> = { 'merkle-sync': 0, 'merkle-diff': 1, 'stream-wals': 2 };
+/** 0 is no reason. */
+const REASON: Record<LinkDownReason, number> = { unreachable: 1, revoked: 2, 'not-a-primary': 3, 'other-replication-set': 4 };
+const EVENT: Record<ConnectionEvent['type'], number> = { follow: 0, connect: 1, 'sync-done': 2, observe: 3, unfollow: 4, reset: 5 };
+const PHASES = Object.keys(PHASE).length;
+const REASONS = Object.keys(REASON).length + 1;
+const EVENTS = Object.keys(EVENT).length;
 
 /**
  * Every input the guards and actions read, as a number: each combination is asked of the machine
@@ -185,8 +191,9 @@ const EVENTS: readonly ConnectionEvent['type'][] = ['follow', 'connect', 'sync-d
 function factsKey(c: Connection, e: ConnectionEvent): number {
   const l = factsOf(e);
   const facts = l ? 16 + (l.reachable ? 8 : 0) + (l.primaryIsPrimary ? 4 : 0) + (l.sameReplicationSet ? 2 : 0) + (l.credentialsAccepted ? 1 : 0) : 0;
-  const phase = e.type === 'follow' ? 1 + PHASES.indexOf(e.phase) : 0;
-  return ((((STATES.indexOf(c.state) * 3 + PHASES.indexOf(c.phase)) * 5 + REASONS.indexOf(c.reason)) * 6 + EVENTS.indexOf(e.type)) * 4 + phase) * 32 + facts;
+  const phase = e.type === 'follow' ? 1 + PHASE[e.phase] : 0;
+  const reason = c.reason === null ? 0 : REASON[c.reason];
+  return ((((STATE[c.state] * PHASES + PHASE[c.phase]) * REASONS + reason) * EVENTS + EVENT[e.type]) * (PHASES + 1) + phase) * 32 + facts;
 }
 
 const outcomes = new Map<number, Connection | null>();
