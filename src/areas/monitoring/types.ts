@@ -91,5 +91,11 @@ export interface Monitor {
   fork(): Monitor;
 }
 
+/** A monitor that remembers nothing between steps: its fork is itself. */
+export function stateless(m: Omit<Monitor, 'fork'>): Monitor {
+  const monitor: Monitor = { ...m, fork: () => monitor };
+  return monitor;
+}
+
 /** Each run gets fresh monitors: some remember what they saw (what a cluster stored before a wipe). */
 export type MonitorFactory = () => Monitor;

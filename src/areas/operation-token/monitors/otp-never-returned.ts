@@ -8,11 +8,11 @@
 //    whatever the field.
 import { attemptSecretOf } from '../operation-token.js';
 import { requestPath, violation } from '../../monitoring/observe.js';
-import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { stateless, type Finding, type Monitor, type Observation } from '../../monitoring/types.js';
 import { ATTEMPT_PATHS } from './one-generation-attempt.js';
 
 export function otpNeverReturned(): Monitor {
-  const monitor: Monitor = {
+  return stateless({
     id: 'otp-never-returned',
     kind: 'invariant',
     description: 'no read of a generation attempt returns the OTP',
@@ -32,8 +32,5 @@ export function otpNeverReturned(): Monitor {
       }
       return findings;
     },
-    // It remembers nothing between steps.
-    fork: () => monitor,
-  };
-  return monitor;
+  });
 }

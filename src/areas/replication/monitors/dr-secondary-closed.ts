@@ -9,7 +9,7 @@
 //  - the log: a KV write or delete applied on a cluster that is a DR secondary at that moment (a
 //    client's write got through, whatever the response said).
 import { isDrSecondaryIn, pathsWithinNamespaces, requestPath, served, stateBefore, violation } from '../../monitoring/observe.js';
-import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { stateless, type Finding, type Monitor, type Observation } from '../../monitoring/types.js';
 
 /** The paths a DR secondary still answers (relative to the root namespace, no `/v1/`). */
 export const DR_SECONDARY_OPEN_PATHS: readonly string[] = [
@@ -39,7 +39,7 @@ export function isOpenOnDrSecondary(path: string): boolean {
 }
 
 export function drSecondaryClosed(): Monitor {
-  const monitor: Monitor = {
+  return stateless({
     id: 'dr-secondary-closed',
     kind: 'invariant',
     description: 'a DR secondary answers no client request outside the paths the service leaves open on it',
@@ -65,8 +65,5 @@ export function drSecondaryClosed(): Monitor {
       }
       return findings;
     },
-    // It remembers nothing between steps.
-    fork: () => monitor,
-  };
-  return monitor;
+  });
 }

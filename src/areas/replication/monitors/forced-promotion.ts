@@ -10,7 +10,7 @@
 import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
 import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
-import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { stateless, type Finding, type Monitor, type Observation } from '../../monitoring/types.js';
 import { keyNames, recordAt } from '../../cluster/keymap.js';
 
 /** The primary whose writes a promoted secondary should have held, or null. */
@@ -37,7 +37,7 @@ export function lostKeys(kind: ReplicationKind, primary: ClusterState, secondary
 }
 
 export function forcedPromotion(): Monitor {
-  const monitor: Monitor = {
+  return stateless({
     id: 'forced-promotion',
     kind: 'hazard',
     description: 'a secondary is promoted with `force` while it lacked writes its primary had committed; the report lists the lost keys',
@@ -63,8 +63,5 @@ export function forcedPromotion(): Monitor {
       });
       return findings;
     },
-    // It remembers nothing between steps.
-    fork: () => monitor,
-  };
-  return monitor;
+  });
 }

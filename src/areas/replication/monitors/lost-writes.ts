@@ -14,7 +14,7 @@ import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
 import { primaryOf } from './forced-promotion.js';
 import { KIND_WORD, keyName, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
-import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
+import { stateless, type Finding, type Monitor, type Observation } from '../../monitoring/types.js';
 import { keyEntries, recordAt } from '../../cluster/keymap.js';
 import { versionAt, versionEntries } from '../../cluster/versions.js';
 
@@ -42,7 +42,7 @@ export function lostVersions(kind: ReplicationKind, primary: ClusterState, secon
 }
 
 export function lostWrites(): Monitor {
-  const monitor: Monitor = {
+  return stateless({
     id: 'lost-writes',
     kind: 'hazard',
     description: 'a promotion (forced or not, after a crash too) leaves behind writes the old primary acknowledged; the report lists the keys and versions lost',
@@ -77,8 +77,5 @@ export function lostWrites(): Monitor {
       });
       return findings;
     },
-    // It remembers nothing between steps.
-    fork: () => monitor,
-  };
-  return monitor;
+  });
 }
