@@ -28,10 +28,10 @@ export interface BaseEvent {
  * `direct` form, used by the engine instead of a draft (see `DirectForm`); or be a direct form alone
  * (`DirectReducer`), for a state immer cannot draft whole.
  */
-export type Reducer<S, E extends BaseEvent> = DraftReducer<S, E> | DirectReducer<S, E>;
+export type Reducer<S, E extends BaseEvent> = ImmerReducer<S, E> | DirectReducer<S, E>;
 
 /** A reducer with a draft form, and maybe a direct one for the cases it covers. */
-export type DraftReducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { direct?: DirectForm<S, E> };
+type ImmerReducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { direct?: DirectForm<S, E> };
 
 /**
  * A reducer that is a direct form only: it answers every event (never undefined). A state holding
