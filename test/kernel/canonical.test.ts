@@ -1,0 +1,42 @@
+// canonicalJson prints what JSON.stringify prints for the same value with every object's keys
+// sorted (issue #15 gave it its own string quoting and joined members; the bytes must not move,
+// every history's links and closing hash are made of them).
+import fc from 'fast-check';
+import { OrderedMap } from 'immutable';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/kernel/canonical.js';
+
+/**
+ * The definition, in its plainest form (an object's members cannot be handed to JSON.stringify in
+ * sorted order: it lists integer-like keys first): every string and number as JSON.stringify prints
+ * it, members sorted by key as text, undefined members dropped, undefined items null.
+ */
+function reference(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : reference(x))).join(',') + ']';
+  const entries = OrderedMap.isOrderedMap(v) ? [...(v as OrderedMap<string, unknown>).entries()] : Object.entries(v);
+  const members = entries.filter(([, x]) => x !== undefined).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return '{' + members.map(([k, x]) => JSON.stringify(k) + ':' + reference(x)).join(',') + '}';
+}
+
+// Every UTF-16 code unit, lone surrogates included, and the characters JSON.stringify escapes.
+const text = fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: fc.constantFrom('"', '\\', '\n', '\u0000', '\u001f', '\u007f', '\u2028', '\ud800', '\udc00', 'a') }));
+const value = fc.letrec((tie) => ({
+  v: fc.oneof({ depthSize: 'small' }, fc.jsonValue(), text, tie('obj'), tie('arr'), tie('map')),
+  obj: fc.dictionary(text, tie('v'), { maxKeys: 5 }),
+  arr: fc.array(fc.oneof(tie('v'), fc.constant(undefined)), { maxLength: 4 }),
+  map: fc.dictionary(text, tie('v'), { maxKeys: 5 }).map((o) => OrderedMap(Object.entries(o))),
+})).v;
+
+describe('canonical JSON', () => {
+  it('prints what JSON.stringify prints with keys sorted, for any value and any string', () => {
+    fc.assert(fc.property(value, (v) => {
+      expect(canonicalJson(v)).toBe(reference(v));
+    }), { numRuns: 2000 });
+  });
+
+  it('drops undefined members, prints undefined items and non-finite numbers as null', () => {
+    expect(canonicalJson({ b: undefined, a: [undefined, Infinity, NaN, -0] })).toBe('{"a":[null,null,null,0]}');
+    expect(canonicalJson('\ud83d\ude00 \ud83d "q" \\')).toBe(JSON.stringify('\ud83d\ude00 \ud83d "q" \\'));
+  });
+});
