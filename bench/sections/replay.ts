@@ -80,9 +80,12 @@ try {
   lines = generated.events;
 
   const ms = median(replays);
-  // The floor at its fastest: in one process the same reading and parsing took 0.8 to 1.5 s (the
-  // heap the run before left changes what its collections cost), so a median floor could flatter
-  // the ratio by half; the best floor is the conservative one.
+  // The floor at its fastest: in one process the same reading and parsing took 0.8 to 2.0 s (the
+  // heap the run before left changes when the old generation is collected: `settle` empties only
+  // the young one), so a median floor could flatter the ratio by half; the best floor is the
+  // conservative one. A full collection before each repetition (`collect`) was tried: the floors
+  // then kept to 0.96–1.33 s, the replays took 2.8 s instead of 2.5 (the code compiled again after
+  // it), and the ratio read 2.9–3.3x as it does without (25 November 2026).
   const floorMs = Math.min(...floors);
   const ratio = ms / floorMs;
   const perEvent = (x: number) => (x / lines) * 1000;
