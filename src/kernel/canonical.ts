@@ -92,6 +92,7 @@ export function canonicalJson(value: unknown): string {
   }
   return '{' + parts.join(',') + '}';
 }
+
 /** sha256 (hex) of the canonical JSON of a value: the world's state hash. */
 export function hashOf(value: unknown): string {
   // A frozen value cannot change, so its hash is kept (a replay checks the closing line's hash, and
