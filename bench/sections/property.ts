@@ -2,11 +2,12 @@
 // helper's export (src/explore/property.ts `runProperty`), every monitor run after every command.
 import { settle, median, time } from '../lib/measure.js';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit, notAvailable, type Row } from '../lib/result.js';
+import { bundleIsFresh } from '../../bin/bundle-fresh.mjs';
 
 const quick = process.env.BENCH_QUICK === '1';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -177,9 +178,8 @@ function busyMs(): number | null {
 
 /** Where the commands run from: the bundle, rebuilt here first when older than the sources (as `npm ci` builds it), or the sources. */
 function bundleState(): string {
-  const bundle = join(root, 'dist/cli/replsim.mjs');
-  const newest = (dir: string): number => readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
-  const fresh = () => existsSync(bundle) && statSync(bundle).mtimeMs >= Math.max(newest(join(root, 'src')), newest(join(root, 'models')), statSync(join(root, 'package.json')).mtimeMs);
+  // The rule the replsim command itself follows (bin/bundle-fresh.mjs).
+  const fresh = () => bundleIsFresh(join(root, 'dist/cli/replsim.mjs'), root);
   if (process.env.REPLSIM_NO_BUNDLE) return 'from the sources (REPLSIM_NO_BUNDLE)';
   if (fresh()) return 'from the bundle';
   spawnSync(process.execPath, [join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'ignore' });
