@@ -3,6 +3,7 @@
 // segment, as in the service. When several rules match, the most specific wins (exact, then the
 // longest literal prefix, then the fewest `+`), and `deny` on the winner refuses everything.
 import type { Capability, Policy, TokenEntry } from './state.js';
+import { remember } from '../../kernel/bounded.js';
 
 const ALL: Capability[] = ['create', 'read', 'update', 'delete', 'list', 'patch', 'sudo'];
 
@@ -42,7 +43,7 @@ const NONE: ReadonlySet<Capability> = new Set();
 const EVERY: ReadonlySet<Capability> = new Set(ALL);
 /** Policies are frozen state shared between states, so what is worked out for one lives as long as it does. */
 const compiled = new WeakMap<Policy, CompiledPolicy>();
-/** Paths a policy keeps answers for: the paths a run asks about are few; past this the answers start again. */
+/** Paths a policy keeps answers for: the paths a run asks about are few; past this the oldest is forgotten. */
 const ANSWERS_KEPT = 256;
 
 function compile(policy: Policy): CompiledPolicy {
@@ -67,8 +68,7 @@ export function capabilitiesOf(token: TokenEntry, fullPath: string): ReadonlySet
   let caps = policy.answers.get(path);
   if (caps === undefined) {
     caps = bestRule(policy, path)?.caps ?? NONE;
-    if (policy.answers.size >= ANSWERS_KEPT) policy.answers.clear();
-    policy.answers.set(path, caps);
+    remember(policy.answers, path, caps, ANSWERS_KEPT);
   }
   return caps;
 }
