@@ -65,9 +65,9 @@ export class VersionRun<V> {
     // The versions kept: from the first after `dropThrough`, in the short form's one copy.
     const from = Math.max(0, Math.min(dropThrough - this.first + 1, arr.length + 1));
     const length = Math.max(arr.length, i + 1) - from;
-    if (length > SHORT) {
-      return new VersionRun(this.first, i === arr.length ? List(arr).push(v) : List(arr).set(i, v)).dropThrough(dropThrough);
-    }
+    // A short run holds at most SHORT versions, so it outgrows the short form only when a full one
+    // gains its next version and drops none (from = 0): then it becomes a list.
+    if (length > SHORT) return new VersionRun(this.first, List(arr).push(v));
     if (length <= 0) return VersionRun.empty();
     const next = new Array<V>(length);
     for (let k = 0; k < length; k++) next[k] = from + k === i ? v : arr[from + k];
