@@ -49,18 +49,19 @@ export function isDrSecondaryIn(state: SimState, cluster: string): boolean {
 }
 
 /** A request's path relative to the root namespace and without `/v1/`, slashes at the ends or query. */
-export function requestPath(request: ObservedRequest): { method: string; path: string } {
+export function requestPath(request: ObservedRequest): RequestPath {
   // Several monitors read each request's line: it is parsed once per request (checked against what
-  // it was parsed from, so a request object changed since is parsed again).
+  // it was parsed from, so a request object changed since is parsed again) and shared, frozen.
   const kept = readLines.get(request);
-  if (kept && kept.method === request.method && kept.path === request.path && kept.namespace === request.namespace) return { ...kept.line };
+  if (kept && kept.method === request.method && kept.path === request.path && kept.namespace === request.namespace) return kept.line;
   const { method, path } = parseRequestLine(request.method, request.path);
   const full = asFolder(request.namespace) + path;
-  const line = { method, path: full.replace(/\/+$/, '') };
+  const line: RequestPath = Object.freeze({ method, path: full.replace(/\/+$/, '') });
   readLines.set(request, { method: request.method, path: request.path, namespace: request.namespace, line });
-  return { ...line };
+  return line;
 }
-const readLines = new WeakMap<ObservedRequest, { method: string; path: string; namespace: string | undefined; line: { method: string; path: string } }>();
+type RequestPath = Readonly<{ method: string; path: string }>;
+const readLines = new WeakMap<ObservedRequest, { method: string; path: string; namespace: string | undefined; line: RequestPath }>();
 
 /** The same path with a namespace of the cluster taken off its front, when it has one (sys paths are relative to it). */
 export function pathsWithinNamespaces(cluster: ClusterState | undefined, path: string): string[] {
@@ -80,20 +81,23 @@ export function keyName(mount: string, key: string): string {
 }
 
 /** The readable versions of a KV record (not deleted, not destroyed), as stable strings. */
-export function readableVersions(mount: string, key: string, rec: KvRecord | undefined): string[] {
-  if (!rec) return [];
+export function readableVersions(mount: string, key: string, rec: KvRecord | undefined): readonly string[] {
+  if (!rec) return NO_VERSIONS;
   // Records are immutable and shared between states: the fingerprints (each the version's data as
-  // canonical JSON) are made once per record, mount and key, not again at every step that reads them.
+  // canonical JSON) are made once per record, mount and key, not again at every step that reads them,
+  // and shared, frozen.
   const kept = fingerprints.get(rec);
-  if (kept && kept.mount === mount && kept.key === key) return [...kept.out];
+  if (kept && kept.mount === mount && kept.key === key) return kept.out;
   const out: string[] = [];
   for (const [n, v] of versionEntries(rec)) {
     if (v.deletedAt !== null || v.destroyed) continue;
     out.push(`${mount}\u0000${key}\u0000${n}\u0000${v.createdAt}\u0000${canonicalJson(v.data)}`);
   }
+  Object.freeze(out);
   fingerprints.set(rec, { mount, key, out });
-  return [...out];
+  return out;
 }
+const NO_VERSIONS: readonly string[] = Object.freeze([]);
 const fingerprints = new WeakMap<KvRecord, { mount: string; key: string; out: readonly string[] }>();
 
 /** Whether two KV records are the same (every version, its data and times), by identity first. */
