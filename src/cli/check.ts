@@ -65,7 +65,7 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--steps <m>', 'commands per run, at most', wholeNumber('--steps', 1), DEFAULT_STEPS)
     .option('--forbid <hazard...>', `hazards that count as failures (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--out <dir>', 'write the shrunk counterexample to DIR/counterexample.yaml')
-    .option('--workers <n>', `worker threads running the runs (default: one per ${COMMANDS_PER_DEFAULT_WORKER.toLocaleString('en-GB')} commands, i.e. ${(COMMANDS_PER_DEFAULT_WORKER / 50).toLocaleString('en-GB')} runs of 50 steps, at most one per core but one); the result is the same for any number`, wholeNumber('--workers', 1, 256))
+    .option('--workers <n>', `worker threads running the runs (default: one per ${COMMANDS_PER_DEFAULT_WORKER.toLocaleString('en-GB')} commands, i.e. ${(COMMANDS_PER_DEFAULT_WORKER / DEFAULT_STEPS).toLocaleString('en-GB')} runs of ${DEFAULT_STEPS} steps, at most one per core but one); the result is the same for any number`, wholeNumber('--workers', 1, 256))
     .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
     .option('--json', 'print one JSON object per progress tick, then one with the verdict');

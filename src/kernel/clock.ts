@@ -1,6 +1,7 @@
 // The virtual clock's conversions. The world's time is a plain number of milliseconds since the
 // simulation began, kept in the world state and moved only by events; this module turns it into
 // the wall-clock shapes the service prints. It is one of the two places allowed to build dates.
+import { remember } from './bounded.js';
 
 /** The instant a simulation starts at, so printed times look like the service's and never vary. */
 export const SIMULATION_EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
@@ -12,8 +13,7 @@ export function rfc3339(ms: number): string {
   let text = printed.get(ms);
   if (text === undefined) {
     text = new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z');
-    if (printed.size >= PRINTED_KEPT) printed.clear();
-    printed.set(ms, text);
+    remember(printed, ms, text, PRINTED_KEPT);
   }
   return text;
 }
