@@ -39,6 +39,11 @@ const receivers = gatherKeyed(AREAS, 'receivers');
 /** Who looks at the checks the sources schedule, by the key's prefix (bus.ts `Checker`). */
 const checkers = gatherKeyed(AREAS, 'checkers');
 
+/** A history's flaw when its event at some line does not fold (replay, or a replayed world's bus built later). */
+function cannotApply(event: SimEvent | undefined, err: unknown): string {
+  return `the ${JSON.stringify(event?.type)} event cannot be applied: ${(err as Error).message}`;
+}
+
 /** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
 export class WorldUsageError extends Error {}
 
@@ -85,7 +90,8 @@ function emptyState(seed: number, latencyMs: number): SimState {
 
 /**
  * Where a world's log starts: the state before its first event and its bus then (the messages a fork
- * carried in flight). The history of messages is rebuilt from it (`World.messages`).
+ * carried in flight). The history of messages is rebuilt from it (`World.messages`), and a replayed
+ * world builds its bus from it when first needed (`World.bus`, `readLog`).
  */
 interface Origin {
   state: SimState;
@@ -159,7 +165,7 @@ export class World {
     } catch (err) {
       // Only the replayed events are the history's; an event this world appended itself is not.
       if (i >= this.unread) throw err;
-      throw new HistoryFileError(this.file, i + 1, `the ${JSON.stringify(log[i]?.type)} event cannot be applied: ${(err as Error).message}`);
+      throw new HistoryFileError(this.file, i + 1, cannotApply(log[i], err));
     }
     return bus;
   }
@@ -210,7 +216,7 @@ export class World {
       }
     } catch (err) {
       if (err instanceof HistoryFileError) throw err;
-      throw fail(i + 1, `the ${JSON.stringify(events[i]?.type)} event cannot be applied: ${(err as Error).message}`);
+      throw fail(i + 1, cannotApply(events[i], err));
     }
     const store = EventStore.fromState<SimState, SimEvent>(state, reducers);
     // The replayed world keeps the log it was built from, so it can be saved again unchanged.

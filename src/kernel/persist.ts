@@ -68,6 +68,9 @@ function link(prev: string, body: string): string {
   return sha256Hex(prev + body);
 }
 
+/** The flaw of a closing line whose link does not match, found on this thread or on the chain's (one text for both). */
+const CLOSING_EDITED = 'the closing line does not match its hash-chain link: it was edited';
+
 /** The line of a canonical JSON object with its chain link put first. */
 function chained(prev: string, body: string): { line: string; hash: string } {
   const hash = link(prev, body);
@@ -282,7 +285,7 @@ class HistoryReader<E> {
       const type = record.type;
       if (type === undefined && Object.hasOwn(record, 'end')) {
         this.end = closing(record.end, events.length, (what) => new HistoryFileError(file, n, what));
-        if (!matches) throw new HistoryFileError(file, n, 'the closing line does not match its hash-chain link: it was edited');
+        if (!matches) throw new HistoryFileError(file, n, CLOSING_EDITED);
         prev = hash;
         continue;
       }
@@ -308,7 +311,7 @@ class HistoryReader<E> {
    */
   unlinked(n: number): HistoryFileError {
     const { file, events, end } = this;
-    if (end !== null && n === events.length + 1) return new HistoryFileError(file, n, 'the closing line does not match its hash-chain link: it was edited');
+    if (end !== null && n === events.length + 1) return new HistoryFileError(file, n, CLOSING_EDITED);
     return new HistoryFileError(file, n, this.eventProblem(events[n - 1] as Record<string, unknown>, n, false));
   }
 
