@@ -354,7 +354,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
    */
   fork(): Bus<S, E> {
     const copy = new Bus<S, E>(this.sources, { history: this.keepsHistory });
-    const queued = new Set(this.queue.values().filter((q) => !q.check && this.due.get(q.id) === q.due).map((q) => q.id));
+    const queued = new Set(this.queue.values().filter((q) => !q.check && this.stands(q)).map((q) => q.id));
     for (const m of this.pending.values()) {
       const c = Message.copy(m);
       copy.all?.push(c);
