@@ -116,19 +116,15 @@ export async function verifyActivationToken(
   }
 }
 
-/** Same check as verifyActivationToken, with the same verdicts, synchronously. */
-export function verifyActivationTokenSync(publicKey: KeyObject, jwt: string, nowSeconds: number): ActivationTokenCheck {
-  return verifyInFull(publicKey, jwt, nowSeconds);
-}
-
 /** verifyActivationTokenSync with the key pair's public half: the same verdicts, and a token this pair signed needs no verification. */
 export function verifyActivationTokenWith(key: ActivationSigningKey, jwt: string, nowSeconds: number): ActivationTokenCheck {
   const here = signedHere.get(jwt);
   if (here?.key === key) return payloadCheck(here.payload, nowSeconds);
-  return verifyInFull(key.publicKey, jwt, nowSeconds);
+  return verifyActivationTokenSync(key.publicKey, jwt, nowSeconds);
 }
 
-function verifyInFull(publicKey: KeyObject, jwt: string, nowSeconds: number): ActivationTokenCheck {
+/** Same check as verifyActivationToken, with the same verdicts, synchronously. */
+export function verifyActivationTokenSync(publicKey: KeyObject, jwt: string, nowSeconds: number): ActivationTokenCheck {
   const parts = jwt.split('.');
   if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return MALFORMED;
   const [headerPart, payloadPart, signaturePart] = parts;
