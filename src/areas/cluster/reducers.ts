@@ -54,18 +54,22 @@ function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadat
   return Object.assign(draftForm, { direct });
 }
 
+/** The cluster with its storage replaced and its WAL advanced: what every write to storage does. */
+function withStorage(c: ClusterState, storage: Storage, at: number): ClusterState {
+  // A literal in the record's own key order rather than a spread of a frozen object (state.ts, copyCluster).
+  const next = copyCluster(c);
+  next.storage = storage;
+  next.wal = advancedWal(c.wal, at);
+  return freeze(next);
+}
+
 /**
  * The cluster with one mount's key map replaced, its WAL advanced (local mounts included: DR
  * secondaries get them).
  */
 function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): ClusterState {
   const s = c.storage;
-  // Literals in the records' own key order rather than spreads of frozen objects (state.ts, copyCluster).
-  const storage: Storage = freeze({ namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring });
-  const next = copyCluster(c);
-  next.storage = storage;
-  next.wal = advancedWal(c.wal, at);
-  return freeze(next);
+  return withStorage(c, freeze({ namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring }), at);
 }
 
 function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
@@ -115,8 +119,7 @@ function kvConfigWritten(c: ClusterState, e: KvConfigWritten): ClusterState {
     casRequired: e.casRequired ?? before.casRequired,
     deleteVersionAfter: e.deleteVersionAfter ?? before.deleteVersionAfter,
   });
-  const storage = freeze({ ...c.storage, mounts: freeze({ ...c.storage.mounts, [e.mount]: freeze({ ...mount, kvConfig }) }) });
-  return freeze({ ...c, storage, wal: advancedWal(c.wal, e.at) });
+  return withStorage(c, freeze({ ...c.storage, mounts: freeze({ ...c.storage.mounts, [e.mount]: freeze({ ...mount, kvConfig }) }) }), e.at);
 }
 
 /**
