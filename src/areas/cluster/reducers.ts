@@ -13,28 +13,11 @@ import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from './state.js';
-import { advancedWal, copyCluster } from './state.js';
+import { advancedWal, copyCluster, deepFreeze } from './state.js';
 import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from './versions.js';
 import { withCluster } from './changed.js';
 
 const freeze = Object.freeze;
-
-/**
- * Freezes a new value and what it holds, as immer does: plain objects and arrays, stopping at frozen
- * ones. (Its own test of what is plain rather than immer's `isDraftable`, which also asks about Maps,
- * Sets and classes marked draftable: none is in the state, and it was a fifth of a KV write's freezing.)
- */
-export function deepFreeze<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || Object.isFrozen(value)) return value;
-  if (Array.isArray(value)) {
-    for (const v of value) deepFreeze(v);
-    return freeze(value);
-  }
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) return value;
-  for (const k in value) deepFreeze((value as Record<string, unknown>)[k]);
-  return freeze(value);
-}
 
 /**
  * A reducer of an event on one cluster, from a pure step `(cluster, event) → next cluster, or null

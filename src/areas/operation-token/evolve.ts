@@ -10,11 +10,10 @@
 // frozen objects along the path that changed, everything else shared, keys in the same order.
 import type { DraftReducer, SimDraft } from '../cluster/draft.js';
 import { withCluster } from '../cluster/changed.js';
-import { deepFreeze } from '../cluster/reducers.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { DirectForm } from '../../kernel/engine.js';
 import { PROTO_NAME } from '../../kernel/own.js';
-import { advancedWal, type ClusterState, type SimState, type TokenEntry } from '../cluster/state.js';
+import { advancedWal, deepFreeze, type ClusterState, type SimState, type TokenEntry } from '../cluster/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
 import { attemptSecretOf, GENERATED_ROOT_TOKEN_NAME, type AttemptSecret, type StoredGenerationAttempt } from './operation-token.js';
 

@@ -7,7 +7,7 @@ import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '..
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { advancedWal, copyCluster, copyReplication, withReplication } from '../cluster/state.js';
+import { advancedWal, copyCluster, copyReplication, deepFreeze, withReplication } from '../cluster/state.js';
 import type {
   PrimaryAssignment,
   PrimaryDemoted,
@@ -33,7 +33,6 @@ import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
 import { withCluster } from '../cluster/changed.js';
-import { deepFreeze } from '../cluster/reducers.js';
 
 /** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
 function storedConnectionWhileFollowing(r: ReplicationState): Connection {
