@@ -93,15 +93,15 @@ export function interleave(a: () => void, b: () => void, reps: number, warm: { a
 }
 
 /**
- * Runs `f` until its CPU time has settled: at least `min` runs, then until the median of the last
- * five is within 5% of the five before (V8 compiles a large program over many runs, and CPU time
- * counts its compiler threads), at most `max` runs. Returns how many runs it took.
+ * Runs `f` until its CPU time has settled: until the median of the last five runs is within 5% of
+ * the five before (V8 compiles a large program over many runs, and CPU time counts its compiler
+ * threads), at most `max` runs. Returns how many runs it took.
  */
-export function warmUp(f: () => void, { min = 10, max = 40 }: { min?: number; max?: number } = {}): number {
+export function warmUp(f: () => void, { max = 40 }: { max?: number } = {}): number {
   const t: number[] = [];
   for (let i = 0; i < max; i++) {
     t.push(time(f));
-    if (t.length >= Math.max(min, 10)) {
+    if (t.length >= 10) {
       const last = median(t.slice(-5));
       const before = median(t.slice(-10, -5));
       if (Math.abs(last - before) <= 0.05 * before) return t.length;
