@@ -16,6 +16,7 @@ import {
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type { Derived } from '../cluster/cluster-table.js';
 import type { SimDraft } from '../cluster/draft.js';
+import { REPLICATION_KINDS } from '../vocabulary.js';
 
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
 function sameAddress(a: string, b: string): boolean {
@@ -186,7 +187,7 @@ const FOLLOWING: Derived<ClusterState, FollowingIndex> = {
   build(clusters) {
     const found: FollowingIndex = { dr: new Map(), performance: new Map() };
     for (const name of [...clusters.names].sort())
-      for (const kind of ['dr', 'performance'] as const) {
+      for (const kind of REPLICATION_KINDS) {
         const r = clusters.named(name).replication[kind];
         if (r.role !== 'secondary.following' || r.primary === null) continue;
         const list = found[kind].get(r.primary);

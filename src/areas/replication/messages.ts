@@ -26,9 +26,8 @@ import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.j
 import { changedClusters } from '../cluster/changed.js';
 import { followersOf } from './link.js';
 import { linkStream, walStream } from './shipping.js';
+import { KIND_WORD, REPLICATION_KINDS } from '../vocabulary.js';
 
-const KINDS: ReplicationKind[] = ['dr', 'performance'];
-const WORD: Record<ReplicationKind, string> = { dr: 'DR', performance: 'performance' };
 
 /** The ids of in-flight WALs on a stream up to `index`, in index order. */
 function walsUpTo(bus: BusView, stream: string, index: number): string[] {
@@ -49,11 +48,11 @@ function walsUpTo(bus: BusView, stream: string, index: number): string[] {
 /** The label of each WAL `from`..`to` of a kind, made once for all the followers it goes to. */
 function walLabels(kind: ReplicationKind, from: number, to: number): string[] {
   const out: string[] = [];
-  for (let i = from; i <= to; i++) out.push(`WAL ${i} (${WORD[kind]})`);
+  for (let i = from; i <= to; i++) out.push(`WAL ${i} (${KIND_WORD[kind]})`);
   return out;
 }
 
-/** WAL messages `from`..`to` (inclusive) of a primary to one follower, sent by event `seq` at `at`. */
+/** WAL messages of a primary to one follower, numbered from `from`, one per label (`walLabels`), sent by event `seq` at `at`, appended to `out`. */
 function wals(out: SentMessage[], kind: ReplicationKind, primary: string, follower: string, from: number, labels: readonly string[], at: number, latency: number, seq: number): void {
   const stream = walStream(kind, primary, follower);
   // The id is the stream's name, the WAL index and the sending event: "wal:dr:east>west:7@12".
@@ -184,7 +183,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     const was = before.clusters.get(name);
     if (!was) continue;
     const now = after.clusters.named(name);
-    for (const kind of KINDS) {
+    for (const kind of REPLICATION_KINDS) {
       const r0 = was.replication[kind];
       if (r0.primary === null || r0.role !== 'secondary.following') continue;
       const r1 = now.replication[kind];
@@ -227,7 +226,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       } else {
         // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
         const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
-        out.send({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${WORD[kind]})`, order: 0 });
+        out.send({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${KIND_WORD[kind]})`, order: 0 });
       }
       break;
     }
@@ -251,7 +250,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       if (primary === null || e.via === 'addresses' || e.via === 'empty-token') break;
       const issued = before.clusters.get(primary)?.replication[kind].issued[e.secondaryId as string];
       if (issued?.publicKey) break;
-      out.send({ id: `unwrap:${kind}:${e.cluster}>${primary}@${seq}`, kind: 'unwrap', from: e.cluster as string, to: primary, sentAt: event.at, label: `unwrap activation token (${WORD[kind]})`, order: 0, now: true });
+      out.send({ id: `unwrap:${kind}:${e.cluster}>${primary}@${seq}`, kind: 'unwrap', from: e.cluster as string, to: primary, sentAt: event.at, label: `unwrap activation token (${KIND_WORD[kind]})`, order: 0, now: true });
       break;
     }
   }
@@ -265,7 +264,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   for (const name of changed) {
     const was = before.clusters.get(name);
     const now = after.clusters.named(name);
-    for (const kind of KINDS) {
+    for (const kind of REPLICATION_KINDS) {
       if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
       // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
       const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
@@ -278,7 +277,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     if (all.size > look.length) look = [...all].sort();
   }
   for (const name of look) {
-    for (const kind of KINDS) {
+    for (const kind of REPLICATION_KINDS) {
       const r = after.clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       const link = linkStream(kind, name);
@@ -290,7 +289,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         continue;
       }
       if (out.onItsWay(bus, link)) continue;
-      out.send({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${WORD[kind]})`, order: 0 });
+      out.send({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${KIND_WORD[kind]})`, order: 0 });
     }
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
@@ -300,7 +299,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
     if (!was) continue;
     const now = after.clusters.named(name);
     if (now.wal.last <= was.wal.last) continue;
-    for (const kind of KINDS) {
+    for (const kind of REPLICATION_KINDS) {
       if (now.replication[kind].role !== 'primary') continue;
       let labels: string[] | null = null;
       for (const f of followersOf(after, kind, now)) {
