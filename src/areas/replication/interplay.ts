@@ -9,7 +9,8 @@
 //    performance primary of the set (its performance secondaries follow it once pointed at it
 //    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
 //    performance primary with the same secondary id and token.
-import type { SimDraft } from '../cluster/draft.js';
+import type { DraftReducer, SimDraft } from '../cluster/draft.js';
+import type { BaseEvent } from '../../kernel/engine.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
@@ -41,8 +42,8 @@ const PERFORMANCE_CONFIGURATION = new Set([
  */
 const DR_CONFIGURATION = new Set(['replication-secondary-token-issued', 'replication-secondary-revoked']);
 
-type Advancing = { at: number; kind: ReplicationKind; cluster: string };
-type ReplicationReducer = ((d: SimDraft, e: never) => void) & { direct?: (s: SimState, e: never) => Partial<SimState> | null | undefined };
+type Advancing = BaseEvent & { kind: ReplicationKind; cluster: string };
+type ReplicationReducer = DraftReducer<never>;
 
 /**
  * The replication reducers, where a replicated configuration change also advances the cluster's WAL.
@@ -51,7 +52,7 @@ type ReplicationReducer = ((d: SimDraft, e: never) => void) & { direct?: (s: Sim
 export function replicatingPerformanceConfiguration<T extends Record<string, ReplicationReducer>>(reducers: T): T {
   const out: Record<string, ReplicationReducer> = { ...reducers };
   for (const type of new Set([...PERFORMANCE_CONFIGURATION, ...DR_CONFIGURATION])) {
-    const inner = reducers[type] as (((d: SimDraft, e: Advancing) => void) & { direct?: (s: SimState, e: Advancing) => Partial<SimState> | null | undefined }) | undefined;
+    const inner = reducers[type] as DraftReducer<Advancing> | undefined;
     if (!inner) continue;
     const advances = (e: Advancing) => (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type));
     const draft = (d: SimDraft, e: Advancing) => {
