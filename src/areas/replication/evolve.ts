@@ -1,4 +1,5 @@
-// How replication's events change the world state (immer drafts, mutation style). Role changes were
+// How replication's events change the world state: each reducer's draft form (immer, mutation style)
+// and, for the events a run is made of, a direct form building the same values. Role changes were
 // decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; the
 // event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
@@ -127,9 +128,9 @@ function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, prim
 /**
  * `catchUp` for a DR delivery, built without an immer draft (engine.ts `DirectForm`; issue #15: the
  * draft of each delivery was 16.5% of a write's time at 200 clusters). DR mirrors its primary, so the
- * secondary takes the primary's own storage, sync and plugins objects, a copy of its WAL position, its
- * issued list and revocations: the same values, in the same key order, frozen, as the draft form
- * builds. A performance delivery (it filters what it takes) is left to the draft form.
+ * secondary takes the primary's own storage, sync and plugins objects and WAL position (frozen, so
+ * shared), its issued list and revocations: the same values, in the same key order, frozen, as the
+ * draft form builds. A performance delivery (it filters what it takes) is performanceDelivered's.
  */
 function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
   if (e.kind !== 'dr' || !replicationScopes.dr.mirror || !replicationScopes.dr.mirrorsWal) return undefined;
@@ -160,7 +161,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
  * (`replicatedStorage`, a new object), numbers its own WAL, holds its primary's issued list,
  * revocations and dynamic filter, and reads the primary's sync destinations (those in namespaces it
  * receives) and plugin catalog: the same values, in the same key order, every new object frozen,
- * as the draft form builds (test/areas/replication/delivered-direct.test.ts).
+ * as the draft form builds (test/areas/replication/perf-delivered-direct.test.ts).
  */
 function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
   if (e.kind !== 'performance' || replicationScopes.performance.mirror || replicationScopes.performance.mirrorsWal) return undefined;

@@ -17,7 +17,7 @@
 // A delivery brings the primary's data as of the last WAL it takes, not later writes still on their
 // way: each event that moves a primary's WAL past an index some follower has not taken yet keeps the
 // primary as it was at that index (`walAsOf` in the state; the frozen cluster object itself, shared,
-// not a copy), and the delivery reads it (reducers.ts via `asOfWal`). Kept only while a follower needs it.
+// not a copy), and the delivery reads it (evolve.ts via `asOfWal`). Kept only while a follower needs it.
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
 import type { DirectReducer, Reducer, ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../cluster/events.js';
