@@ -13,7 +13,7 @@ import { withCluster } from '../cluster/changed.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { DirectForm } from '../../kernel/engine.js';
 import { PROTO_NAME } from '../../kernel/own.js';
-import { advancedWal, deepFreeze, type ClusterState, type SimState, type TokenEntry } from '../cluster/state.js';
+import { advancedWal, copyCluster, deepFreeze, type ClusterState, type SimState, type TokenEntry } from '../cluster/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
 import { attemptSecretOf, GENERATED_ROOT_TOKEN_NAME, type AttemptSecret, type StoredGenerationAttempt } from './operation-token.js';
 
@@ -26,15 +26,15 @@ function nextAttempt(c: ClusterState, event: GenerationAttemptEvent, secret?: At
   return next.value === 'inProgress' && secret ? { ...next, secret } : next;
 }
 
-/** The machine's step as each form applies it. */
+/** The machine's step on a draft's cluster. */
 function step(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret): void {
   c.generation = nextAttempt(c, event, secret);
 }
 
 /**
- * A reducer with both forms: `edit` changes a cluster (a draft, or a plain copy in the direct form),
- * `direct` is given the cluster as the state holds it. An event naming a cluster the world does not
- * have is left to the draft form, which fails as it always did.
+ * A reducer with both forms: `edit` changes the draft, `direct` builds the next cluster from the
+ * cluster as the state holds it (null: nothing changes; undefined: left to the draft form). An event
+ * naming a cluster the world does not have is left to the draft form, which fails as it always did.
  */
 function onCluster<E extends { cluster: string }>(edit: (d: SimDraft, e: E) => void, direct: (c: ClusterState, e: E) => ClusterState | null | undefined): DraftReducer<E & { type: string; at: number }> {
   const form: DirectForm<SimState, E & { type: string; at: number }> = (s, e) => {
@@ -49,12 +49,16 @@ function onCluster<E extends { cluster: string }>(edit: (d: SimDraft, e: E) => v
 
 /** The cluster with its attempt stepped (and any other fields the event sets), new and frozen. */
 function stepped(c: ClusterState, event: GenerationAttemptEvent, secret?: AttemptSecret, also: Partial<ClusterState> = {}): ClusterState {
-  return freeze({ ...c, generation: deepFreeze(nextAttempt(c, event, secret)), ...also });
+  // A literal copy, not a spread of the frozen cluster (state.ts, copyCluster): the same keys in the same order.
+  const next = copyCluster(c);
+  next.generation = deepFreeze(nextAttempt(c, event, secret));
+  return freeze(Object.assign(next, also));
 }
 
 const secretOfStart = (e: GenerationStarted): AttemptSecret => (e.otp !== '' ? { otp: e.otp } : { pgpKey: e.pgpKey });
 const startOf = (e: GenerationStarted): GenerationAttemptEvent => ({ type: 'start', strategy: e.strategy, nonce: e.nonce, required: e.required, otpLength: e.otpLength, pgpFingerprint: e.pgpFingerprint });
 const updateOf = (e: GenerationShareAccepted | GenerationAborted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share });
+const completeOf = (e: GenerationCompleted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
 
 /** The token store's entry of a generated root token. */
 const generatedRoot = (e: GenerationCompleted): TokenEntry => ({ id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' });
@@ -78,7 +82,7 @@ export const operationTokenReducers = {
   'generation-completed': onCluster<GenerationCompleted>(
     (d, e) => {
       const c = d.clusters[e.cluster];
-      step(c, { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
+      step(c, completeOf(e));
       // A new DR operation token replaces any earlier one: a cluster holds at most one.
       if (e.strategy === 'dr-operation-token') c.drOperationToken = e.token;
       else {
@@ -90,7 +94,7 @@ export const operationTokenReducers = {
       }
     },
     (c, e) => {
-      const event: GenerationAttemptEvent = { type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken };
+      const event = completeOf(e);
       if (e.strategy === 'dr-operation-token') return stepped(c, event, undefined, { drOperationToken: e.token });
       // A token named like Object's prototype property would be a setter call in the draft's
       // assignment and an own key in a spread: such a (forged) history keeps its old path.
@@ -108,6 +112,11 @@ export const operationTokenReducers = {
       d.clusters[e.cluster].drOperationToken = null;
     },
     // Setting what is already there changes nothing, as in the draft.
-    (c) => (c.drOperationToken === null ? null : freeze({ ...c, drOperationToken: null })),
+    (c) => {
+      if (c.drOperationToken === null) return null;
+      const next = copyCluster(c);
+      next.drOperationToken = null;
+      return freeze(next);
+    },
   ),
 };
