@@ -84,21 +84,21 @@ function shouldHold(kind: ReplicationKind, primary: ClusterState, secondary: Clu
   return kind === 'dr' ? primary.storage : expectedReplica(kind, primary, secondary);
 }
 
-type Unconverged = { kind: ReplicationKind; secondary: string; primary: string; diff: string[] };
+type Unconverged = Readonly<{ kind: ReplicationKind; secondary: string; primary: string; diff: readonly string[] }>;
 
 /**
  * The last answer for each clusters table: the answer reads only the clusters and the network, and
  * a quiet world is judged again at every step with both unchanged (a performance secondary's
- * expected replica is rebuilt and compared each time otherwise).
+ * expected replica is rebuilt and compared each time otherwise). Kept frozen and handed out as it is.
  */
 const answers = new WeakMap<SimState['clusters'], { network: SimState['network']; out: readonly Unconverged[] }>();
 
 /** The connected secondaries that do not hold what their primary sends them, with the differences. */
-export function unconverged(state: SimState): Unconverged[] {
+function unconverged(state: SimState): readonly Unconverged[] {
   const kept = answers.get(state.clusters);
-  if (kept && kept.network === state.network) return kept.out.map((x) => ({ ...x, diff: [...x.diff] }));
-  const out = differing(state);
-  answers.set(state.clusters, { network: state.network, out: out.map((x) => ({ ...x, diff: [...x.diff] })) });
+  if (kept && kept.network === state.network) return kept.out;
+  const out = Object.freeze(differing(state).map((x) => (Object.freeze(x.diff), Object.freeze(x))));
+  answers.set(state.clusters, { network: state.network, out });
   return out;
 }
 

@@ -17,7 +17,7 @@ import { keyCount } from '../../cluster/keymap.js';
  * performance primary never sends its local mounts, so one with the primary's uuid that the cluster
  * held before it followed is its own, whatever DR history the two share.
  */
-export function recordOwnLocalMounts(state: SimState, own: Set<string>): void {
+function recordOwnLocalMounts(state: SimState, own: Set<string>): void {
   for (const c of state.clusters.list()) for (const k of ownLocalMounts(c)) own.add(k);
 }
 
