@@ -137,6 +137,25 @@ class Effects {
     (this.sent ??= []).push(m);
   }
 
+  /** The list sent messages go to (wals() appends a stream's worth at once). */
+  sending(): SentMessage[] {
+    return (this.sent ??= []);
+  }
+
+  deliver(...ids: (string | { id: string; label: string })[]): void {
+    (this.delivered ??= []).push(...ids);
+  }
+
+  /** The messages held on a stream are looked at again now. */
+  wakeStream(stream: string): void {
+    (this.wake ??= []).push(stream);
+  }
+
+  /** A link is looked at after this event (whether its messages still stand). */
+  checkLink(link: string): void {
+    (this.check ??= []).push(link);
+  }
+
   drop(messages: readonly { id: string }[], reason: string): void {
     for (const { id } of messages) {
       const ids = (this.droppedIds ??= new Set());
@@ -194,7 +213,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         out.drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
       } else if (r1.lastRemoteWal > r0.lastRemoteWal) {
         const ids = walsUpTo(bus, stream, r1.lastRemoteWal);
-        if (ids.length) (out.delivered ??= []).push(...ids);
+        if (ids.length) out.deliver(...ids);
       }
     }
   }
@@ -212,17 +231,17 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const cluster = e.cluster as string;
       const primary = e.primary as string;
       const link = linkStream(kind, cluster);
-      for (const m of bus.onStream(link)) if (m.kind === 'connect') (out.delivered ??= []).push(m.id);
+      for (const m of bus.onStream(link)) if (m.kind === 'connect') out.deliver(m.id);
       const r = after.clusters.named(cluster).replication[kind];
       const stream = walStream(kind, primary, cluster);
-      (out.wake ??= []).push(stream);
+      out.wakeStream(stream);
       if (r.syncState === 'stream-wals') {
         // Back to streaming WALs: the primary resumes from the secondary's WAL position, sending what it
         // missed and is not already on its way.
         let onTheWay = r.lastRemoteWal;
         for (const m of bus.onStream(stream)) if (m.order > onTheWay) onTheWay = m.order;
         const last = after.clusters.named(primary).wal.last;
-        if (last > onTheWay) wals((out.sent ??= []), kind, primary, cluster, onTheWay + 1, walLabels(kind, onTheWay + 1, last), event.at, latency, seq);
+        if (last > onTheWay) wals(out.sending(), kind, primary, cluster, onTheWay + 1, walLabels(kind, onTheWay + 1, last), event.at, latency, seq);
       } else {
         // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
         const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
@@ -234,8 +253,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const kind = e.kind as ReplicationKind;
       const cluster = e.cluster as string;
       // Its label says, now that it ended, up to which WAL it brought the secondary.
-      for (const m of bus.onStream(linkStream(kind, cluster))) if (m.kind === 'merkle-sync') (out.delivered ??= []).push({ id: m.id, label: m.label.replace(/ \(/, ` to WAL ${e.wal as number} (`) });
-      (out.wake ??= []).push(walStream(kind, e.primary as string, cluster));
+      for (const m of bus.onStream(linkStream(kind, cluster))) if (m.kind === 'merkle-sync') out.deliver({ id: m.id, label: m.label.replace(/ \(/, ` to WAL ${e.wal as number} (`) });
+      out.wakeStream(walStream(kind, e.primary as string, cluster));
       break;
     }
     case 'replication-secondary-disconnected':
@@ -285,7 +304,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       // it depends on changed (a WAL taken: the network, the secondary's link fields and its
       // primary's are as they were; a change to those schedules this look through them).
       if (r.connected) {
-        if (networkChanged || followers?.has(name) || linkMayHaveChanged(before, name, kind, r)) (out.check ??= []).push(link);
+        if (networkChanged || followers?.has(name) || linkMayHaveChanged(before, name, kind, r)) out.checkLink(link);
         continue;
       }
       if (out.onItsWay(bus, link)) continue;
@@ -305,7 +324,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       for (const f of followersOf(after, kind, now)) {
         if (!f.replication[kind].connected) continue;
         labels ??= walLabels(kind, was.wal.last + 1, now.wal.last);
-        wals((out.sent ??= []), kind, name, f.name, was.wal.last + 1, labels, event.at, latency, seq);
+        wals(out.sending(), kind, name, f.name, was.wal.last + 1, labels, event.at, latency, seq);
       }
     }
   }
