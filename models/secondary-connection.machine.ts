@@ -7,6 +7,7 @@
 //   ready.merkle-* ──sync-done──▶ ready.stream-wals
 //   connecting | ready ──observe [unreachable | not a primary | other set | revoked]──▶ transient_failure
 //   transient_failure ──observe [link up]──▶ connecting
+//   connecting | ready | transient_failure ──lost (either end's process crashed)──▶ connecting
 //   connecting | ready | transient_failure ──unfollow──▶ shutdown      idle ──unfollow──▶ idle
 //   any ──reset (leaves the secondary role)──▶ idle
 //
@@ -24,6 +25,11 @@
 // primary again (`follow`). A secondary that never had a connection (a demoted primary waiting to be
 // pointed somewhere) is idle. A cluster that leaves the secondary role (promoted, disabled, enabled
 // as a primary) reports no connection at all, so its connection is simply reset to idle.
+//
+// A connection belongs to the two processes it joins: when either crashes, the connection is gone
+// (`lost`), whatever the network does next. The secondary dials again (`connecting`), and once the
+// primary takes it, goes on where it was: a sync under way starts over, streaming resumes from the
+// secondary's own WAL position.
 //
 // Like the role machine, the world keeps the connection as plain data and uses this machine as a pure
 // transition function (`stepConnection`), with the link's facts read from the world as guard inputs.
@@ -62,7 +68,8 @@ export type ConnectionEvent =
   | { type: 'reset' }
   | { type: 'observe'; link: LinkFacts }
   | { type: 'connect'; link: LinkFacts }
-  | { type: 'sync-done' };
+  | { type: 'sync-done' }
+  | { type: 'lost' };
 
 /** The first fact that keeps the link down, or null when it can carry replication. */
 export function linkDownReason(link: LinkFacts): LinkDownReason | null {
@@ -119,6 +126,7 @@ export const secondaryConnectionMachine = setup({
     },
     connecting: {
       on: {
+        lost: { target: 'connecting' },
         observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
         connect: [
           {
@@ -135,6 +143,7 @@ export const secondaryConnectionMachine = setup({
     },
     transient_failure: {
       on: {
+        lost: { target: 'connecting', actions: 'forgetReason' },
         // Healed, re-issued, the primary back: try again.
         observe: [
           { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
@@ -148,6 +157,8 @@ export const secondaryConnectionMachine = setup({
       on: {
         // Partition, crash, revocation, the primary demoted or re-enabled as another set.
         observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
+        // The phase it was in is kept: a sync starts over, streaming resumes.
+        lost: { target: 'connecting' },
       },
       states: {
         'merkle-sync': { on: { 'sync-done': { target: 'stream-wals', actions: 'resumeStreaming' } } },
@@ -178,7 +189,7 @@ const STATE: Record<Connection['state'], number> = { idle: 0, connecting: 1, tra
 const PHASE: Record<SyncPhase, number> = { 'merkle-sync': 0, 'merkle-diff': 1, 'stream-wals': 2 };
 /** 0 is no reason. */
 const REASON: Record<LinkDownReason, number> = { unreachable: 1, revoked: 2, 'not-a-primary': 3, 'other-replication-set': 4 };
-const EVENT: Record<ConnectionEvent['type'], number> = { follow: 0, connect: 1, 'sync-done': 2, observe: 3, unfollow: 4, reset: 5 };
+const EVENT: Record<ConnectionEvent['type'], number> = { follow: 0, connect: 1, 'sync-done': 2, observe: 3, unfollow: 4, reset: 5, lost: 6 };
 const PHASES = Object.keys(PHASE).length;
 const REASONS = Object.keys(REASON).length + 1;
 const EVENTS = Object.keys(EVENT).length;

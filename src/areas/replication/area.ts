@@ -16,7 +16,7 @@ import { filterReducers } from './filters.js';
 import { replicatingPerformanceConfiguration } from './interplay.js';
 import { replicationMessages } from './messages.js';
 import { receiveConnect, receiveSync, receiveWal, withWalSnapshots } from './shipping.js';
-import { checkLink } from './streaming.js';
+import { checkLink, withConnectionsLost } from './streaming.js';
 import { clusterIdRules } from './monitors/cluster-id-rules.js';
 import { convergence } from './monitors/convergence.js';
 import { drSecondaryClosed } from './monitors/dr-secondary-closed.js';
@@ -48,7 +48,7 @@ export const replicationArea = simArea({
   messages: [replicationMessages],
   receivers: { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync },
   checkers: { link: checkLink },
-  upkeep: withWalSnapshots,
+  upkeep: (table) => withWalSnapshots(withConnectionsLost(table)),
   monitors: [wipeOnEnable, clusterIdRules, revokedStaysBarred, filtersRespected, drSecondaryClosed, convergence, twoPrimaries, newerPrimary, forcedPromotion, lostWrites],
   commands: [enablePrimary, issueSecondaryToken, enableSecondary, promote, demote, disable, revokeSecondary, updatePrimary, setPathsFilter, deletePathsFilter],
   refusals: replicationRefusals,

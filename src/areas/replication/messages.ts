@@ -25,6 +25,7 @@ import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { changedClusters } from '../cluster/changed.js';
 import { followersOf } from './link.js';
+import { isUp } from '../../kernel/network.js';
 import { linkStream, walStream } from './shipping.js';
 import { KIND_WORD, REPLICATION_KINDS } from '../vocabulary.js';
 
@@ -257,6 +258,23 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       out.wakeStream(walStream(kind, e.primary as string, cluster));
       break;
     }
+    case 'cluster-crashed':
+      // The crash ended these connections (streaming.ts `withConnectionsLost`): what was on its way
+      // over them is lost with them; each secondary dials again, and streaming resumes from its own
+      // WAL position.
+      for (const name of changed) {
+        const was = before.clusters.get(name);
+        if (!was) continue;
+        for (const kind of REPLICATION_KINDS) {
+          const r0 = was.replication[kind];
+          const r1 = after.clusters.named(name).replication[kind];
+          if (r0 === r1 || r0.primary === null || r1.connected || (r0.connected === r1.connected && r0.syncState === r1.syncState)) continue;
+          const reason = `connection lost: ${e.cluster as string} crashed`;
+          out.drop(bus.onStream(linkStream(kind, name)), reason);
+          out.drop(bus.onStream(walStream(kind, r0.primary, name)), reason);
+        }
+      }
+      break;
     case 'replication-secondary-disconnected':
       // The link dropped: a connection attempt or a sync under way is lost with it (WALs held by a
       // partition stay: they cross once the link is back).
@@ -307,7 +325,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         if (networkChanged || followers?.has(name) || linkMayHaveChanged(before, name, kind, r)) out.checkLink(link);
         continue;
       }
-      if (out.onItsWay(bus, link)) continue;
+      // A crashed secondary has no process to dial with: it dials once it is restarted.
+      if (!isUp(after.network, name) || out.onItsWay(bus, link)) continue;
       out.send({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${KIND_WORD[kind]})`, order: 0 });
     }
   }

@@ -5,11 +5,20 @@
 // replication) schedules a check of the links it touches on the bus's due-time queue (messages.ts,
 // `check`), and `checkLink` looks at that one link when the check falls due. Everything else a link
 // does is a message on the bus (shipping.ts): the connection attempt, the merkle sync and the WALs.
+//
+// A crash is another matter: a connection belongs to the two processes it joins, so a crash ends
+// every connection of the crashed cluster at once (its own as a secondary, and those of the
+// secondaries following it), whatever the network does next — a restart in the same instant does
+// not bring them back (`withConnectionsLost`). Each secondary then dials again (messages.ts).
 import type { Checker } from '../../kernel/bus.js';
+import type { DirectReducer, ReducerTable } from '../../kernel/engine.js';
+import type { ClusterCrashed } from '../../kernel/network.js';
 import type { SimEvent } from '../cluster/events.js';
-import type { ReplicationKind, SimState } from '../cluster/state.js';
-import { observeConnection } from '../../../models/secondary-connection.machine.js';
-import { linkFacts, storedConnection } from './link.js';
+import { nextState, type ReplicationKind, type SimState } from '../cluster/state.js';
+import { stateBefore, throughDraft, type SimDraft } from '../cluster/draft.js';
+import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
+import { followingIndex, linkFacts, moveConnection, storedConnection } from './link.js';
+import { REPLICATION_KINDS } from '../vocabulary.js';
 
 /** The check of one secondary's link ("link:dr:west"): the link dropped now, or nothing. */
 export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {
@@ -22,3 +31,43 @@ export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {
   if (now.state !== 'transient_failure') return [];
   return [{ type: 'replication-secondary-disconnected', at, kind, cluster: name, primary: r.primary, reason: now.reason! }];
 };
+
+/**
+ * The connections a crash of `crashed` ends, by kind: its own (it follows a primary) and those of
+ * the secondaries following it, each one the connection machine takes `lost` in (an idle or closed
+ * connection has nothing to lose). In name order.
+ */
+export function connectionsLostBy(state: SimState, crashed: string): { kind: ReplicationKind; secondary: string }[] {
+  const out: { kind: ReplicationKind; secondary: string }[] = [];
+  const index = followingIndex(state.clusters);
+  for (const kind of REPLICATION_KINDS) {
+    const names = new Set(index[kind].get(crashed) ?? []);
+    const own = state.clusters.get(crashed)?.replication[kind];
+    if (own?.role === 'secondary.following' && own.primary !== null) names.add(crashed);
+    for (const name of [...names].sort()) {
+      const r = state.clusters.named(name).replication[kind];
+      if (stepConnection(storedConnection(r), { type: 'lost' }) !== null) out.push({ kind, secondary: name });
+    }
+  }
+  return out;
+}
+
+const loseConnections = throughDraft((d: SimDraft, e: ClusterCrashed) => {
+  for (const { kind, secondary } of connectionsLostBy(stateBefore(d), e.cluster)) {
+    moveConnection(d, kind, secondary, { type: 'lost' });
+    // The crash is the last contact of the two ends (what the status record's last_heartbeat shows).
+    d.clusters[secondary].replication[kind].lastHeartbeat = e.at;
+  }
+});
+
+/** The world's reducers, a crash also ending the connections it ends (see the head of this file). */
+export function withConnectionsLost(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
+  const crash = table['cluster-crashed'] as DirectReducer<SimState, SimEvent>;
+  const direct = (s: SimState, e: SimEvent): Partial<SimState> | null => {
+    const network = crash.direct!(s, e);
+    const crashed = network ? nextState(s, network, s.now) : s;
+    const lost = loseConnections.direct!(crashed, e as ClusterCrashed);
+    return network || lost ? { ...network, ...lost } : null;
+  };
+  return { ...table, 'cluster-crashed': { direct } } as ReducerTable<SimState, SimEvent>;
+}
