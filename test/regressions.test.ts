@@ -12,7 +12,7 @@ const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
 describe('regression scenarios', () => {
   it.each(files)('%s', async (file) => {
     const loaded = loadScenario(readFileSync(join(DIR, file), 'utf8'), file);
-    if (!loaded.ok) throw new Error(formatScenarioError(loaded.error));
+    if (!loaded.ok) throw new Error(loaded.errors.map(formatScenarioError).join('\n'));
     const result = await runScenario(loaded.scenario);
     expect(result.reasons, file).toEqual([]);
     expect(result.verdict).toBe('valid');

@@ -18,6 +18,19 @@ import type { Derived } from '../cluster/cluster-table.js';
 import type { SimDraft } from '../cluster/draft.js';
 import { REPLICATION_KINDS } from '../vocabulary.js';
 
+/**
+ * The secondary's redial schedule while its primary is down (a dial dropped because nothing answers
+ * at the primary's address): gRPC's connection backoff (grpc/doc/connection-backoff.md: initial 1 s,
+ * multiplier 1.6, at most 120 s), counted from when the failed attempt is known to have failed,
+ * without gRPC's ±20% jitter (every time a function of the log, readable in a lesson). The wait after
+ * failed attempt `n` (from 1).
+ */
+export const REDIAL = { initialMs: 1000, multiplier: 1.6, maxMs: 120_000 } as const;
+
+export function redialDelayMs(attempt: number): number {
+  return Math.min(REDIAL.maxMs, Math.round(REDIAL.initialMs * REDIAL.multiplier ** (attempt - 1)));
+}
+
 /** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
 function sameAddress(a: string, b: string): boolean {
   const norm = (x: string) => x.trim().replace(/\/+$/, '').toLowerCase();

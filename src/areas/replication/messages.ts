@@ -24,11 +24,14 @@ import type { BusEffects, BusMessage, BusView, MessageSource, SentMessage } from
 import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { changedClusters } from '../cluster/changed.js';
-import { followersOf } from './link.js';
+import { followersOf, redialDelayMs } from './link.js';
 import { isUp } from '../../kernel/network.js';
 import { linkStream, walStream } from './shipping.js';
 import { KIND_WORD, REPLICATION_KINDS } from '../vocabulary.js';
 
+
+/** A dial's id: kind, secondary, primary, and its attempt when not the first ("connect:dr:west>east#3@41"). */
+const DIAL = /^connect:(dr|performance):([^>]+)>(.+?)(?:#(\d+))?@\d+$/;
 
 /** The ids of in-flight WALs on a stream up to `index`, in index order. */
 function walsUpTo(bus: BusView, stream: string, index: number): string[] {
@@ -189,9 +192,9 @@ function sortedNames(names: readonly string[]): readonly string[] {
 
 export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
   // A heal or a restart may let a waiting secondary try to connect again, a cut or a crash may drop
-  // links; else only a change to the clusters sends.
+  // links; a dial dropped may be tried again; else only a change to the clusters sends.
   const networkChanged = before.network !== after.network;
-  if (before.clusters === after.clusters && !networkChanged) return null;
+  if (before.clusters === after.clusters && !networkChanged && event.type !== 'message-dropped') return null;
   const out = new Effects();
   const latency = after.network.latencyMs;
   // The clusters this event changed (or added), in name order: what the readings below look at.
@@ -258,23 +261,39 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       out.wakeStream(walStream(kind, e.primary as string, cluster));
       break;
     }
-    case 'cluster-crashed':
+    case 'cluster-crashed': {
       // The crash ended these connections (streaming.ts `withConnectionsLost`): what was on its way
-      // over them is lost with them; each secondary dials again, and streaming resumes from its own
-      // WAL position.
+      // over them is lost with them (a crashed secondary's own dials too); each secondary dials
+      // again, and streaming resumes from its own WAL position.
+      const crashed = e.cluster as string;
       for (const name of changed) {
         const was = before.clusters.get(name);
         if (!was) continue;
         for (const kind of REPLICATION_KINDS) {
           const r0 = was.replication[kind];
-          const r1 = after.clusters.named(name).replication[kind];
-          if (r0 === r1 || r0.primary === null || r1.connected || (r0.connected === r1.connected && r0.syncState === r1.syncState)) continue;
-          const reason = `connection lost: ${e.cluster as string} crashed`;
+          if (r0.primary === null || r0.role !== 'secondary.following') continue;
+          if (name !== crashed && r0.primary !== crashed) continue;
+          const reason = `connection lost: ${crashed} crashed`;
           out.drop(bus.onStream(linkStream(kind, name)), reason);
           out.drop(bus.onStream(walStream(kind, r0.primary, name)), reason);
         }
       }
       break;
+    }
+    case 'message-dropped': {
+      // A dial nothing answered (the primary is down): the secondary dials again after its backoff
+      // (link.ts REDIAL). Sent now, the attempt starts then: its send time is the attempt's start.
+      const dial = DIAL.exec(e.id as string);
+      if (!dial || e.reason !== `${dial[3]} is down`) break;
+      const [, kind, name, primary, n] = dial as unknown as [string, ReplicationKind, string, string, string | undefined];
+      const r = after.clusters.get(name)?.replication[kind];
+      const link = linkStream(kind, name);
+      if (!r || r.role !== 'secondary.following' || r.primary !== primary || r.connected || !isUp(after.network, name) || out.onItsWay(bus, link)) break;
+      const attempt = (n === undefined ? 1 : Number(n)) + 1;
+      const start = event.at + redialDelayMs(attempt - 1);
+      out.send({ id: `connect:${kind}:${name}>${primary}#${attempt}@${seq}`, kind: 'connect', stream: link, from: name, to: primary, sentAt: start, dueAt: start + latency, label: `connect (${KIND_WORD[kind]}), attempt ${attempt}`, order: 0 });
+      break;
+    }
     case 'replication-secondary-disconnected':
       // The link dropped: a connection attempt or a sync under way is lost with it (WALs held by a
       // partition stay: they cross once the link is back).

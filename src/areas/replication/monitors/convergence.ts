@@ -6,6 +6,12 @@
 // a WAL one latency after the primary wrote it. The bound is five latencies (CONVERGENCE_LATENCIES)
 // to leave room, and at least 1 ms so that a zero-latency world still needs time to pass.
 //
+// A primary that was down: its secondaries dial it with gRPC's connection backoff while nothing
+// answers (1 s, times 1.6 after each failure, at most 120 s), so after it comes back a secondary's
+// next attempt may still be one wait away. The wait in force after D ms of failures is at most
+// 1 s + 0.6 D (the waits so far add up to (wait − 1 s) / 0.6), plus the failed attempt's latency:
+// the monitor allows that much after the restart of a primary down for D ms (`redialAllowanceMs`).
+//
 // "No new writes" is read broadly: the quiet period restarts at every event, other than replication
 // doing its own work (connections, syncs, WAL deliveries), that changes what replication carries or
 // how: a cluster's storage, WAL or replication state, or the network (a write, a delete, a role
@@ -17,7 +23,6 @@
 // follows a primary of its replication set over a link that can carry replication (not revoked).
 // What it should hold is its primary's storage (DR: all of it, tokens and keyring included;
 // performance: what the scope and the paths filter send it, see replica.ts).
-import { linkDown } from '../link.js';
 import type { ClusterState, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
 import { canonicalJson } from '../../../kernel/canonical.js';
 import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
@@ -31,6 +36,14 @@ export const CONVERGENCE_LATENCIES = 5;
 /** How long a healed world must stay quiet before every connected secondary must have caught up. */
 export function convergenceBoundMs(latencyMs: number): number {
   return Math.max(CONVERGENCE_LATENCIES * latencyMs, 1);
+}
+
+/** gRPC's connection backoff, as the monitor restates it (see the head of this file). */
+const BACKOFF = { initialMs: 1000, growth: 1.6, maxMs: 120_000 };
+
+/** The longest a secondary may wait for its next dial after its primary, down for `downMs`, comes back. */
+export function redialAllowanceMs(downMs: number, latencyMs: number): number {
+  return Math.min(BACKOFF.maxMs, BACKOFF.initialMs + (BACKOFF.growth - 1) * downMs) + latencyMs;
 }
 
 /** Replication doing its own work (and the clock): these never restart the quiet period. */
@@ -79,6 +92,28 @@ export function storageDifference(held: Storage, expected: Storage, mirror: bool
   return diff;
 }
 
+/**
+ * Whether the secondary follows a primary of its replication set that takes its credentials: the id
+ * it was issued, with that token, not revoked there nor anywhere in the set (a revocation bars the
+ * credentials set-wide: spec, revoke-secondary "stays barred"). Reachability is not asked: the
+ * monitor judges only a healed world.
+ */
+function linkCarries(state: SimState, kind: ReplicationKind, s: ClusterState): boolean {
+  const r = s.replication[kind];
+  if (r.role !== 'secondary.following' || r.primary === null) return false;
+  const p = state.clusters.get(r.primary);
+  if (!p || p.replication[kind].role !== 'primary' || p.replication[kind].clusterId !== r.clusterId) return false;
+  const issued = p.replication[kind].issued;
+  if (!Object.prototype.hasOwnProperty.call(issued, r.secondaryId)) return false;
+  const token = issued[r.secondaryId];
+  if (token.revoked || token.jti !== r.jti) return false;
+  for (const c of state.clusters.list()) {
+    const lists = [c.replication[kind].revokedCredentials, kind === 'performance' ? c.replication.dr.mirroredPerformance?.revokedCredentials : undefined];
+    for (const list of lists) if (r.jti !== '' && list?.includes(r.jti)) return false;
+  }
+  return true;
+}
+
 /** What the secondary should hold from its primary now. */
 function shouldHold(kind: ReplicationKind, primary: ClusterState, secondary: ClusterState): Storage {
   return kind === 'dr' ? primary.storage : expectedReplica(kind, primary, secondary);
@@ -107,7 +142,8 @@ function differing(state: SimState): Unconverged[] {
   for (const s of state.clusters.list()) {
     for (const kind of KINDS) {
       const r = s.replication[kind];
-      if (r.role !== 'secondary.following' || r.primary === null || linkDown(state, kind, s) !== null) continue;
+      if (!linkCarries(state, kind, s)) continue;
+      if (r.primary === null) continue;
       const p = state.clusters.named(r.primary);
       if (s.storage === p.storage) continue;
       const diff = storageDifference(s.storage, shouldHold(kind, p, s), kind === 'dr');
@@ -121,9 +157,14 @@ export function convergence(): Monitor {
   return convergenceFrom(null, new Set());
 }
 
-/** The monitor that remembers when the world last changed (null: it has seen nothing yet) and what it reported. */
-function convergenceFrom(since: number | null, reported: Set<string>): Monitor {
+/**
+ * The monitor that remembers when the world last changed (null: it has seen nothing yet), until when
+ * a restarted primary's secondaries may still be waiting to dial it, when each crashed cluster went
+ * down, and what it reported.
+ */
+function convergenceFrom(since: number | null, reported: Set<string>, dialsBy = 0, downSince = new Map<string, number>()): Monitor {
   let quietSince = since;
+  let redialsUntil = dialsBy;
   return {
     id: 'convergence',
     kind: 'invariant',
@@ -132,10 +173,17 @@ function convergenceFrom(since: number | null, reported: Set<string>): Monitor {
       quietSince ??= o.before.now;
       o.events.forEach((e, i) => {
         if (!REPLICATION_AT_WORK.has(e.type) && changesReplication(stateBefore(o, i), stateAfter(o, i))) quietSince = Math.max(quietSince!, e.at);
+        const cluster = (e as { cluster?: unknown }).cluster;
+        if (e.type === 'cluster-crashed' && typeof cluster === 'string' && !downSince.has(cluster)) downSince.set(cluster, e.at);
+        if (e.type === 'cluster-restarted' && typeof cluster === 'string' && downSince.has(cluster)) {
+          const allowance = redialAllowanceMs(e.at - downSince.get(cluster)!, stateAfter(o, i).network.latencyMs);
+          redialsUntil = Math.max(redialsUntil, e.at + allowance);
+          downSince.delete(cluster);
+        }
       });
       const state = o.state;
       const bound = convergenceBoundMs(state.network.latencyMs);
-      if (!healed(state) || state.now - quietSince <= bound) {
+      if (!healed(state) || state.now - quietSince <= bound || state.now - redialsUntil <= bound) {
         reported.clear();
         return [];
       }
@@ -153,12 +201,12 @@ function convergenceFrom(since: number | null, reported: Set<string>): Monitor {
             'convergence',
             state.now,
             [x.secondary, x.primary],
-            `${x.secondary} (${KIND_WORD[x.kind]} secondary of ${x.primary}) does not hold what ${x.primary} sends it, ${state.now - quietSince} ms after the last change (bound ${bound} ms): ${shown.join(', ')} differ`,
+            `${x.secondary} (${KIND_WORD[x.kind]} secondary of ${x.primary}) does not hold what ${x.primary} sends it, ${state.now - Math.max(quietSince!, redialsUntil)} ms after the last change (bound ${bound} ms): ${shown.join(', ')} differ`,
           ),
         );
       }
       return findings;
     },
-    fork: () => convergenceFrom(quietSince, new Set(reported)),
+    fork: () => convergenceFrom(quietSince, new Set(reported), redialsUntil, new Map(downSince)),
   };
 }
