@@ -32,6 +32,7 @@ import {
 } from './commands/index.js';
 import { FindingError, keyOwnersOf, Operator, SharedRequests, type Ref } from './commands/operator.js';
 import { withModelExpectation, type ScenarioExport } from './export.js';
+import { unforbiddenHazards } from './property.js';
 import { recordRun } from './property.js';
 import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import { keyCount } from '../areas/cluster/keymap.js';
@@ -303,6 +304,7 @@ function traceTo(
       clusters: clusterNames(run.k),
       // A model mismatch's step expects what the model predicted, so the file fails until they agree.
       steps: withModelExpectation(replayed.steps, again instanceof ModelMismatch ? again.expected : undefined),
+      hazards: unforbiddenHazards(replayed.operator.findings, run.forbid),
       // The command as typed: --depth is required, and --forbid decides what counts as a finding.
       header: [`Shortest trace (${commands.length} commands) found by replsim explore ${exploreFlags(run)}.`],
     },

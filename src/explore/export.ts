@@ -1,7 +1,8 @@
 // A sequence of operator commands, as the operator wrote it down step by step, turned into a
 // scenario file of format 1 (shared/design/scenario-format.md) that `replsim run` replays unchanged:
-// the same clusters and seed, every request with the variables it saved, waits and faults. With
-// `expect: pass`, the file fails the way the finding did until its cause is fixed.
+// the same clusters and seed, every request with the variables it saved, waits and faults. It
+// expects the run to pass (or to meet only the hazards the run met and nobody forbade), so it fails
+// the way the finding did until its cause is fixed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
@@ -18,6 +19,11 @@ export interface ScenarioExport {
   steps: ScriptStep[];
   /** Comment lines above the document: how the file was found and how to replay it. */
   header?: string[];
+  /**
+   * Hazards the run met that nobody forbade (a mixed-version topology meets newer-primary): the file
+   * expects them, so that it fails on its cause alone, not on them once the cause is fixed.
+   */
+  hazards?: readonly string[];
 }
 
 /**
@@ -50,7 +56,7 @@ export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
     name: s.name,
     description: s.description,
     seed: s.seed,
-    expect: 'pass',
+    expect: s.hazards?.length ? { hazards: [...s.hazards] } : 'pass',
     clusters: Object.fromEntries(s.clusters.map((c) => [c, propertyCluster(c)])),
     steps: s.steps,
   };

@@ -216,10 +216,18 @@ export function runProperty(options: PropertyOptions): PropertyResult {
       seed,
       clusters: names,
       steps: withModelExpectation(replayed.steps, replayed.error instanceof ModelMismatch ? replayed.error.expected : undefined),
+      hazards: unforbiddenHazards(replayed.operator.findings, forbid),
       header: [`Counterexample found by replsim check ${checkFlags(options)}; replay the shrunk run alone with: replsim check ${checkFlags(options)} --replay ${replayToken(globalPath(details.counterexamplePath ?? '', from), cmds)}`],
     },
   });
   return result;
+}
+
+/** The hazards a run met that were not forbidden, each once, in the order met. */
+export function unforbiddenHazards(findings: readonly { kind: string; id: string }[], forbid: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const f of findings) if (f.kind === 'hazard' && !forbid.includes(f.id) && !out.includes(f.id)) out.push(f.id);
+  return out;
 }
 
 /**
