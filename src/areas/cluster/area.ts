@@ -4,6 +4,7 @@ import { crash } from './commands/crash.js';
 import { heal } from './commands/heal.js';
 import { partition } from './commands/partition.js';
 import { restart } from './commands/restart.js';
+import { bounce } from './commands/bounce.js';
 import { wait } from './commands/wait.js';
 import { writeSecret } from './commands/write-secret.js';
 import { clientRoutes } from './client-endpoints.js';
@@ -24,6 +25,6 @@ export const clusterArea = simArea({
     notBuilt('sys/activation-flags/:feature/activate', ['POST', 'PUT'], 'activation flags'),
   ],
   mountRoutes: kvRoutes,
-  commands: [writeSecret, partition, heal, crash, restart, wait],
+  commands: [writeSecret, partition, heal, crash, restart, bounce, wait],
   refusals: clusterRefusals,
 });

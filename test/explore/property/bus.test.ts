@@ -58,8 +58,9 @@ describe('property: the bus', () => {
     let delivered = 0;
     const r = runProperty({ runs: 150, seed: 1, steps: 40, afterRun: (op, m) => void (delivered += checkBus(op, m)) });
     expect(r.findings.map((f) => `${f.kind} ${f.id ?? ''}: ${f.message}\n${f.words.join('\n')}`)).toEqual([]);
-    // Not vacuous: WALs were shipped and delivered (16 with this seed: most runs bring secondaries in line by merkle sync).
-    expect(delivered).toBeGreaterThan(5);
+    // Not vacuous: WALs were shipped and delivered (5 with this seed: most runs bring secondaries in
+    // line by merkle sync, and a bounced cluster's secondaries by resuming after their redial).
+    expect(delivered).toBeGreaterThan(2);
     // And messages were dropped (crashes, refused connections, reset links), each read from its event.
     expect(drops).toBeGreaterThan(5);
   });
