@@ -3,7 +3,7 @@
 // and wall time (the CLI's own output goes to out/<grid>/seed-S.txt, a counterexample to
 // out/<grid>/seed-S/counterexample.yaml). Exit 1 when any cell fails, 0 when all pass.
 //
-//   npm run check:nightly                 # the large grid: seeds 1-40 at 3000 runs x 80 steps on 5 clusters, then 20000 runs of seed 1
+//   npm run check:nightly                 # the large grid: seeds 1-60, 31337, 987654321, 20260101 at 3000 runs x 80 steps on 5 clusters, then 20000 runs of seed 1
 //   node scripts/check-grid.mjs --seeds 1-5 --runs 300      # any grid: --seeds A-B or A,B,C; --runs, --clusters, --steps, --out
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -41,8 +41,9 @@ function parse(argv) {
 /** The cells of a grid: [runs, clusters, steps, seed]. */
 function cells(o) {
   if (!o.nightly) return o.seeds.map((s) => ({ runs: o.runs, clusters: o.clusters, steps: o.steps, seed: s }));
-  // The nightly grid: every seed 1-40 at the README's nightly budget, then one long run.
-  return [...seedList('1-40').map((s) => ({ runs: 3000, clusters: 5, steps: 80, seed: s })), { runs: 20000, seed: 1 }];
+  // The nightly grid: every seed 1-60 and three that once found a bug at the README's nightly
+  // budget, then one long run.
+  return [...seedList('1-60,31337,987654321,20260101').map((s) => ({ runs: 3000, clusters: 5, steps: 80, seed: s })), { runs: 20000, seed: 1 }];
 }
 
 let o;
