@@ -215,9 +215,14 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         // Promoted, disabled, re-pointed, given other credentials: what was on its way is lost with the link.
         out.drop(bus.onStream(stream), `link reset: ${name} no longer streams from ${r0.primary}`);
         out.drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
-      } else if (r1.lastRemoteWal > r0.lastRemoteWal) {
-        const ids = walsUpTo(bus, stream, r1.lastRemoteWal);
-        if (ids.length) out.deliver(...ids);
+      } else {
+        // Told to follow the same primary again (update-primary), the secondary closed the connection
+        // it had: a sync under way on it is lost with it, and it dials afresh.
+        if (r0.connected && !r1.connected && e.type !== 'replication-secondary-disconnected' && e.type !== 'cluster-crashed') out.drop(bus.onStream(linkStream(kind, name)), `connection closed: ${name} connects to ${r0.primary} again`);
+        if (r1.lastRemoteWal > r0.lastRemoteWal) {
+          const ids = walsUpTo(bus, stream, r1.lastRemoteWal);
+          if (ids.length) out.deliver(...ids);
+        }
       }
     }
   }
