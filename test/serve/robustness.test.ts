@@ -35,6 +35,11 @@ function raw(port: number, bytes: string, endAfterWrite = false): Promise<string
   });
 }
 
+/** The control listener's secret, as a header. */
+function ctl(h: ServeHandle): Record<string, string> {
+  return { Authorization: `Bearer ${h.control.secret}` };
+}
+
 async function health(h: ServeHandle): Promise<number> {
   return (await fetch(`${h.clusters.east.url}/v1/sys/health`)).status;
 }
@@ -75,7 +80,7 @@ describe('the HTTP face answers malformed requests as the service does, and live
     // The LIST method itself (Node's parser knows no LIST; list-method.ts rewrites it).
     const viaMethod = await raw(
       h.clusters.east.port,
-      `LIST /v1/secret/metadata/app HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Vault-Token: ${root}\r\n\r\n`,
+      `LIST /v1/secret/metadata/app HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nConnection: close\r\nX-Vault-Token: ${root}\r\n\r\n`,
     );
     expect(viaMethod).toMatch(/^HTTP\/1\.1 200 /);
     expect(viaMethod).toContain('"keys":["one"]');
@@ -100,7 +105,7 @@ describe('request size: the listener default max_request_size is 32 MiB', () => 
 
   it('a declared Content-Length over the limit gets 413 at once and the connection is closed', async () => {
     const h = await start();
-    const got = await raw(h.clusters.east.port, `POST /v1/secret/data/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${32 * 1024 * 1024 + 1}\r\n\r\n{"data":`);
+    const got = await raw(h.clusters.east.port, `POST /v1/secret/data/x HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nContent-Type: application/json\r\nContent-Length: ${32 * 1024 * 1024 + 1}\r\n\r\n{"data":`);
     expect(got).toMatch(/^HTTP\/1\.1 413 /);
     expect(got).toContain('{"errors":["error parsing JSON"]}');
     expect(await health(h)).toBe(200);
@@ -113,7 +118,7 @@ describe('request size: the listener default max_request_size is 32 MiB', () => 
     const body = `{"data":{"blob":"${chunk}${chunk}"}}`;
     const got = await raw(
       h.clusters.east.port,
-      `POST /v1/secret/data/big HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${h.world.tokenNamed('east', 'root')}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      `POST /v1/secret/data/big HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nX-Vault-Token: ${h.world.tokenNamed('east', 'root')}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
     );
     expect(got).toMatch(/^HTTP\/1\.1 413 /);
     expect(h.world.log.length).toBe(before);
@@ -124,7 +129,7 @@ describe('request size: the listener default max_request_size is 32 MiB', () => 
 describe('slow clients are cut off by the listener timeouts', () => {
   it('a client that never finishes its headers has its connection closed', async () => {
     const h = await start({ limits: { headersTimeoutMs: 200, requestTimeoutMs: 300 } });
-    const got = await raw(h.clusters.east.port, 'GET /v1/sys/health HTTP/1.1\r\nHost: x\r\n');
+    const got = await raw(h.clusters.east.port, `GET /v1/sys/health HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\n`);
     expect(got).toMatch(/^HTTP\/1\.1 408 /);
     expect(await health(h)).toBe(200);
   });
@@ -132,7 +137,7 @@ describe('slow clients are cut off by the listener timeouts', () => {
   it('a client that stops sending its body has its connection closed', async () => {
     const h = await start({ limits: { headersTimeoutMs: 200, requestTimeoutMs: 300 } });
     const before = h.world.log.length;
-    await raw(h.clusters.east.port, 'POST /v1/secret/data/x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"data":');
+    await raw(h.clusters.east.port, `POST /v1/secret/data/x HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nContent-Length: 100\r\n\r\n{"data":`);
     expect(h.world.log.length).toBe(before);
     expect(await health(h)).toBe(200);
   });
@@ -183,7 +188,7 @@ describe('control listener', () => {
   it('refuses a step it does not know, a bad cluster, or a request step, naming the cause; changes nothing', async () => {
     const h = await start();
     const before = h.world.log.length;
-    const post = (b: string) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: b }).then(async (r) => [r.status, (await r.json()).errors?.[0]]);
+    const post = (b: string) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: b, headers: ctl(h) }).then(async (r) => [r.status, (await r.json()).errors?.[0]]);
     expect(await post('{"crash": "north"}')).toEqual([400, expect.stringContaining('north')]);
     expect(await post('{"request": "GET sys/health", "on": "east"}')).toEqual([400, expect.stringContaining('requests go to the cluster listeners')]);
     expect(await post('{"wait": "soon"}')).toEqual([400, expect.stringContaining('wait')]);
@@ -193,7 +198,7 @@ describe('control listener', () => {
 
   it('wait, partition, heal, crash and restart move the world and are recorded as steps', async () => {
     const h = await start();
-    const post = (b: unknown) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: JSON.stringify(b) }).then((r) => r.status);
+    const post = (b: unknown) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: JSON.stringify(b), headers: ctl(h) }).then((r) => r.status);
     expect(await post({ wait: '10s' })).toBe(200);
     expect(h.world.now).toBe(10_000);
     expect(await post({ partition: ['east', 'west'] })).toBe(200);
@@ -201,12 +206,12 @@ describe('control listener', () => {
     expect(await post({ crash: 'west' })).toBe(200);
     expect((await fetch(`${h.clusters.west.url}/v1/sys/health`)).status).toBe(503);
     expect(await post({ restart: 'west' })).toBe(200);
-    const status = await (await fetch(`${h.control.url}/v1/status`)).json();
+    const status = await (await fetch(`${h.control.url}/v1/status`, { headers: ctl(h) })).json();
     expect(status).toMatchObject({ now_ms: 10_000, clock: 'manual', clusters: { west: { running: true, dr: 'disabled' } } });
     const page = await (await fetch(`${h.control.url}/`)).text();
     expect(page).toMatch(/^west +http:\/\/127\.0\.0\.1:\d+ +yes +disabled/m);
     expect(page).not.toContain(h.world.tokenNamed('east', 'root')!);
-    const yaml = await (await fetch(`${h.control.url}/v1/scenario`)).text();
+    const yaml = await (await fetch(`${h.control.url}/v1/scenario`, { headers: ctl(h) })).text();
     expect(yaml).toMatch(/- wait: 10s\n {2}- partition:\n/);
     expect(yaml).toContain('- crash: west');
   });
