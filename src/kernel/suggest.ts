@@ -91,3 +91,8 @@ export function closest(input: string, candidates: readonly string[], options: {
   }
   return best;
 }
+
+/** A name as an error message quotes it: whole when short, else its start and its length (the sender chose how long it is). */
+export function quoteName(name: string, max = 60): string {
+  return name.length <= max ? `"${name}"` : `"${name.slice(0, max - 3)}..." (${name.length} characters)`;
+}

@@ -2,6 +2,7 @@
 // that every one will be known when its step runs (a typo found at step 40 wastes a whole run).
 import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { didYouMean, type Scenario, type Step } from './schema.js';
+import { quoteName } from '../kernel/suggest.js';
 
 /** Variable values by name: built-ins (`east.root_token`) and saved ones (`westToken`). */
 export type Variables = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
@@ -114,7 +115,7 @@ function unknownVariableMessage(
   }
   const guess = didYouMean(name, known);
   return (
-    `unknown variable "${name}"${guess === undefined ? '' : `: did you mean "${guess}"?`}` +
+    `unknown variable ${quoteName(name)}${guess === undefined ? '' : `: did you mean "${guess}"?`}` +
     (guess === undefined
       ? ': variables are <cluster>.root_token, <cluster>.keys.<i>, <cluster>.api_addr, <cluster>.cluster_addr, or saved by an earlier step'
       : '')
