@@ -184,7 +184,8 @@ function replaceIn(value: unknown, variables: Variables, at: string): Interpolat
       if (!newKey.ok) return newKey;
       const newItem = replaceIn(item, variables, join(at, key));
       if (!newItem.ok) return newItem;
-      out[newKey.value] = newItem.value;
+      // defineProperty: a key named `__proto__` (a client may send one) stays a plain key of the copy.
+      Object.defineProperty(out, newKey.value, { value: newItem.value, enumerable: true, writable: true, configurable: true });
     }
     return { ok: true, value: out };
   }

@@ -47,11 +47,11 @@ afterAll(() => {
   if (child && child.exitCode === null) child.kill('SIGKILL');
 });
 
-/** One request with exactly these headers (fetch would not let a test set Host). */
+/** One request with exactly these headers (fetch would not let a test set Host), on a connection of its own (no race with the server closing an idle one). */
 function send(url: string, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string }): Promise<{ status: number; text: string }> {
   const u = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port: Number(u.port), method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, timeout: 10_000 }, (res) => {
+    const req = request({ host: '127.0.0.1', port: Number(u.port), method: opts.method ?? 'GET', path: opts.path, headers: opts.headers, timeout: 10_000, agent: false }, (res) => {
       let text = '';
       res.on('data', (d) => (text += d));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
