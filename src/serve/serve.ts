@@ -151,10 +151,6 @@ function makeListener(limits: ListenerLimits, allowHosts: AllowedHosts, handler:
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
     },
     (req, res) => {
-      // The response is out: the next bytes on this connection start a request line (list-method.ts).
-      res.on('finish', () => {
-        if (req.socket instanceof ListMethodSocket) req.socket.atRequestStart = true;
-      });
       guardedHandler(req, res);
     },
   );

@@ -22,14 +22,14 @@ async function start(options: ServeOptions = {}): Promise<ServeHandle> {
 }
 
 /** Sends raw bytes on a fresh connection; resolves with everything received once the server closes it. */
-function raw(port: number, bytes: string, endAfterWrite = false): Promise<string> {
+function raw(port: number, bytes: string, endAfterWrite = false, encoding: BufferEncoding = 'utf8'): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let got = '';
     socket.on('data', (d) => (got += d));
     socket.on('close', () => resolve(got));
     socket.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve(got) : reject(e)));
-    socket.write(bytes, () => {
+    socket.write(bytes, encoding, () => {
       if (endAfterWrite) socket.end();
     });
   });
@@ -88,6 +88,48 @@ describe('the HTTP face answers malformed requests as the service does, and live
     expect(ns.status).toBe(404);
     const head = await fetch(`${h.clusters.east.url}/v1/sys/health`, { method: 'HEAD' });
     expect([head.status, await head.text()]).toEqual([200, '']);
+  });
+
+  it('an empty X-Vault-Token beside Authorization: Bearer uses the Bearer token, as the service does; another scheme is no token', async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const write = (headers: Record<string, string>) => fetch(`${h.clusters.east.url}/v1/secret/data/k`, { method: 'POST', body: '{"data":{"a":1}}', headers }).then((r) => r.status);
+    expect(await write({ 'X-Vault-Token': '', Authorization: `Bearer ${root}` })).toBe(200);
+    expect(await write({ Authorization: `Bearer   ${root}  ` })).toBe(200);
+    expect(await write({ Authorization: `bearer ${root}` })).toBe(403);
+    expect(await write({ 'X-Vault-Token': 'not-a-token', Authorization: `Bearer ${root}` })).toBe(403);
+  });
+
+  it('a GET pipelined before a LIST (and a POST with a body, plain or chunked) are all answered, in order', async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const host = `Host: 127.0.0.1:${h.clusters.east.port}\r\nX-Vault-Token: ${root}\r\n`;
+    const body = '{"data":{"a":1}}';
+    const chunked = '{"data":{"b":2}}';
+    const got = await raw(
+      h.clusters.east.port,
+      `POST /v1/secret/data/app/one HTTP/1.1\r\n${host}Content-Length: ${body.length}\r\n\r\n${body}` +
+        `POST /v1/secret/data/app/two HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\n${chunked.length.toString(16)}\r\n${chunked}\r\n0\r\n\r\n` +
+        `GET /v1/sys/health HTTP/1.1\r\n${host}\r\n` +
+        `LIST /v1/secret/metadata/app HTTP/1.1\r\n${host}Connection: close\r\n\r\n`,
+    );
+    const statuses = [...got.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(got).toContain('"keys":["one","two"]');
+  });
+
+  it('raw UTF-8 in a path (what curl sends for café) names the same key as its percent-escapes', async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const head = `HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nX-Vault-Token: ${root}\r\nConnection: close\r\n`;
+    const body = '{"data":{"v":"au lait"}}';
+    const wrote = await raw(h.clusters.east.port, Buffer.concat([Buffer.from('POST /v1/secret/data/caf'), Buffer.from('é', 'utf8'), Buffer.from(` ${head}Content-Length: ${body.length}\r\n\r\n${body}`)]).toString('latin1'), false, 'latin1');
+    expect(wrote).toMatch(/^HTTP\/1\.1 200 /);
+    const read = await fetch(`${h.clusters.east.url}/v1/secret/data/caf%C3%A9`, { headers: { 'X-Vault-Token': root } });
+    expect((await read.json()).data.data).toEqual({ v: 'au lait' });
+    const listed = await raw(h.clusters.east.port, Buffer.concat([Buffer.from('LIST /v1/secret/metadata/?x=ü'.replace('ü', ''), 'latin1'), Buffer.from('ü', 'utf8'), Buffer.from(` ${head}\r\n`)]).toString('latin1'), false, 'latin1');
+    expect(listed).toMatch(/^HTTP\/1\.1 200 /);
+    expect(listed).toContain('"keys":["café"]');
   });
 
   it('X-Vault-Wrap-TTL answers 501: response wrapping is not simulated', async () => {
