@@ -124,12 +124,8 @@ export class RequestLineRewriter {
       case 'headers':
       case 'trailers': {
         out.push(b);
-        if (b !== LF) {
-          if (st.line.length >= MAX_LINE) this.state = { at: 'pass' };
-          else st.line.push(b);
-          return;
-        }
-        const line = Buffer.from(st.line).toString('latin1').replace(/\r$/, '');
+        const line = this.lineEnded(st.line, b);
+        if (line === null) return;
         st.line = [];
         if (st.at === 'trailers') {
           if (line === '') this.state = { at: 'start', held: [] };
@@ -144,12 +140,9 @@ export class RequestLineRewriter {
       }
       case 'chunk-size': {
         out.push(b);
-        if (b !== LF) {
-          if (st.line.length >= MAX_LINE) this.state = { at: 'pass' };
-          else st.line.push(b);
-          return;
-        }
-        const size = Buffer.from(st.line).toString('latin1').replace(/\r$/, '').split(';')[0].trim();
+        const line = this.lineEnded(st.line, b);
+        if (line === null) return;
+        const size = line.split(';')[0].trim();
         if (!/^[0-9a-fA-F]{1,12}$/.test(size)) return void (this.state = { at: 'pass' });
         const n = parseInt(size, 16);
         this.state = n === 0 ? { at: 'trailers', line: [] } : { at: 'chunk-data', left: n };
@@ -162,6 +155,14 @@ export class RequestLineRewriter {
       default:
         out.push(b);
     }
+  }
+
+  /** Adds `b` to a line being read: the line (without CR LF) once `b` ends it, else null (and too long a line stops the rewriting). */
+  private lineEnded(line: number[], b: number): string | null {
+    if (b === LF) return Buffer.from(line).toString('latin1').replace(/\r$/, '');
+    if (line.length >= MAX_LINE) this.state = { at: 'pass' };
+    else line.push(b);
+    return null;
   }
 
   /** Notes what a header line says of the body's framing. */
