@@ -5,7 +5,8 @@
 // listener answers only requests that name it — `Host` (and the authority of an absolute-form
 // target) is one of its own addresses, `127.0.0.1:port`, `localhost:port`, `[::1]:port`, or a name
 // the operator allowed with `--allow-host` — and that come from no other origin: an `Origin` header,
-// when present, must be the listener's own `http://<its address>`. Anything else gets 403 with the
+// when present, must be the listener's own `http://<its address>`, and a browser's `Sec-Fetch-Site`
+// must not say `cross-site` or `same-site` (browsers send no Origin on a plain GET, but that header). Anything else gets 403 with the
 // reason before any handler runs or any byte of the body is read.
 //
 // Every listener is made through `guarded` (serve.ts `makeListener`), so a listener or a route added
@@ -56,6 +57,11 @@ export function refusalOf(req: IncomingMessage, port: number, allowed: AllowedHo
     if (!m || !hosts.has(m[1].toLowerCase()))
       return `refused by replsim serve: the request comes from a web page of another origin, "${short(origin)}"; replsim serve answers only its own origin (http://${own}) and those of names allowed with --allow-host, so that a page on another site cannot drive the simulation or read its secrets`;
   }
+  // A browser marks every request it sends (GETs without an Origin too: an <img>, a no-cors fetch)
+  // with where it comes from; one from another site's page is refused like a foreign Origin.
+  const site = header(req, 'sec-fetch-site')?.toLowerCase();
+  if (site === 'cross-site' || site === 'same-site')
+    return `refused by replsim serve: the browser says the request comes from a page of another site or origin (Sec-Fetch-Site: ${site}); replsim serve answers only its own pages and clients that are not browsers`;
   return null;
 }
 

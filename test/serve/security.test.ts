@@ -87,6 +87,9 @@ describe('Host and Origin: every listener answers only requests that name it', (
       expect(r.status, name).toBe(403);
       expect(JSON.parse(r.text).errors[0]).toMatch(/another origin, "http:\/\/attacker\.example"/);
       expect((await send(url, { path: '/v1/sys/health', headers: { Origin: 'null' } })).status, name).toBe(403);
+      // A GET a page makes without an Origin (an <img>, a no-cors fetch) still says where it comes from.
+      expect((await send(url, { path: '/v1/sys/health', headers: { 'Sec-Fetch-Site': 'cross-site' } })).status, name).toBe(403);
+      expect((await send(url, { path: '/v1/health', headers: { 'Sec-Fetch-Site': 'none' } })).status, name).not.toBe(403);
     }
     const before = JSON.parse((await send(urls.control, { path: '/v1/status', headers: auth() })).text).steps;
     const step = await send(urls.control, { method: 'POST', path: '/v1/step', headers: { Origin: 'http://attacker.example', 'Content-Type': 'text/plain', ...auth() }, body: '{"crash": "east"}' });
