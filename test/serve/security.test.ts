@@ -176,3 +176,19 @@ describe('stopping', () => {
     expect(existsSync(join(runtime, 'replsim', `control-${new URL(urls.control).port}.secret`))).toBe(false);
   });
 });
+
+describe('--allow-host', () => {
+  it('takes names and name:port, and refuses a URL or an empty name, naming it', async () => {
+    const { serve, ServeError } = await import('../../src/serve/serve.js');
+    await expect(serve({ clusters: ['east'], allowHosts: ['http://vault.test'] })).rejects.toThrow(ServeError);
+    await expect(serve({ clusters: ['east'], allowHosts: ['http://vault.test'] })).rejects.toThrow(/--allow-host: "http:\/\/vault\.test" is not a host name/);
+    await expect(serve({ clusters: ['east'], allowHosts: [''] })).rejects.toThrow(/--allow-host: an empty name/);
+    const h = await serve({ clusters: ['east'], clock: 'manual', allowHosts: ['vault.test:9999'] });
+    try {
+      expect((await send(h.clusters.east.url, { path: '/v1/sys/health', headers: { Host: 'vault.test:9999' } })).status).toBe(200);
+      expect((await send(h.clusters.east.url, { path: '/v1/sys/health', headers: { Host: `vault.test:${h.clusters.east.port}` } })).status).toBe(403);
+    } finally {
+      await h.stop();
+    }
+  });
+});
