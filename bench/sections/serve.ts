@@ -99,4 +99,50 @@ const row: Row = {
   note: `wall clock; in-process through the serving session (monitors + recording, no HTTP): ${Math.round(sessionRate).toLocaleString('en-GB')} requests/s`,
   detail: { n: N, concurrency: CONCURRENCY, httpMs: http, worldRequestMs: direct, sessionMs: session },
 };
-emit([row]);
+
+/**
+ * A 40,000-character unknown cluster name sent to the control listener (`{"crash": "xxx…"}`): the
+ * answer's wall time over HTTP, next to a short unknown name's. The suggestion is length-checked
+ * and banded (src/kernel/suggest.ts), so the long name costs its JSON parse and little more.
+ */
+async function longName(): Promise<{ longMs: number[]; shortMs: number[] }> {
+  const h = await serve({ clusters: ['east', 'west'], clock: 'manual' });
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (body: string) =>
+    new Promise<number>((resolve, reject) => {
+      const t0 = performance.now();
+      const req = request({ host: '127.0.0.1', port: h.control.port, path: '/v1/step', method: 'POST', agent, headers: { Authorization: `Bearer ${h.control.secret}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } }, (res) => {
+        res.resume();
+        res.on('end', () => (res.statusCode === 400 ? resolve(performance.now() - t0) : reject(new Error(`expected 400, got ${res.statusCode}`))));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const long = JSON.stringify({ crash: 'x'.repeat(40_000) });
+  const short = JSON.stringify({ crash: 'eats' });
+  const longMs: number[] = [];
+  const shortMs: number[] = [];
+  for (let i = 0; i < (quick ? 10 : 40); i++) {
+    longMs.push(await send(long));
+    shortMs.push(await send(short));
+  }
+  agent.destroy();
+  await h.stop();
+  return { longMs: longMs.slice(5), shortMs: shortMs.slice(5) };
+}
+
+const names = await longName();
+const longMedian = median(names.longMs);
+const longRow: Row = {
+  id: 'serve-long-name',
+  section: 7,
+  title: 'replsim serve: a 40,000-character unknown cluster name on the control listener',
+  replsim: { name: 'answer time (400 with the error), median', value: longMedian, unit: 'ms' },
+  baseline: { name: 'a 4-character unknown name ("eats"), median', value: median(names.shortMs), unit: 'ms' },
+  ratio: longMedian / median(names.shortMs),
+  goal: 'under 10 ms',
+  met: longMedian < 10,
+  note: 'wall clock over loopback HTTP, keep-alive, one at a time; the first 5 answers of each are warm-up',
+  detail: names,
+};
+emit([row, longRow]);

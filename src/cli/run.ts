@@ -2,7 +2,7 @@
 // a summary table when there are several. Exit code: 0 valid, 1 invalid, 2 bad file or misuse; the
 // worst of all files. One file that cannot be read, loaded or run never stops the others: it is
 // reported, counted as "not run", and the run goes on to the next file and the summary.
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
@@ -63,8 +63,8 @@ export function expandPaths(paths: string[]): Source[] {
     let isDir: boolean;
     try {
       isDir = statSync(p).isDirectory();
-    } catch {
-      sources.push({ file: p, problem: 'no such file or folder' });
+    } catch (e) {
+      sources.push({ file: p, problem: whyUnreadable(p, e) });
       continue;
     }
     if (!isDir) {
@@ -72,21 +72,60 @@ export function expandPaths(paths: string[]): Source[] {
       sources.push(SCENARIO_EXT.has(extname(p).toLowerCase()) ? { file: p } : { file: p, problem: 'not a scenario file: scenario files end in .yaml, .yml or .json' });
       continue;
     }
-    const found = scenarioFilesUnder(p);
+    const found = scenarioFilesUnder(p, new Set([realpathSync(p)]));
     if (found.length === 0) sources.push({ file: p, problem: 'no scenario files (.yaml, .yml, .json) in this folder or below' });
-    for (const f of found) sources.push({ file: f });
+    sources.push(...found);
   }
   return sources;
 }
 
-function scenarioFilesUnder(dir: string): string[] {
-  const files: string[] = [];
+/** Why a path named or met cannot be read, in words: a missing file, a symbolic link loop, a dangling link. */
+function whyUnreadable(path: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code === 'ELOOP') return 'a symbolic link loop: following its links leads back to one of them';
+  if (code === 'ENOENT') {
+    try {
+      if (lstatSync(path).isSymbolicLink()) return `a symbolic link to ${readlinkSync(path)}, which does not exist`;
+    } catch {
+      // not even a link: missing
+    }
+    return 'no such file or folder';
+  }
+  if (code === 'EACCES') return 'cannot read it: permission denied';
+  return `cannot read it: ${(e as Error).message}`;
+}
+
+/**
+ * Scenario files below `dir`. Symbolic links are followed, to files and to folders; a link to a
+ * folder being searched already (an ancestor: `ancestors` holds their real paths) is a loop, named
+ * and counted as a file not run rather than followed forever.
+ */
+function scenarioFilesUnder(dir: string, ancestors: Set<string>): Source[] {
+  const files: Source[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') files.push(...scenarioFilesUnder(path));
-    } else if (entry.isFile() && SCENARIO_EXT.has(extname(entry.name).toLowerCase()) && entry.name !== 'schema.json') {
-      files.push(path);
+    let isDir = entry.isDirectory();
+    let isFile = entry.isFile();
+    if (entry.isSymbolicLink()) {
+      try {
+        const st = statSync(path);
+        isDir = st.isDirectory();
+        isFile = st.isFile();
+      } catch (e) {
+        if (SCENARIO_EXT.has(extname(entry.name).toLowerCase()) || (e as NodeJS.ErrnoException).code === 'ELOOP') files.push({ file: path, problem: whyUnreadable(path, e) });
+        continue;
+      }
+    }
+    if (isDir) {
+      if (entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const real = realpathSync(path);
+      if (ancestors.has(real)) {
+        files.push({ file: path, problem: `a symbolic link loop: it leads back to ${real}, a folder this search is already in; left out` });
+        continue;
+      }
+      files.push(...scenarioFilesUnder(path, new Set([...ancestors, real])));
+    } else if (isFile && SCENARIO_EXT.has(extname(entry.name).toLowerCase()) && entry.name !== 'schema.json') {
+      files.push({ file: path });
     }
   }
   return files;

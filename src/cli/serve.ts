@@ -4,8 +4,11 @@ import { decodeToken } from '../areas/cluster/crypto/otp.js';
 import type { Io } from './run.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import { serve, ServeError, writeSessionFiles, type ServeHandle } from '../serve/serve.js';
+import { defaultSecretFile, readSecretFile, SECRET_ENV, SECRET_FILE_ENV, secretFolder } from '../serve/control-secret.js';
+import { checkAllowedHost } from '../serve/guard.js';
 
 const DEFAULT_PORT = 8200;
+const SECRET_FILE_HELP = '$XDG_RUNTIME_DIR/replsim/control-PORT.secret, or replsim-UID/control-PORT.secret in the temporary folder';
 
 function positiveNumber(name: string) {
   return (v: string) => {
@@ -20,6 +23,16 @@ function port(name: string) {
     if (!/^\d+$/.test(v) || Number(v) > 65535) throw new InvalidArgumentError(`${name} must be a port number (0 to 65535; 0 picks free ports), got "${v}"`);
     return Number(v);
   };
+}
+
+function hostList(v: string, previous: string[] = []): string[] {
+  const names = v.split(',').map((s) => s.trim()).filter(Boolean);
+  if (names.length === 0) throw new InvalidArgumentError('--allow-host needs a host name, like vault.local (or several, comma-separated)');
+  for (const n of names) {
+    const why = checkAllowedHost(n);
+    if (why) throw new InvalidArgumentError(`--allow-host: ${why}`);
+  }
+  return [...previous, ...names];
 }
 
 function clusterList(v: string): string[] {
@@ -37,6 +50,8 @@ interface ServeCliOptions {
   speed?: number;
   record?: string;
   out?: string;
+  allowHost?: string[];
+  secretFile?: string;
 }
 
 /** The lines `serve` prints once every listener is up: where each cluster is and how to reach it. */
@@ -53,7 +68,8 @@ export function banner(h: ServeHandle, opts: { clock: string; speed?: number }):
   }
   lines.push('');
   lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | partition east west | heal all | crash east | restart east …)`);
-  lines.push(`export REPLSIM_CTL_ADDR=${h.control.url}`);
+  lines.push(`export REPLSIM_CTL_ADDR=${h.control.url} REPLSIM_CTL_SECRET=${h.control.secret}`);
+  if (h.control.secretFile) lines.push(`# the control secret is also in ${h.control.secretFile} (mode 600), where \`replsim ctl\` finds it`);
   lines.push('');
   lines.push(`listening ${JSON.stringify({ ...Object.fromEntries(Object.entries(h.clusters).map(([n, e]) => [n, e.url])), control: h.control.url })}`);
   return lines;
@@ -82,6 +98,8 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
     .option('--speed <n>', 'with the wall clock, run virtual time N times faster', positiveNumber('--speed'))
     .option('--record <file>', 'on stop, write everything that happened as a format-1 scenario that `replsim run` replays')
     .option('--out <dir>', 'on stop, write results.json and history.jsonl here, as `replsim run --out` does')
+    .option('--allow-host <names>', 'also answer requests whose Host is NAME or NAME:PORT (comma-separated, repeatable); besides 127.0.0.1, localhost and [::1] every other Host or a foreign Origin gets 403', hostList)
+    .option('--secret-file <file>', `where to write the control listener's secret (mode 600; default ${SECRET_FILE_HELP})`)
     .action(async (scenario: string | undefined, opts: ServeCliOptions) => setExit(await serveCommand(scenario, opts, io)));
 
   program
@@ -90,7 +108,9 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
     .argument('<command>', 'status | advance DURATION | stop | partition A B | heal A B|all | crash C | restart C | corrupt C TREE PAGE SUBPAGE | destination-fault C TYPE NAME FAULT | scenario | decode-token ENCODED OTP')
     .argument('[args...]', 'the command\'s arguments')
     .option('--addr <url>', 'the control listener (default $REPLSIM_CTL_ADDR, else http://127.0.0.1:8202)')
-    .action(async (command: string, args: string[], opts: { addr?: string }) => setExit(await ctlCommand(command, args, opts.addr ?? io.env.REPLSIM_CTL_ADDR ?? 'http://127.0.0.1:8202', io)));
+    .option('--secret-file <file>', `the control secret's file (default $${SECRET_ENV} itself, else $${SECRET_FILE_ENV}, else ${SECRET_FILE_HELP} for the --addr port)`)
+    .action(async (command: string, args: string[], opts: { addr?: string; secretFile?: string }) =>
+      setExit(await ctlCommand(command, args, opts.addr ?? io.env.REPLSIM_CTL_ADDR ?? 'http://127.0.0.1:8202', opts.secretFile, io)));
 }
 
 async function serveCommand(scenario: string | undefined, opts: ServeCliOptions, io: Io): Promise<number> {
@@ -104,6 +124,9 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
       seed: opts.seed,
       clock: opts.clock,
       speed: opts.speed,
+      allowHosts: opts.allowHost,
+      // Named after the control port, known once it is bound (port 0 picks one).
+      controlSecretFile: opts.secretFile ? { path: opts.secretFile } : (controlPort) => ({ path: defaultSecretFile(controlPort, io.env), folder: secretFolder(io.env) }),
       onFinding: (f) => io.err(describeFinding(f)),
     });
   } catch (e) {
@@ -152,7 +175,27 @@ export function ctlStep(command: string, args: string[]): Record<string, unknown
   }
 }
 
-async function ctlCommand(command: string, args: string[], addr: string, io: Io): Promise<number> {
+/** The control secret `replsim ctl` shows: $REPLSIM_CTL_SECRET, else the file (--secret-file, $REPLSIM_CTL_SECRET_FILE, else serve's default for the port of `addr`). */
+export function ctlSecret(addr: string, secretFile: string | undefined, env: NodeJS.ProcessEnv): { secret: string } | { error: string } {
+  const fromEnv = env[SECRET_ENV]?.trim();
+  if (fromEnv && secretFile === undefined) return { secret: fromEnv };
+  let file = secretFile ?? env[SECRET_FILE_ENV];
+  if (!file) {
+    let port: number;
+    try {
+      const u = new URL(addr);
+      port = Number(u.port || (u.protocol === 'https:' ? 443 : 80));
+    } catch {
+      return { error: `--addr "${addr}" is not a URL like http://127.0.0.1:8202` };
+    }
+    file = defaultSecretFile(port, env);
+  }
+  const read = readSecretFile(file);
+  if ('error' in read) return { error: `${read.error} (set ${SECRET_ENV} to the secret replsim serve printed, or give --secret-file)` };
+  return read;
+}
+
+async function ctlCommand(command: string, args: string[], addr: string, secretFile: string | undefined, io: Io): Promise<number> {
   if (command === 'decode-token') {
     // Local: what `vault operator generate-root -decode=ENCODED -otp=OTP` prints.
     if (args.length !== 2) {
@@ -184,6 +227,12 @@ async function ctlCommand(command: string, args: string[], addr: string, io: Io)
     url = `${addr}/v1/step`;
     init = { method: 'POST', body: JSON.stringify(step), headers: { 'Content-Type': 'application/json' } };
   }
+  const secret = ctlSecret(addr, secretFile, io.env);
+  if ('error' in secret) {
+    io.err(`replsim ctl: ${secret.error}`);
+    return 2;
+  }
+  init = { ...init, headers: { ...(init.headers as Record<string, string> | undefined), Authorization: `Bearer ${secret.secret}` } };
   let res: Response;
   try {
     res = await fetch(url, init);
@@ -211,7 +260,7 @@ async function ctlCommand(command: string, args: string[], addr: string, io: Io)
 async function waitUntilClosed(addr: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
     try {
-      await fetch(`${addr}/v1/status`, { signal: AbortSignal.timeout(500) });
+      await fetch(`${addr}/v1/health`, { signal: AbortSignal.timeout(500) });
     } catch {
       return;
     }

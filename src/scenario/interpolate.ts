@@ -2,6 +2,7 @@
 // that every one will be known when its step runs (a typo found at step 40 wastes a whole run).
 import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { didYouMean, type Scenario, type Step } from './schema.js';
+import { quoteName } from '../kernel/suggest.js';
 
 /** Variable values by name: built-ins (`east.root_token`) and saved ones (`westToken`). */
 export type Variables = ReadonlyMap<string, unknown> | Readonly<Record<string, unknown>>;
@@ -114,7 +115,7 @@ function unknownVariableMessage(
   }
   const guess = didYouMean(name, known);
   return (
-    `unknown variable "${name}"${guess === undefined ? '' : `: did you mean "${guess}"?`}` +
+    `unknown variable ${quoteName(name)}${guess === undefined ? '' : `: did you mean "${guess}"?`}` +
     (guess === undefined
       ? ': variables are <cluster>.root_token, <cluster>.keys.<i>, <cluster>.api_addr, <cluster>.cluster_addr, or saved by an earlier step'
       : '')
@@ -183,7 +184,8 @@ function replaceIn(value: unknown, variables: Variables, at: string): Interpolat
       if (!newKey.ok) return newKey;
       const newItem = replaceIn(item, variables, join(at, key));
       if (!newItem.ok) return newItem;
-      out[newKey.value] = newItem.value;
+      // defineProperty: a key named `__proto__` (a client may send one) stays a plain key of the copy.
+      Object.defineProperty(out, newKey.value, { value: newItem.value, enumerable: true, writable: true, configurable: true });
     }
     return { ok: true, value: out };
   }

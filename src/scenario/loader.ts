@@ -7,6 +7,7 @@ import { checkVariables } from './interpolate.js';
 import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { parseScenario, type Scenario } from './schema.js';
+import { checkRecordingEnd, checkRecordingSteps } from './recording-mark.js';
 
 
 /** A loaded scenario with a way back to its lines (for runtime messages), or every error found. */
@@ -39,6 +40,9 @@ export function readableKey(key: string): string {
 }
 
 function load(text: string, file: string): LoadResult {
+  // A recording cut short is refused first: its YAML may well parse, one step short.
+  const cut = checkRecordingEnd(text, file);
+  if (cut) return { ok: false, errors: [cut] };
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const position = (offset: number) => {
@@ -73,6 +77,8 @@ function load(text: string, file: string): LoadResult {
   }
   const variableErrors = checkVariables(parsed.data, undefined, { file, locate });
   if (variableErrors.length > 0) return { ok: false, errors: tidy(variableErrors) };
+  const miscounted = checkRecordingSteps(text, file, parsed.data.steps.length, (i) => locate(['steps', i]).line);
+  if (miscounted) return { ok: false, errors: [miscounted] };
   return { ok: true, scenario: parsed.data, locate };
 }
 

@@ -1,7 +1,7 @@
 // The scenario file, format 1 (shared/design/scenario-format.md), as one zod schema. The same schema
 // validates files, gives the runner its types and writes the JSON Schema that editors use, so the three
 // cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
-import damerauLevenshtein from 'damerau-levenshtein';
+import { closest } from '../kernel/suggest.js';
 import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { parseStoreRef } from '../areas/sync/external-store.js';
@@ -173,25 +173,13 @@ export type Step =
 // ---------------------------------------------------------------------------------------------------
 // Messages
 
-/** The closest candidate to a misspelt word (case, `-` and `_` aside, or a small edit distance), if any. */
+/**
+ * The closest candidate to a misspelt word (case, `-` and `_` aside, or a small edit distance), if
+ * any. Bounded (src/kernel/suggest.ts): a word much longer than every candidate is compared with none.
+ */
 export function didYouMean(input: string, candidates: readonly string[]): string | undefined {
-  const folded = fold(input);
-  const sameLetters = candidates.find((c) => fold(c) === folded);
-  if (sameLetters !== undefined) return sameLetters === input ? undefined : sameLetters;
   // One edit per three letters: "tokn" finds "token", but "on" must not find "otp" nor "FETCH" "PATCH".
-  const limit = Math.max(1, Math.floor(input.length / 3));
-  let best: string | undefined;
-  let bestDistance = limit + 1;
-  for (const candidate of candidates) {
-    // Optimal string alignment (damerau-levenshtein): a swapped pair of letters ("PSOT", "lisence")
-    // costs one edit, as typists make them.
-    const distance = damerauLevenshtein(input.toLowerCase(), candidate.toLowerCase()).steps;
-    if (distance < bestDistance) {
-      best = candidate;
-      bestDistance = distance;
-    }
-  }
-  return best;
+  return closest(input, candidates, { maxEdits: (w) => Math.max(1, Math.floor(w.length / 3)), fold, compare: (w) => w.toLowerCase() });
 }
 
 function fold(word: string): string {
@@ -298,8 +286,8 @@ function strictObject<T extends z.ZodRawShape>(what: string, shape: T) {
 function unknownKeyMessage(key: string, what: string, allowed: readonly string[]): string {
   const guess = didYouMean(key, allowed);
   return guess === undefined
-    ? `unknown key "${key}" in ${what}; it takes ${quoteList(allowed)}`
-    : `unknown key "${key}" in ${what}: did you mean "${guess}"?`;
+    ? `unknown key ${show(key)} in ${what}; it takes ${quoteList(allowed)}`
+    : `unknown key ${show(key)} in ${what}: did you mean "${guess}"?`;
 }
 
 // A union whose options are told apart by which key is present. The chosen option is parsed first, on
@@ -766,7 +754,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
     ctx.addIssue({
       code: z.ZodIssueCode.custom,
       path,
-      message: `unknown cluster "${name}": the clusters are ${quoteList(clusters)}${hint(name, clusters)}`,
+      message: `unknown cluster ${show(name)}: the clusters are ${quoteList(clusters)}${hint(name, clusters)}`,
     });
   };
   // A partition or heal may also name an external store (`codehost/gh1`): the network path between
@@ -801,7 +789,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
             code: z.ZodIssueCode.custom,
             path: at('token'),
             message:
-              `unknown token "${token}": use root, none, "\${var}" or a token declared under a cluster's tokens ` +
+              `unknown token ${show(token)}: use root, none, "\${var}" or a token declared under a cluster's tokens ` +
               `(${known.length === 0 ? 'none are declared' : `declared: ${known.join(', ')}`})${hint(token, ['root', 'none', ...known])}`,
           });
         }

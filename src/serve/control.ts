@@ -11,10 +11,15 @@
 //   GET  /             the same as a plain-text page for a browser or `curl`
 //   GET  /v1/scenario  the recording so far, as a format-1 scenario (YAML)
 //   POST /v1/stop      stop serving as on SIGTERM (scripts that started `serve` in the background end it so)
+//   GET  /v1/health    {"ok": true} while serving
+//
+// Every route but the health check and the plain-text page (which shows no secrets) needs the
+// session's secret, `Authorization: Bearer <secret>` (control-secret.ts); without it, 401.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { modeOf } from '../../models/replication-role.machine.js';
 import { isUp } from '../kernel/network.js';
 import { rfc3339 } from '../kernel/clock.js';
+import { showsSecret } from './control-secret.js';
 import { readBody, sendJson, type ListenerLimits } from './http-face.js';
 import type { Session } from './session.js';
 
@@ -24,8 +29,23 @@ export interface ClusterEndpoint {
   port: number;
 }
 
-export function controlHandler(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits, requestStop: () => void) {
+export function controlHandler(session: Session, endpoints: () => Record<string, ClusterEndpoint>, clockMode: string, limits: ListenerLimits, secret: string, requestStop: () => void) {
   return (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? '').split('?')[0];
+    const open = req.method === 'GET' || req.method === 'HEAD' ? path === '/v1/health' || path === '/' : false;
+    if (!open && !showsSecret(req.headers.authorization, secret)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="replsim serve control"');
+      return sendJson(
+        res,
+        401,
+        {
+          errors: [
+            `the control listener needs this session's secret: send "Authorization: Bearer <secret>" (replsim serve prints it at start as REPLSIM_CTL_SECRET; replsim ctl reads it from that variable or from the secret file serve writes)`,
+          ],
+        },
+        { close: true },
+      );
+    }
     handleControl(session, endpoints, clockMode, limits, requestStop, req, res).catch((e: unknown) => {
       process.stderr.write(`replsim serve: internal error on the control listener: ${(e as Error)?.stack ?? String(e)}\n`);
       sendJson(res, 500, { errors: ['internal error in replsim (please report)'] });
@@ -48,6 +68,7 @@ async function handleControl(
   if (body === 'aborted') return;
   if (body === 'too-large') return sendJson(res, 413, { errors: ['error parsing JSON'] }, { close: true });
 
+  if (path === '/v1/health' && (method === 'GET' || method === 'HEAD')) return sendJson(res, 200, { ok: true }, { head: method === 'HEAD' });
   if ((path === '/v1/status' || path === '/') && method === 'GET') {
     const s = await session.status();
     const w = session.world.state;

@@ -1,6 +1,6 @@
 // The HTTP face of one simulated cluster: a `node:http` listener on the loopback address speaking
 // the service's HTTP API (vault-api-facts.md §0): the `/v1/` prefix; GET, POST, PUT, PATCH, DELETE,
-// LIST and `GET ?list=true`; `X-Vault-Token` or `Authorization: Bearer`; `X-Vault-Namespace`; JSON
+// LIST and `GET ?list=true`; `X-Vault-Token` or `Authorization: Bearer` (clientToken); `X-Vault-Namespace`; JSON
 // bodies up to the listener's `max_request_size`. What the HTTP layer itself refuses it refuses as
 // the service's HTTP layer does (hashicorp/vault http/handler.go, http/logical.go,
 // sdk/logical/response_util.go): a path outside `/v1/` → 404 `{"errors":[]}`; an unknown method →
@@ -144,11 +144,23 @@ async function handle(
     }
   }
 
-  const bearer = header(req, 'authorization')?.match(/^Bearer\s+(.+)$/i)?.[1];
-  const token = header(req, 'x-vault-token') ?? bearer;
+  const token = clientToken(req);
   const namespace = header(req, 'x-vault-namespace');
   const response = await session.request(cluster, { method, path: fullPath, body: parsed, token: token || undefined, namespace: namespace || undefined });
   sendJson(res, response.status, response.body, { head });
+}
+
+/**
+ * The client token as the service reads it (http/handler.go, getTokenFromReq): `X-Vault-Token` when
+ * it is not empty; else the first `Authorization` header that starts with "Bearer " (exactly so:
+ * another scheme may be a plugin's), its rest trimmed. So an empty `X-Vault-Token` beside a Bearer
+ * token uses the Bearer token.
+ */
+export function clientToken(req: IncomingMessage): string | undefined {
+  const vault = req.headersDistinct['x-vault-token']?.[0];
+  if (vault) return vault;
+  for (const v of req.headersDistinct.authorization ?? []) if (v.startsWith('Bearer ')) return v.slice('Bearer '.length).trim() || undefined;
+  return undefined;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {

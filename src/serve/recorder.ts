@@ -1,16 +1,22 @@
 // Turns a serving session into a format-1 scenario (`replsim serve --record FILE.yaml`): every
-// request a client sent, with the status it got as the step's `expect`; the time that passed as
-// `wait` steps; the faults the control listener injected. Replayed with `replsim run`, the file
-// drives a fresh world with the same seed through the same steps, so it reaches the same verdict.
+// request a client sent that the service carried out, named after its endpoint in the spec's words,
+// with what it answered as the step's `expect` (the status; for a replication status read its mode,
+// state and connection_state); a request the service refused (it changed nothing) as a comment line
+// with the refusal's status and text; the time that passed as `wait` steps; the faults the control
+// listener injected; and as `expect` the verdict the session had (the hazards that arose). Replayed
+// with `replsim run`, the file drives a fresh world with the same seed through the same steps, so it
+// reaches the same verdict and the same world. Its first and last lines give its step count
+// (src/scenario/recording-mark.ts), so a copy cut short is refused rather than run.
 //
 // Secrets are not copied: a value a response gave (an activation token, a nonce, an OTP, an
 // encoded token) that a later request sends back is saved with `save:` on the step that produced
 // it and referred to as `${name}`; a root token or key share the world started with is written as
 // the built-in variable (`${east.root_token}`, `${east.keys.0}`); a DR operation token (or root
 // token) the client decoded itself becomes a `decode-token` step.
-import { stringify } from 'yaml';
+import { Document, isSeq, type Node as YamlNode } from 'yaml';
 import { decodeToken } from '../areas/cluster/crypto/otp.js';
 import { formatMs } from '../kernel/clock.js';
+import { recordingClosing, recordingOpening } from '../scenario/recording-mark.js';
 
 /** A step as it is written in the file (raw YAML data, not the parsed form). */
 export type RawStep = Record<string, unknown>;
@@ -34,6 +40,22 @@ export interface RecordedRequest {
   namespace?: string;
 }
 
+/** What the session knows of an answered request besides its response. */
+export interface AnswerInfo {
+  /** The endpoint's summary in the spec's words, when a route matched. */
+  endpoint?: string;
+  /** Whether the request appended events (changed the world). */
+  changed: boolean;
+}
+
+/** A comment line among the steps (a refused request), kept where it happened. */
+const COMMENT = Symbol('comment');
+type Entry = RawStep & { [COMMENT]?: string };
+
+/** The replication status reads whose key fields a recorded step expects. */
+const STATUS_READ = /^sys\/replication\/(?:dr\/|performance\/)?status$/;
+const STATUS_FIELDS = ['mode', 'state', 'connection_state'] as const;
+
 /** Where a value first appeared in a response: the step and the dotted path to it. */
 interface Origin {
   step: RawStep;
@@ -55,7 +77,7 @@ interface Decodable {
 const MIN_SECRET_LENGTH = 8;
 
 export class Recorder {
-  private readonly steps: RawStep[] = [];
+  private readonly steps: Entry[] = [];
   /** Values already nameable in the file: built-ins and saved variables, as `${name}`. */
   private readonly refs = new Map<string, string>();
   private readonly origins = new Map<string, Origin>();
@@ -79,22 +101,38 @@ export class Recorder {
     for (const s of base.steps) for (const name of Object.keys(savesOf(s))) this.taken.add(name);
   }
 
-  /** Records a request the world answered. */
-  request(r: RecordedRequest, status: number, responseBody: unknown): void {
-    const step: RawStep = { request: `${r.method} ${r.path}`, on: r.cluster };
+  /**
+   * Records a request the world answered: a step, or — refused, so it changed nothing — a comment
+   * line with the refusal (replaying it would add nothing but a check of the client's mistake).
+   */
+  request(r: RecordedRequest, status: number, responseBody: unknown, info: AnswerInfo = { changed: true }): void {
+    if (status >= 400 && !info.changed) {
+      const why = refusalText(responseBody);
+      this.comment(`refused (${status}): ${r.method} ${r.path} on ${r.cluster}${why ? `: ${why}` : ''}`);
+      return;
+    }
+    const step: RawStep = {};
+    if (info.endpoint) step.name = info.endpoint;
+    step.request = `${r.method} ${r.path}`;
+    step.on = r.cluster;
     if (r.body !== undefined && r.body !== null) step.body = this.referenced(r.body);
     const token = this.tokenRef(r.cluster, r.token);
     if (token !== 'root') step.token = token;
     if (r.namespace) step.namespace = this.referenced(r.namespace);
-    step.expect = { status };
+    step.expect = expectationOf(r.path, status, responseBody);
     this.steps.push(step);
     this.learn(step, r.cluster, responseBody);
+  }
+
+  /** A comment line at this point of the steps (one line: newlines become spaces). */
+  comment(text: string): void {
+    this.steps.push({ [COMMENT]: text.replace(/\s*\n\s*/g, ' ').trim() });
   }
 
   /** Records elapsed virtual time; consecutive waits merge into one. */
   wait(ms: number): void {
     if (ms <= 0) return;
-    const last = this.steps[this.steps.length - 1] as (RawStep & { wait?: unknown; __ms?: number }) | undefined;
+    const last = this.steps[this.steps.length - 1] as (Entry & { wait?: unknown; __ms?: number }) | undefined;
     if (last && last.__ms !== undefined) {
       last.__ms += ms;
       last.wait = formatMs(last.__ms);
@@ -115,31 +153,50 @@ export class Recorder {
     this.omissions.push(what);
   }
 
-  /** How many steps the session added. */
+  /** How many steps the session added (comment lines are not steps). */
   get length(): number {
-    return this.steps.length;
+    return this.steps.filter((s) => s[COMMENT] === undefined).length;
   }
 
-  /** The recording as a format-1 scenario document. */
+  /** The recording as a format-1 scenario document (its steps without the comment lines). */
   document(expect: unknown): Record<string, unknown> {
     const doc: Record<string, unknown> = { name: this.base.name };
     doc.description = this.base.description ?? 'Recorded by replsim serve: the requests real clients sent, the time that passed and the faults injected.';
     doc.seed = this.base.seed;
     doc.expect = expect;
     doc.clusters = this.base.clusters;
-    doc.steps = [...this.base.steps, ...this.steps];
+    doc.steps = [...this.base.steps, ...this.steps.filter((s) => s[COMMENT] === undefined)];
     return doc;
   }
 
-  /** The recording as YAML text. */
+  /** The recording as YAML text: opened and closed by its step count, refused requests as comments where they happened. */
   yaml(expect: unknown): string {
-    const head = ['# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.'];
+    const document = this.document(expect);
+    const count = (document.steps as RawStep[]).length;
+    const head = [recordingOpening(count), '# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.'];
     if (this.omissions.length > 0) {
       head.push(`# WARNING: ${this.omissions.length} request(s) changed the world but could not be written as steps, so this file`);
       head.push('# does not replay the session exactly:');
       for (const o of this.omissions) head.push(`#   ${o.replace(/\n/g, ' ')}`);
     }
-    return head.join('\n') + '\n' + stringify(this.document(expect), { lineWidth: 0 });
+    const doc = new Document(document);
+    const items = isSeq(doc.get('steps')) ? (doc.get('steps') as { items: YamlNode[] }).items : [];
+    // Comment lines go before the step that followed them; those after the last step, after it.
+    let at = this.base.steps.length;
+    let pending: string[] = [];
+    const attach = (node: YamlNode | undefined, where: 'commentBefore' | 'comment') => {
+      if (pending.length === 0 || !node) return;
+      const text = pending.map((c) => ` ${c}`).join('\n');
+      node[where] = node[where] ? `${node[where]}\n${text}` : text;
+      pending = [];
+    };
+    for (const s of this.steps) {
+      if (s[COMMENT] !== undefined) pending.push(s[COMMENT]);
+      else attach(items[at++], 'commentBefore');
+    }
+    attach(items[items.length - 1], 'comment');
+    if (pending.length > 0) doc.comment = pending.map((c) => ` ${c}`).join('\n');
+    return head.join('\n') + '\n' + doc.toString({ lineWidth: 0 }) + recordingClosing(count) + '\n';
   }
 
   /** The token of a request as a step writes it: a name of the receiving cluster, a variable, or `none`. */
@@ -235,6 +292,52 @@ export class Recorder {
       }
     }
   }
+}
+
+/** What a recorded step expects: the status, and the key fields of a replication status read. */
+function expectationOf(path: string, status: number, body: unknown): Record<string, unknown> {
+  const expect: Record<string, unknown> = { status };
+  if (status >= 400) {
+    const why = refusalText(body);
+    // An error text that reads as a /regex/ or holds "${" would mean something else in the file.
+    if (why && !/^\/.*\/[a-z]*$/.test(why) && !why.includes('${')) expect.error = why;
+    return expect;
+  }
+  if (!STATUS_READ.test(path.split('?')[0])) return expect;
+  const data = fieldOf(body, 'data');
+  const picked = pickStatus(data);
+  if (picked) expect.data = picked;
+  else {
+    // sys/replication/status: both kinds, under dr and performance.
+    const both: Record<string, unknown> = {};
+    for (const kind of ['dr', 'performance']) {
+      const p = pickStatus(fieldOf(data, kind));
+      if (p) both[kind] = p;
+    }
+    if (Object.keys(both).length > 0) expect.data = both;
+  }
+  return expect;
+}
+
+/** mode, state and connection_state of a status record, those it has as strings. */
+function pickStatus(record: unknown): Record<string, string> | null {
+  const out: Record<string, string> = {};
+  for (const f of STATUS_FIELDS) {
+    const v = fieldOf(record, f);
+    if (typeof v === 'string') out[f] = v;
+  }
+  return Object.keys(out).length > 0 ? out : null;
+}
+
+function fieldOf(v: unknown, key: string): unknown {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) && Object.hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+}
+
+/** The first of a refusal's `errors`, when it has one. */
+function refusalText(body: unknown): string | undefined {
+  const errors = fieldOf(body, 'errors');
+  const first = Array.isArray(errors) ? errors[0] : undefined;
+  return typeof first === 'string' && first !== '' ? first : undefined;
 }
 
 function savesOf(step: RawStep): Record<string, unknown> {

@@ -13,6 +13,8 @@ import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';
 import { parseScenario, type Scenario } from '../scenario/schema.js';
 import { World } from '../world.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
+import { newControlSecret, removeSecretFile, writeSecretFile } from './control-secret.js';
+import { checkAllowedHost, guarded, type AllowedHosts } from './guard.js';
 import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
 import { ListMethodSocket } from './list-method.js';
 import type { RawStep, RecordingBase } from './recorder.js';
@@ -39,8 +41,23 @@ export interface ServeOptions {
   clock?: ClockMode;
   speed?: number;
   limits?: Partial<ListenerLimits>;
+  /**
+   * Host names the listeners answer to besides 127.0.0.1, localhost and [::1] (`--allow-host`): a
+   * name, which each listener takes with its own port, or `name:port`. Requests naming any other
+   * host, or sent by a page of another origin, get 403 (guard.ts).
+   */
+  allowHosts?: string[];
+  /** The control listener's secret (default: a fresh random one); beyond its health check it answers only requests that show it. */
+  controlSecret?: string;
+  /** Where to write the control secret for `replsim ctl` (mode 600, removed on stop); `folder` is made with mode 700 and checked. Nothing is written without it. */
+  controlSecretFile?: SecretFileSpec | ((controlPort: number) => SecretFileSpec);
   /** Told of every invariant violation or hazard as it arises. */
   onFinding?: (f: Finding) => void;
+}
+
+export interface SecretFileSpec {
+  path: string;
+  folder?: string;
 }
 
 export interface ServeHandle {
@@ -48,7 +65,7 @@ export interface ServeHandle {
   session: Session;
   /** Each cluster's listener. */
   clusters: Record<string, ClusterEndpoint>;
-  control: ClusterEndpoint;
+  control: ClusterEndpoint & { secret: string; secretFile?: string };
   /** Stops accepting, lets in-flight requests finish, closes every listener; the session's result. */
   stop(): Promise<RunResult>;
   /** Settles once the server has stopped, whoever stopped it (`stop()`, or `POST /v1/stop` on the control listener). */
@@ -121,7 +138,10 @@ function listen(l: Listener, port: number): Promise<number> {
   });
 }
 
-function makeListener(limits: ListenerLimits, handler: (req: IncomingMessage, res: ServerResponse) => void): Listener {
+/** A listener whose every request passes the Host and Origin guard (guard.ts) before `handler`. */
+function makeListener(limits: ListenerLimits, allowHosts: AllowedHosts, handler: (req: IncomingMessage, res: ServerResponse) => void): Listener {
+  const port = () => ((tcp.address() as AddressInfo | null)?.port ?? -1);
+  const guardedHandler = guarded(handler, port, allowHosts);
   const http = createHttpServer(
     {
       requestTimeout: limits.requestTimeoutMs,
@@ -131,11 +151,7 @@ function makeListener(limits: ListenerLimits, handler: (req: IncomingMessage, re
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(limits.headersTimeoutMs / 4))),
     },
     (req, res) => {
-      // The response is out: the next bytes on this connection start a request line (list-method.ts).
-      res.on('finish', () => {
-        if (req.socket instanceof ListMethodSocket) req.socket.atRequestStart = true;
-      });
-      handler(req, res);
+      guardedHandler(req, res);
     },
   );
   // Malformed HTTP: 400 and the connection closed; a client too slow with its headers or body
@@ -161,6 +177,14 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   if (options.clock !== undefined && options.clock !== 'manual' && options.clock !== 'wall') throw new ServeError(`--clock must be wall or manual, got "${options.clock}"`);
   const session = new Session({ world, clock, base, expect, setup: setup && { steps: setup.steps, findings: setup.findings }, onFinding: options.onFinding });
 
+  const allowHosts = options.allowHosts ?? [];
+  for (const h of allowHosts) {
+    const why = checkAllowedHost(h);
+    if (why) throw new ServeError(`--allow-host: ${why}`);
+  }
+  const secret = options.controlSecret ?? newControlSecret();
+  if (!/^[\x21-\x7e]{16,}$/.test(secret)) throw new ServeError('the control secret must be at least 16 printable characters without spaces');
+
   const firstPort = options.port ?? 0;
   if (!Number.isInteger(firstPort) || firstPort < 0 || firstPort > 65535) throw new ServeError(`--port must be a port number (0 to 65535), got ${firstPort}`);
   const servers: Listener[] = [];
@@ -173,17 +197,26 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       return undefined;
     };
     for (const name of session.clusters) {
-      const server = makeListener(limits, clusterHandler(session, name, limits, addressOf));
+      const server = makeListener(limits, allowHosts, clusterHandler(session, name, limits, addressOf));
       servers.push(server);
       const port = await listen(server, firstPort === 0 ? 0 : firstPort + i++);
       clusters[name] = { url: `http://${HOST}:${port}`, port };
     }
     let stopNow: () => void = () => undefined;
-    const controlServer = makeListener(limits, controlHandler(session, () => clusters, clock.mode, limits, () => stopNow()));
+    const controlServer = makeListener(limits, allowHosts, controlHandler(session, () => clusters, clock.mode, limits, secret, () => stopNow()));
     servers.push(controlServer);
     const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
     const controlPort = await listen(controlServer, wanted);
-    const control = { url: `http://${HOST}:${controlPort}`, port: controlPort };
+    const spec = options.controlSecretFile;
+    const secretFile = typeof spec === 'function' ? spec(controlPort) : spec;
+    if (secretFile) {
+      try {
+        writeSecretFile(secretFile.path, secret, secretFile.folder);
+      } catch (e) {
+        throw new ServeError(`cannot write the control secret to ${secretFile.path}: ${(e as Error).message}`);
+      }
+    }
+    const control = { url: `http://${HOST}:${controlPort}`, port: controlPort, secret, secretFile: secretFile?.path };
 
     let stopping: Promise<RunResult> | null = null;
     let settle: (r: RunResult) => void = () => undefined;
@@ -201,6 +234,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         await Promise.all(closed);
         clearTimeout(cut);
         await session.drained();
+        if (secretFile) removeSecretFile(secretFile.path);
         const result = session.result();
         settle(result);
         return result;

@@ -8,6 +8,7 @@ import type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 import { errors, render } from '../kernel/http/http.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
+import type { HazardId } from '../areas/vocabulary.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
@@ -130,14 +131,17 @@ export class Session {
         savedFrom: {},
       };
       this.finish(record);
+      const changed = record.events.length > 0;
+      const refused = response.status >= 400 && !changed;
       const unrecordable = whyUnrecordable(req);
-      if (unrecordable) {
-        // Refused requests change nothing, so leaving them out keeps the replay exact; one that
-        // changed the world is listed at the top of the recording, which then cannot replay exactly.
-        if (record.events.length > 0) this.recorder.omitted(`${record.title}: ${unrecordable}`);
+      if (unrecordable && !refused) {
+        // Requests that changed nothing replay exactly without their step; one that changed the
+        // world is listed at the top of the recording, which then cannot replay exactly. (A refused
+        // one is a comment line, which needs no body.)
+        if (changed) this.recorder.omitted(`${record.title}: ${unrecordable}`);
         return response;
       }
-      this.recorder.request({ cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, response.status, response.body);
+      this.recorder.request({ cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, response.status, response.body, { endpoint, changed });
       return response;
     });
   }
@@ -237,9 +241,22 @@ export class Session {
     };
   }
 
-  /** The recording as a format-1 scenario, with the session's expectation. */
+  /** The recording as a format-1 scenario, expecting the verdict the session had. */
   scenarioYaml(): string {
-    return this.recorder.yaml(this.options.expect);
+    return this.recorder.yaml(this.recordedExpect());
+  }
+
+  /**
+   * What the recording expects: the hazards that arose in the session (so its replay passes as the
+   * session went), else the served scenario's expectation. Violations are not expected away: they
+   * mean the simulator is wrong, and the replay fails as the session did.
+   */
+  recordedExpect(): Scenario['expect'] {
+    const base = this.options.expect;
+    if (this.findings.some((f) => f.kind === 'violation') || (typeof base === 'object' && 'violation' in base)) return base;
+    const hazards = [...new Set(this.findings.filter((f) => f.kind === 'hazard').map((f) => f.id))] as HazardId[];
+    if (hazards.length === 0) return base;
+    return hazards.length === 1 ? { hazard: hazards[0] } : { hazards };
   }
 }
 

@@ -49,8 +49,15 @@ function startServe(args: string[]): Promise<Served> {
   });
 }
 
+/** The control listener's secret, as the banner prints it. */
+function ctl(): Record<string, string> {
+  const secret = served?.stdout().match(/REPLSIM_CTL_SECRET=(\S+)/)?.[1];
+  if (!secret) throw new Error('replsim serve printed no control secret');
+  return { Authorization: `Bearer ${secret}` };
+}
+
 async function control(url: string, step: unknown): Promise<any> {
-  const res = await fetch(`${url}/v1/step`, { method: 'POST', body: JSON.stringify(step) });
+  const res = await fetch(`${url}/v1/step`, { method: 'POST', body: JSON.stringify(step), headers: ctl() });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`control ${JSON.stringify(step)}: ${res.status} ${JSON.stringify(body)}`);
   return body;
@@ -67,7 +74,7 @@ describe('replsim serve with the node-vault client', () => {
     const { urls, tokens } = served;
     const east = vault({ endpoint: urls.east, token: tokens.east });
     const west = vault({ endpoint: urls.west, token: tokens.west });
-    const status = await (await fetch(`${urls.control}/v1/status`)).json();
+    const status = await (await fetch(`${urls.control}/v1/status`, { headers: ctl() })).json();
     const eastKeys: string[] = status.clusters.east.keys;
 
     expect(await east.health()).toMatchObject({ initialized: true, sealed: false, replication_dr_mode: 'disabled' });

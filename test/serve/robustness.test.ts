@@ -22,17 +22,22 @@ async function start(options: ServeOptions = {}): Promise<ServeHandle> {
 }
 
 /** Sends raw bytes on a fresh connection; resolves with everything received once the server closes it. */
-function raw(port: number, bytes: string, endAfterWrite = false): Promise<string> {
+function raw(port: number, bytes: string, endAfterWrite = false, encoding: BufferEncoding = 'utf8'): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     let got = '';
     socket.on('data', (d) => (got += d));
     socket.on('close', () => resolve(got));
     socket.on('error', (e) => ((e as NodeJS.ErrnoException).code === 'ECONNRESET' ? resolve(got) : reject(e)));
-    socket.write(bytes, () => {
+    socket.write(bytes, encoding, () => {
       if (endAfterWrite) socket.end();
     });
   });
+}
+
+/** The control listener's secret, as a header. */
+function ctl(h: ServeHandle): Record<string, string> {
+  return { Authorization: `Bearer ${h.control.secret}` };
 }
 
 async function health(h: ServeHandle): Promise<number> {
@@ -75,7 +80,7 @@ describe('the HTTP face answers malformed requests as the service does, and live
     // The LIST method itself (Node's parser knows no LIST; list-method.ts rewrites it).
     const viaMethod = await raw(
       h.clusters.east.port,
-      `LIST /v1/secret/metadata/app HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Vault-Token: ${root}\r\n\r\n`,
+      `LIST /v1/secret/metadata/app HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nConnection: close\r\nX-Vault-Token: ${root}\r\n\r\n`,
     );
     expect(viaMethod).toMatch(/^HTTP\/1\.1 200 /);
     expect(viaMethod).toContain('"keys":["one"]');
@@ -83,6 +88,48 @@ describe('the HTTP face answers malformed requests as the service does, and live
     expect(ns.status).toBe(404);
     const head = await fetch(`${h.clusters.east.url}/v1/sys/health`, { method: 'HEAD' });
     expect([head.status, await head.text()]).toEqual([200, '']);
+  });
+
+  it('an empty X-Vault-Token beside Authorization: Bearer uses the Bearer token, as the service does; another scheme is no token', async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const write = (headers: Record<string, string>) => fetch(`${h.clusters.east.url}/v1/secret/data/k`, { method: 'POST', body: '{"data":{"a":1}}', headers }).then((r) => r.status);
+    expect(await write({ 'X-Vault-Token': '', Authorization: `Bearer ${root}` })).toBe(200);
+    expect(await write({ Authorization: `Bearer   ${root}  ` })).toBe(200);
+    expect(await write({ Authorization: `bearer ${root}` })).toBe(403);
+    expect(await write({ 'X-Vault-Token': 'not-a-token', Authorization: `Bearer ${root}` })).toBe(403);
+  });
+
+  it('a GET pipelined before a LIST (and a POST with a body, plain or chunked) are all answered, in order', async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const host = `Host: 127.0.0.1:${h.clusters.east.port}\r\nX-Vault-Token: ${root}\r\n`;
+    const body = '{"data":{"a":1}}';
+    const chunked = '{"data":{"b":2}}';
+    const got = await raw(
+      h.clusters.east.port,
+      `POST /v1/secret/data/app/one HTTP/1.1\r\n${host}Content-Length: ${body.length}\r\n\r\n${body}` +
+        `POST /v1/secret/data/app/two HTTP/1.1\r\n${host}Transfer-Encoding: chunked\r\n\r\n${chunked.length.toString(16)}\r\n${chunked}\r\n0\r\n\r\n` +
+        `GET /v1/sys/health HTTP/1.1\r\n${host}\r\n` +
+        `LIST /v1/secret/metadata/app HTTP/1.1\r\n${host}Connection: close\r\n\r\n`,
+    );
+    const statuses = [...got.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1]));
+    expect(statuses).toEqual([200, 200, 200, 200]);
+    expect(got).toContain('"keys":["one","two"]');
+  });
+
+  it('raw UTF-8 in a path (what curl sends for café) names the same key as its percent-escapes', async () => {
+    const h = await start();
+    const root = h.world.tokenNamed('east', 'root')!;
+    const head = `HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nX-Vault-Token: ${root}\r\nConnection: close\r\n`;
+    const body = '{"data":{"v":"au lait"}}';
+    const wrote = await raw(h.clusters.east.port, Buffer.concat([Buffer.from('POST /v1/secret/data/caf'), Buffer.from('é', 'utf8'), Buffer.from(` ${head}Content-Length: ${body.length}\r\n\r\n${body}`)]).toString('latin1'), false, 'latin1');
+    expect(wrote).toMatch(/^HTTP\/1\.1 200 /);
+    const read = await fetch(`${h.clusters.east.url}/v1/secret/data/caf%C3%A9`, { headers: { 'X-Vault-Token': root } });
+    expect((await read.json()).data.data).toEqual({ v: 'au lait' });
+    const listed = await raw(h.clusters.east.port, Buffer.concat([Buffer.from('LIST /v1/secret/metadata/?x=ü'.replace('ü', ''), 'latin1'), Buffer.from('ü', 'utf8'), Buffer.from(` ${head}\r\n`)]).toString('latin1'), false, 'latin1');
+    expect(listed).toMatch(/^HTTP\/1\.1 200 /);
+    expect(listed).toContain('"keys":["café"]');
   });
 
   it('X-Vault-Wrap-TTL answers 501: response wrapping is not simulated', async () => {
@@ -100,7 +147,7 @@ describe('request size: the listener default max_request_size is 32 MiB', () => 
 
   it('a declared Content-Length over the limit gets 413 at once and the connection is closed', async () => {
     const h = await start();
-    const got = await raw(h.clusters.east.port, `POST /v1/secret/data/x HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${32 * 1024 * 1024 + 1}\r\n\r\n{"data":`);
+    const got = await raw(h.clusters.east.port, `POST /v1/secret/data/x HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nContent-Type: application/json\r\nContent-Length: ${32 * 1024 * 1024 + 1}\r\n\r\n{"data":`);
     expect(got).toMatch(/^HTTP\/1\.1 413 /);
     expect(got).toContain('{"errors":["error parsing JSON"]}');
     expect(await health(h)).toBe(200);
@@ -113,7 +160,7 @@ describe('request size: the listener default max_request_size is 32 MiB', () => 
     const body = `{"data":{"blob":"${chunk}${chunk}"}}`;
     const got = await raw(
       h.clusters.east.port,
-      `POST /v1/secret/data/big HTTP/1.1\r\nHost: x\r\nX-Vault-Token: ${h.world.tokenNamed('east', 'root')}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
+      `POST /v1/secret/data/big HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nX-Vault-Token: ${h.world.tokenNamed('east', 'root')}\r\nTransfer-Encoding: chunked\r\n\r\n${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`,
     );
     expect(got).toMatch(/^HTTP\/1\.1 413 /);
     expect(h.world.log.length).toBe(before);
@@ -124,7 +171,7 @@ describe('request size: the listener default max_request_size is 32 MiB', () => 
 describe('slow clients are cut off by the listener timeouts', () => {
   it('a client that never finishes its headers has its connection closed', async () => {
     const h = await start({ limits: { headersTimeoutMs: 200, requestTimeoutMs: 300 } });
-    const got = await raw(h.clusters.east.port, 'GET /v1/sys/health HTTP/1.1\r\nHost: x\r\n');
+    const got = await raw(h.clusters.east.port, `GET /v1/sys/health HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\n`);
     expect(got).toMatch(/^HTTP\/1\.1 408 /);
     expect(await health(h)).toBe(200);
   });
@@ -132,7 +179,7 @@ describe('slow clients are cut off by the listener timeouts', () => {
   it('a client that stops sending its body has its connection closed', async () => {
     const h = await start({ limits: { headersTimeoutMs: 200, requestTimeoutMs: 300 } });
     const before = h.world.log.length;
-    await raw(h.clusters.east.port, 'POST /v1/secret/data/x HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"data":');
+    await raw(h.clusters.east.port, `POST /v1/secret/data/x HTTP/1.1\r\nHost: 127.0.0.1:${h.clusters.east.port}\r\nContent-Length: 100\r\n\r\n{"data":`);
     expect(h.world.log.length).toBe(before);
     expect(await health(h)).toBe(200);
   });
@@ -183,7 +230,7 @@ describe('control listener', () => {
   it('refuses a step it does not know, a bad cluster, or a request step, naming the cause; changes nothing', async () => {
     const h = await start();
     const before = h.world.log.length;
-    const post = (b: string) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: b }).then(async (r) => [r.status, (await r.json()).errors?.[0]]);
+    const post = (b: string) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: b, headers: ctl(h) }).then(async (r) => [r.status, (await r.json()).errors?.[0]]);
     expect(await post('{"crash": "north"}')).toEqual([400, expect.stringContaining('north')]);
     expect(await post('{"request": "GET sys/health", "on": "east"}')).toEqual([400, expect.stringContaining('requests go to the cluster listeners')]);
     expect(await post('{"wait": "soon"}')).toEqual([400, expect.stringContaining('wait')]);
@@ -193,7 +240,7 @@ describe('control listener', () => {
 
   it('wait, partition, heal, crash and restart move the world and are recorded as steps', async () => {
     const h = await start();
-    const post = (b: unknown) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: JSON.stringify(b) }).then((r) => r.status);
+    const post = (b: unknown) => fetch(`${h.control.url}/v1/step`, { method: 'POST', body: JSON.stringify(b), headers: ctl(h) }).then((r) => r.status);
     expect(await post({ wait: '10s' })).toBe(200);
     expect(h.world.now).toBe(10_000);
     expect(await post({ partition: ['east', 'west'] })).toBe(200);
@@ -201,12 +248,12 @@ describe('control listener', () => {
     expect(await post({ crash: 'west' })).toBe(200);
     expect((await fetch(`${h.clusters.west.url}/v1/sys/health`)).status).toBe(503);
     expect(await post({ restart: 'west' })).toBe(200);
-    const status = await (await fetch(`${h.control.url}/v1/status`)).json();
+    const status = await (await fetch(`${h.control.url}/v1/status`, { headers: ctl(h) })).json();
     expect(status).toMatchObject({ now_ms: 10_000, clock: 'manual', clusters: { west: { running: true, dr: 'disabled' } } });
     const page = await (await fetch(`${h.control.url}/`)).text();
     expect(page).toMatch(/^west +http:\/\/127\.0\.0\.1:\d+ +yes +disabled/m);
     expect(page).not.toContain(h.world.tokenNamed('east', 'root')!);
-    const yaml = await (await fetch(`${h.control.url}/v1/scenario`)).text();
+    const yaml = await (await fetch(`${h.control.url}/v1/scenario`, { headers: ctl(h) })).text();
     expect(yaml).toMatch(/- wait: 10s\n {2}- partition:\n/);
     expect(yaml).toContain('- crash: west');
   });
