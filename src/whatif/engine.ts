@@ -12,7 +12,7 @@ import { runStepWatched, topologyOf, type StepRecord } from '../scenario/runner.
 import type { RequestStep, Scenario, Step } from '../scenario/schema.js';
 import type { Locate } from '../scenario/errors.js';
 import { World } from '../world.js';
-import { comparePlacements, placedKey, recoveryOf, samePlacement, type Fault, type FaultKind, type Placed, type Placement } from './faults.js';
+import { comparePlacements, formatScenarioWait, placedKey, recoveryOf, samePlacement, type Fault, type FaultKind, type Placed, type Placement } from './faults.js';
 import { settledPicture, stuckReasons, type Picture } from './settle.js';
 
 /** The three outcomes of a variant. */
@@ -568,7 +568,7 @@ export function stepYaml(step: Step, name: string): Record<string, unknown> {
     case 'heal':
       return { name, heal: step.groups === 'all' ? 'all' : (step.groups as string[][]).flat() };
     case 'wait':
-      return { name, wait: formatWallMs(step.ms) };
+      return { name, wait: formatScenarioWait(step.ms) };
     case 'request': {
       const out: Record<string, unknown> = { name, request: `${step.method} ${step.path}`, on: step.on };
       if (step.token !== 'root') out.token = step.token;
@@ -578,18 +578,4 @@ export function stepYaml(step: Step, name: string): Record<string, unknown> {
     default:
       return { name };
   }
-}
-
-/** A duration as the scenario format writes it: `1m30s`, `40ms`. */
-function formatWallMs(ms: number): string {
-  const parts: string[] = [];
-  let rest = ms;
-  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
-    if (rest >= size) {
-      parts.push(`${Math.floor(rest / size)}${unit}`);
-      rest %= size;
-    }
-  }
-  if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
-  return parts.join('');
 }

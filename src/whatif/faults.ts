@@ -68,7 +68,7 @@ export function faultLabel(f: Fault): string {
     case 'retry':
       return 'the step sent twice';
     case 'clock-jump':
-      return `clock jumps ${formatMs(f.ms)}`;
+      return `clock jumps ${formatScenarioWait(f.ms)}`;
   }
 }
 
@@ -109,4 +109,18 @@ export function parseKinds(given: string[] | undefined, suggest: (word: string, 
     if (why) return { ok: false, message: `fault kind "${w}": ${why}` };
   }
   return { ok: true, kinds: FAULT_KINDS.filter((k) => words.includes(k)) };
+}
+
+/** A duration as the scenario format writes it: `1m30s`, `40ms`. */
+export function formatScenarioWait(ms: number): string {
+  const parts: string[] = [];
+  let rest = ms;
+  for (const [unit, size] of [['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const) {
+    if (rest >= size) {
+      parts.push(`${Math.floor(rest / size)}${unit}`);
+      rest %= size;
+    }
+  }
+  if (rest > 0 || parts.length === 0) parts.push(`${rest}ms`);
+  return parts.join('');
 }
