@@ -3,6 +3,7 @@
 // where a fault fell inside it, and the steps after the one that went wrong left out. The runbook's
 // `expect` stays, so `replsim run` fails on the file until the runbook copes with the fault.
 import { isMap, isSeq, parseDocument, type Document, type Node, type YAMLMap } from 'yaml';
+import { parseDuration } from '../scenario/schema.js';
 import { formatScenarioWait } from './faults.js';
 import type { Action, VariantResult } from './engine.js';
 
@@ -16,7 +17,7 @@ export function variantYaml(text: string, variant: VariantResult, header: string
   const originals = steps.items as Node[];
   const out: Node[] = [];
   const add = (value: Record<string, unknown>) => out.push(flowed(doc, value));
-  for (const a of variant.actions) appendAction(doc, a, originals, out, add);
+  for (const a of joinWaits(variant.actions, originals, doc)) appendAction(doc, a, originals, out, add);
   steps.items = out as typeof steps.items;
   doc.set('seed', seed);
   const name = doc.get('name');
@@ -54,6 +55,34 @@ function appendAction(doc: Document, a: Action, originals: Node[], out: Node[], 
   }
   add({ name: 'whatif: let the world settle after the last fault healed', wait: formatScenarioWait(a.ms) });
   for (const s of a.yaml) add(s);
+}
+
+/**
+ * The parts of one wait the run took in turns (it stopped at each offset a fault could be placed
+ * at) joined again where no fault came between them: a wait taken whole is the runbook's own step.
+ */
+function joinWaits(actions: readonly Action[], originals: Node[], doc: Document): Action[] {
+  const out: Action[] = [];
+  for (const a of actions) {
+    const prev = out.at(-1);
+    if (prev && 'original' in prev && 'original' in a && prev.original === a.original && prev.waitMs !== undefined && a.waitMs !== undefined) {
+      out[out.length - 1] = { original: a.original, waitMs: prev.waitMs + a.waitMs };
+    } else out.push(a);
+  }
+  return out.map((a) => {
+    if (!('original' in a) || a.waitMs === undefined) return a;
+    const whole = (originals[a.original] as YAMLMap).toJS(doc) as { wait?: unknown };
+    return typeof whole.wait === 'string' && waitMsOf(whole.wait) === a.waitMs ? { original: a.original } : a;
+  });
+}
+
+/** A wait's duration in ms as the loader reads it, or null. */
+function waitMsOf(text: string): number | null {
+  try {
+    return parseDuration(text);
+  } catch {
+    return null;
+  }
 }
 
 /** A step as a YAML node, with its short maps and lists on one line, as the gallery writes them. */
