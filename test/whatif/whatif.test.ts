@@ -129,3 +129,15 @@ describe('replsim whatif refuses bad input and writes nothing', () => {
     expect(r.out).not.toMatch(/placements tried/);
   });
 });
+
+describe('tutorial chapter 09', () => {
+  it('shows the matrix replsim whatif prints now for the fragile runbook', async () => {
+    const text = readFileSync(join(__dirname, '..', '..', 'docs', 'tutorial', '09-what-if.md'), 'utf8');
+    const block = /<!-- replsim:whatif (\S+) -->\n```\n([\s\S]*?)```\n<!-- \/replsim:whatif -->/.exec(text);
+    expect(block).not.toBeNull();
+    const r = await whatif([block![1]]);
+    const start = r.lines.findIndex((l) => l.startsWith('step '));
+    const end = r.lines.findIndex((l, i) => i > start && l === '');
+    expect(r.lines.slice(start, end).join('\n') + '\n').toBe(block![2]);
+  }, 120_000);
+});
