@@ -18,6 +18,7 @@ import { runScenario } from '../scenario/runner.js';
 import { HAZARD_IDS, type HazardId } from '../scenario/schema.js';
 import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
 import { colourOptions, type Io } from './run.js';
+import { publishVerdict } from './ci-out.js';
 
 export interface CheckOptions {
   runs: number;
@@ -34,6 +35,8 @@ export interface CheckOptions {
   workers?: number;
   /** This shard's runs only ("I/N"); its result goes to --out DIR for `replsim merge`. */
   shard?: string;
+  /** A JUnit XML report of the verdict. */
+  junit?: string;
 }
 
 /** A whole number within bounds, for commander. */
@@ -68,7 +71,8 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--workers <n>', `worker threads running the runs (default: one per ${COMMANDS_PER_DEFAULT_WORKER.toLocaleString('en-GB')} commands, i.e. ${(COMMANDS_PER_DEFAULT_WORKER / DEFAULT_STEPS).toLocaleString('en-GB')} runs of ${DEFAULT_STEPS} steps, at most one per core but one); the result is the same for any number`, wholeNumber('--workers', 1, 256))
     .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
-    .option('--json', 'print one JSON object per progress tick, then one with the verdict');
+    .option('--json', 'print one JSON object per progress tick, then one with the verdict')
+    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding');
   colourOptions(command);
   command.action(async (opts: CheckOptions) => setExit(await checkCommand(opts, io)));
 }
@@ -142,6 +146,15 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   progress.done();
   const found = result.finding;
   const verdict = found ? 'invalid' : 'valid';
+  const counterexample = found && opts.out && !shard ? join(opts.out, 'counterexample.yaml') : null;
+  const ci = () =>
+    publishVerdict(io, opts, {
+      command: 'replsim check',
+      name: `--runs ${opts.runs} --seed ${opts.seed} --steps ${opts.steps}${opts.clusters !== undefined ? ` --clusters ${opts.clusters}` : ''}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      verdict,
+      ...(found ? { finding: { type: found.id ? `${found.kind} ${found.id}` : found.kind, message: `run ${found.run}: ${found.message}`, file: counterexample } } : {}),
+      wallMs: progress.elapsedMs(),
+    });
 
   if (json) {
     let file: string | null = null;
@@ -177,7 +190,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
           : null,
       }),
     );
-    return found ? 1 : 0;
+    return Math.max(found ? 1 : 0, ci());
   }
 
   const entries = describeCatalogue();
@@ -196,10 +209,10 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
 
   if (!found) {
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} in ${n(result.runs)} runs`));
-    return 0;
+    return ci();
   }
   await reportCounterexample(found, shard ? { ...opts, out: undefined } : opts, io, st);
-  return 1;
+  return Math.max(1, ci());
 }
 
 /** The command that replays the shrunk failing run alone (fast-check's path, with the same settings). */
@@ -260,8 +273,10 @@ async function replaysTheSame(file: string, found: PortableCounterexample): Prom
  * log a line every quarter; with --json one object a second. Shrinking shows its attempts.
  */
 export function progressReporter(io: Io, runs: number, st: Style, json = false) {
-  const mode = progressMode(io, json);
-  const line = new StatusLine(io, mode);
+  // Progress goes to stderr (stdout is the result); --json keeps its progress objects in its stream.
+  const progressIo = json ? io : { out: io.err, stdout: io.stderr ?? {} };
+  const mode = progressMode(progressIo, json);
+  const line = new StatusLine(progressIo, mode);
   const ticker = new Ticker(mode === 'tty' ? 100 : 1000);
   let lastQuarter = 0;
   let shrinking = false;
@@ -288,14 +303,14 @@ export function progressReporter(io: Io, runs: number, st: Style, json = false) 
         return;
       }
       if (p.phase === 'shrink') {
-        if (!shrinking) io.out('a run failed: shrinking it');
+        if (!shrinking) progressIo.out('a run failed: shrinking it');
         shrinking = true;
         return;
       }
       const quarter = Math.floor((p.done / runs) * 4);
       if (quarter > lastQuarter && p.done < runs) {
         lastQuarter = quarter;
-        io.out(`  ${count(p.done)}/${count(runs)} runs, ${count(rate)} runs/s, about ${left} left`);
+        progressIo.out(`  ${count(p.done)}/${count(runs)} runs, ${count(rate)} runs/s, about ${left} left`);
       }
     },
     done: () => line.clear(),

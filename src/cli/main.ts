@@ -118,6 +118,7 @@ if (isEntry) {
     out: (l) => process.stdout.write(l + '\n'),
     err: (l) => process.stderr.write(l + '\n'),
     stdout: process.stdout,
+    stderr: process.stderr,
     env: process.env,
     stdin: () => readFileSync(0, 'utf8'),
   };

@@ -10,10 +10,14 @@ import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { reportCounterexample, replayCommand, type CheckOptions } from './check.js';
 import { count } from './progress.js';
 import { colourOptions, type Io } from './run.js';
+import { publishVerdict } from './ci-out.js';
+import { performance } from 'node:perf_hooks';
 
 export interface MergeOptions {
   out?: string;
   json?: boolean;
+  /** A JUnit XML report of the merged verdict. */
+  junit?: string;
   color?: boolean;
 }
 
@@ -23,7 +27,8 @@ export function registerMerge(program: Command, io: Io, setExit: (code: number) 
     .description('join the results of the shards of one replsim check or explore run (--shard I/N --out DIR): the verdict, the first counterexample by run order, summed counts')
     .argument('<dir...>', 'folders (searched one level down) or files holding check-shard-I-of-N.json or explore-shard-I-of-N.json')
     .option('--out <dir>', 'write the counterexample to DIR/counterexample.yaml (check) or DIR/trace.yaml (explore)')
-    .option('--json', 'print one JSON object with the verdict');
+    .option('--json', 'print one JSON object with the verdict')
+    .option('--junit <file>', 'write a JUnit XML report of the merged verdict');
   colourOptions(command);
   command.action(async (dirs: string[], opts: MergeOptions) => setExit(await mergeCommand(dirs, opts, io)));
 }
@@ -37,7 +42,19 @@ export async function mergeCommand(dirs: string[], opts: MergeOptions, io: Io): 
     return 2;
   }
   const m = merged.merged;
-  return m.command === 'check' ? mergedCheck(m, opts, io, st) : mergedExplore(m, opts, io, st);
+  const started = performance.now();
+  const code = m.command === 'check' ? await mergedCheck(m, opts, io, st) : mergedExplore(m, opts, io, st);
+  const f = m.finding;
+  const verdict = m.command === 'check' ? (f ? 'invalid' : 'valid') : m.verdict;
+  const file = f && opts.out ? join(opts.out, m.command === 'check' ? 'counterexample.yaml' : 'trace.yaml') : null;
+  const ci = publishVerdict(io, opts, {
+    command: 'replsim merge',
+    name: `${m.shards} shards of replsim ${m.command} --seed ${m.settings.seed}`,
+    verdict,
+    ...(f ? { finding: { type: f.id ? `${f.kind} ${f.id}` : f.kind, message: f.message, file } } : verdict === 'unknown' && m.command === 'explore' ? { finding: { type: 'unknown', message: m.stoppedBy.join('; ') } } : {}),
+    wallMs: performance.now() - started,
+  });
+  return Math.max(code, ci);
 }
 
 async function mergedCheck(m: MergedCheck, opts: MergeOptions, io: Io, st: Style): Promise<number> {
