@@ -19,6 +19,7 @@ import { HAZARD_IDS, type HazardId } from '../scenario/schema.js';
 import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
 import { colourOptions, type Io } from './run.js';
 import { publishVerdict } from './ci-out.js';
+import { FROM_NOT_IMPLEMENTED, parseCommands } from './commands-option.js';
 
 export interface CheckOptions {
   runs: number;
@@ -37,6 +38,10 @@ export interface CheckOptions {
   shard?: string;
   /** A JUnit XML report of the verdict. */
   junit?: string;
+  /** The command families and weights (see commands-option.ts). */
+  commands?: string[];
+  /** A scenario to start from: not implemented yet (a clear error). */
+  from?: string;
 }
 
 /** A whole number within bounds, for commander. */
@@ -72,7 +77,9 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
     .option('--json', 'print one JSON object per progress tick, then one with the verdict')
-    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding');
+    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding')
+    .option('--commands <spec...>', 'the command families and their weights: NAME, NAME=W (0 leaves it out), -NAME, all, safe (never force a promotion, promote only a set with no primary left)')
+    .option('--from <scenario>', "start from a scenario's topology and state (not implemented yet)");
   colourOptions(command);
   command.action(async (opts: CheckOptions) => setExit(await checkCommand(opts, io)));
 }
@@ -91,10 +98,21 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     io.err(`replsim check: ${forbid.message}`);
     return 2;
   }
+  if (opts.from !== undefined) {
+    io.err(FROM_NOT_IMPLEMENTED('check'));
+    return 2;
+  }
+  const commands = parseCommands(opts.commands);
+  if (!commands.ok) {
+    io.err(`replsim check: ${commands.message}`);
+    return 2;
+  }
+  const mix = commands.mix;
   const topology = opts.clusters === undefined ? `${MIN_CLUSTERS} to ${MAX_CLUSTERS} clusters` : `${opts.clusters} clusters`;
   if (!json) {
     io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, seed ${opts.seed}`);
     if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
+    if (opts.commands !== undefined) io.out(`commands: ${mix.words}`);
   }
 
   let shard: Shard | undefined;
@@ -117,7 +135,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   const range = shard ? shardRange(opts.runs, shard) : { from: 0, to: opts.runs };
   if (!json && shard) io.out(`shard ${shard.index} of ${shard.count}: ${range.to > range.from ? `runs ${range.from + 1} to ${range.to}` : 'no runs (fewer runs than shards)'}`);
 
-  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids };
+  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, ...(mix.families ? { families: mix.families } : {}), ...(mix.weights ? { weights: mix.weights } : {}), ...(mix.safe ? { safe: true } : {}) };
   const progress = progressReporter(io, range.to - range.from, st, json);
   let result: JoinedRuns;
   try {
@@ -131,7 +149,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
       result = joined;
       if (shard && opts.out) {
         const { seed: _seed, ...counts } = joined;
-        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[] };
+        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[], ...(opts.commands !== undefined ? { commands: mix.words } : {}) };
         const file = writeShardFile(opts.out, 'check', shard, checkShardContent(shardSettings, shard, { from: range.from, to: range.to, ...counts }));
         if (!json) io.out(`wrote ${file}`);
       }
@@ -150,7 +168,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   const ci = () =>
     publishVerdict(io, opts, {
       command: 'replsim check',
-      name: `--runs ${opts.runs} --seed ${opts.seed} --steps ${opts.steps}${opts.clusters !== undefined ? ` --clusters ${opts.clusters}` : ''}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      name: `--runs ${opts.runs} --seed ${opts.seed} --steps ${opts.steps}${opts.clusters !== undefined ? ` --clusters ${opts.clusters}` : ''}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
       verdict,
       ...(found ? { finding: { type: found.id ? `${found.kind} ${found.id}` : found.kind, message: `run ${found.run}: ${found.message}`, file: counterexample } } : {}),
       wallMs: progress.elapsedMs(),
@@ -217,7 +235,8 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
 
 /** The command that replays the shrunk failing run alone (fast-check's path, with the same settings). */
 export function replayCommand(opts: CheckOptions, found: PortableCounterexample): string {
-  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : [])];
+  const mix = parseCommands(opts.commands);
+  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : []), ...(opts.commands !== undefined && mix.ok ? [`--commands ${mix.mix.words}`] : [])];
   return `npx replsim check ${flags.join(' ')} --replay ${found.replay.path}`;
 }
 

@@ -18,6 +18,7 @@ import type { ExploreShardFile } from '../explore/merge-results.js';
 import type { HazardId } from '../scenario/schema.js';
 import { colourOptions, type Io } from './run.js';
 import { publishVerdict } from './ci-out.js';
+import { FROM_NOT_IMPLEMENTED, parseCommands } from './commands-option.js';
 
 export interface ExploreCommandOptions {
   depth: number;
@@ -35,6 +36,10 @@ export interface ExploreCommandOptions {
   shard?: string;
   /** A JUnit XML report of the verdict. */
   junit?: string;
+  /** The command families (see commands-option.ts); weights mean nothing to an exhaustive search. */
+  commands?: string[];
+  /** A scenario to start from: not implemented yet (a clear error). */
+  from?: string;
 }
 
 /** How often a progress line is printed while exploring (TLC prints one a minute; a person wants more). */
@@ -64,7 +69,9 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .option('--time-limit <duration>', 'stop after this much time, like 30s or 5m (verdict unknown, exit 2)', timeLimit)
     .option('--shard <i/n>', "explore only shard I of N (a CI matrix job): the first level's states are dealt out to the shards; writes the shard's result to --out DIR for replsim merge")
     .option('--json', 'print one JSON object per progress tick, then one with the verdict')
-    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding (<skipped> when a limit stopped the search)');
+    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding (<skipped> when a limit stopped the search)')
+    .option('--commands <spec...>', 'the command families explored: NAME, -NAME (or NAME=0), all, safe (never force a promotion, promote only a set with no primary left)')
+    .option('--from <scenario>', "start from a scenario's topology and state (not implemented yet)");
   colourOptions(command);
   command.action((opts: ExploreCommandOptions) => setExit(exploreCommand(opts, io)));
 }
@@ -83,6 +90,20 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     io.err(`replsim explore: ${forbid.message}`);
     return 2;
   }
+  if (opts.from !== undefined) {
+    io.err(FROM_NOT_IMPLEMENTED('explore'));
+    return 2;
+  }
+  const commands = parseCommands(opts.commands);
+  if (!commands.ok) {
+    io.err(`replsim explore: ${commands.message}`);
+    return 2;
+  }
+  const mix = commands.mix;
+  if (mix.weights && Object.values(mix.weights).some((w) => w > 0)) {
+    io.err('replsim explore: --commands NAME=W: explore tries every command of the families chosen, so a weight means nothing to it (0 leaves a family out; weights are for check)');
+    return 2;
+  }
   let shard: Shard | undefined;
   if (opts.shard !== undefined) {
     const parsed = parseShard(opts.shard);
@@ -98,7 +119,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   }
   const limits = [...(opts.maxStates !== undefined ? [`at most ${count(opts.maxStates)} distinct states`] : []), ...(opts.timeLimit !== undefined ? [`at most ${formatWall(opts.timeLimit)}`] : [])];
   if (!json) {
-    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}`);
+    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}${opts.commands !== undefined ? `; commands: ${mix.words}` : ''}`);
     if (shard) io.out(`shard ${shard.index} of ${shard.count}: the first level's distinct states ${shard.index}, ${shard.index + shard.count}, … are expanded here`);
   }
   const ticker = new Ticker(PROGRESS_EVERY_MS);
@@ -118,6 +139,8 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     depth: opts.depth,
     clusters: opts.clusters,
     forbid: forbid.ids,
+    ...(mix.families ? { families: mix.families } : {}),
+    ...(mix.safe ? { safe: true } : {}),
     seed: opts.seed,
     maxStates: opts.maxStates,
     shard,
@@ -135,7 +158,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   const ci = () =>
     publishVerdict(io, opts, {
       command: 'replsim explore',
-      name: `--depth ${opts.depth} --clusters ${opts.clusters} --seed ${opts.seed}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      name: `--depth ${opts.depth} --clusters ${opts.clusters} --seed ${opts.seed}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
       verdict,
       ...(f ? { finding: { type: f.id ? `${f.kind} ${f.id}` : f.kind, message: `${f.trace.length} commands: ${f.message}`, file } } : verdict === 'unknown' ? { finding: { type: 'unknown', message: `stopped by ${stopped ?? 'a limit'} at depth ${result.depthReached} of ${opts.depth}` } } : {}),
       wallMs: ticker.elapsedMs(),
@@ -144,7 +167,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     const content: ExploreShardFile = {
       replsim: 'explore-shard',
       version: 2,
-      settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null },
+      settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null, ...(opts.commands !== undefined ? { commands: mix.words } : {}) },
       shard,
       verdict,
       result: {

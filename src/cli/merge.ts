@@ -62,7 +62,7 @@ async function mergedCheck(m: MergedCheck, opts: MergeOptions, io: Io, st: Style
   const j = m.joined;
   const found = m.finding;
   // The flags of the unsharded run: what the replay and the scenario's header name.
-  const check: CheckOptions = { runs: s.runs, seed: s.seed, steps: s.steps, ...(s.clusters !== null ? { clusters: s.clusters } : {}), forbid: s.forbid, out: opts.out };
+  const check: CheckOptions = { runs: s.runs, seed: s.seed, steps: s.steps, ...(s.clusters !== null ? { clusters: s.clusters } : {}), forbid: s.forbid, out: opts.out, ...(s.commands !== undefined ? { commands: [s.commands] } : {}) };
   if (opts.json) {
     let file: string | null = null;
     if (found && opts.out) file = writeScenario(opts.out, { ...found.scenario, header: [...(found.scenario.header ?? []), `Replay: npx replsim run ${join(opts.out, 'counterexample.yaml')}`] });
