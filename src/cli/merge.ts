@@ -11,6 +11,8 @@ import { reportCounterexample, replayCommand, type CheckOptions } from './check.
 import { count } from './progress.js';
 import { colourOptions, type Io } from './run.js';
 import { publishVerdict } from './ci-out.js';
+import { whatifShardFiles } from '../whatif/merge.js';
+import { mergeWhatifCommand } from './whatif.js';
 import { performance } from 'node:perf_hooks';
 
 export interface MergeOptions {
@@ -24,8 +26,8 @@ export interface MergeOptions {
 export function registerMerge(program: Command, io: Io, setExit: (code: number) => void): void {
   const command = program
     .command('merge')
-    .description('join the results of the shards of one replsim check or explore run (--shard I/N --out DIR): the verdict, the first counterexample by run order, summed counts')
-    .argument('<dir...>', 'folders (searched one level down) or files holding check-shard-I-of-N.json or explore-shard-I-of-N.json')
+    .description('join the results of the shards of one replsim check, explore or whatif run (--shard I/N --out DIR): the verdict, the first counterexample by run order, summed counts')
+    .argument('<dir...>', 'folders (searched one level down) or files holding check-shard-I-of-N.json, explore-shard-I-of-N.json or whatif-shard-I-of-N.json')
     .option('--out <dir>', 'write the counterexample to DIR/counterexample.yaml (check) or DIR/trace.yaml (explore)')
     .option('--json', 'print one JSON object with the verdict')
     .option('--junit <file>', 'write a JUnit XML report of the merged verdict');
@@ -36,6 +38,9 @@ export function registerMerge(program: Command, io: Io, setExit: (code: number) 
 export async function mergeCommand(dirs: string[], opts: MergeOptions, io: Io): Promise<number> {
   const json = opts.json === true;
   const st = styleFor(io.stdout, io.env, json ? false : opts.color);
+  // Shards of a whatif run are joined by whatif's own merge.
+  const whatifShards = whatifShardFiles(dirs);
+  if (whatifShards.length > 0) return mergeWhatifCommand(whatifShards, opts, io);
   const merged = mergeShards(dirs);
   if (!merged.ok) {
     io.err(`replsim merge: ${merged.message}`);

@@ -13,7 +13,10 @@ import { runScenario } from '../scenario/runner.js';
 import { styleFor } from '../report/narrate.js';
 import { parseShard, shardRange, type Shard } from '../explore/shard.js';
 import { Whatif, type VariantResult } from '../whatif/engine.js';
-import { FAULT_KINDS, parseKinds } from '../whatif/faults.js';
+import { FAULT_KINDS, parseKinds, type FaultKind } from '../whatif/faults.js';
+import { mergeWhatif } from '../whatif/merge.js';
+import { publishVerdict } from './ci-out.js';
+import type { Scenario } from '../scenario/schema.js';
 import { variantYaml } from '../whatif/export.js';
 import { heatmapHtml } from '../whatif/heatmap.js';
 import { buildMatrix, matrixLines, variantJson, variantWords, whatifAnnotation, whatifJunit } from '../whatif/report.js';
@@ -160,13 +163,7 @@ export async function whatifCommand(file: string, opts: WhatifOptions, io: Io): 
   if (opts.out !== undefined) {
     try {
       mkdirSync(opts.out, { recursive: true });
-      if (fatal && !shard) {
-        const path = join(opts.out, `whatif-${fatal.n}.yaml`);
-        const header = [`Written by replsim whatif ${file} (variant ${fatal.n}): ${variantWords(fatal, scenario.steps)}.`, `It ended unsafe: ${fatal.reason.replace(/\s+/g, ' ')}`, `Replay: npx replsim run ${path}`];
-        writeFileSync(path, variantYaml(text, fatal, header, seed));
-        exported = path;
-        reproduced = await reproduces(path, fatal);
-      }
+      if (fatal && !shard) ({ path: exported, check: reproduced } = await writeVariant(opts.out, file, text, fatal, scenario.steps, seed));
       const page = heatmapHtml({ file, verdict: `${verdict}${fragile ? `: ${unsafe.length} placement${unsafe.length === 1 ? '' : 's'} unsafe` : ''}`, summary, matrix, results, steps: scenario.steps });
       writeFileSync(join(opts.out, 'report.html'), page);
       written.push(join(opts.out, 'report.html'));
@@ -233,6 +230,79 @@ export async function whatifCommand(file: string, opts: WhatifOptions, io: Io): 
     (json ? io.err : io.out)(whatifAnnotation(file, line, `${variantWords(first, scenario.steps)}: ${first.reason}`));
   }
   return code;
+}
+
+/** Writes a fatal variant as `DIR/whatif-<n>.yaml` and runs it as `replsim run` would. */
+async function writeVariant(dir: string, file: string, text: string, fatal: VariantResult, steps: Scenario['steps'], seed: number): Promise<{ path: string; check: string }> {
+  const path = join(dir, `whatif-${fatal.n}.yaml`);
+  const header = [`Written by replsim whatif ${file} (variant ${fatal.n}): ${variantWords(fatal, steps)}.`, `It ended unsafe: ${fatal.reason.replace(/\s+/g, ' ')}`, `Replay: npx replsim run ${path}`];
+  writeFileSync(path, variantYaml(text, fatal, header, seed));
+  return { path, check: await reproduces(path, fatal) };
+}
+
+/**
+ * `replsim merge` of whatif shards: the verdict of the whole run; with --out the shortest fatal
+ * variant is run again from the runbook (the plan is the same in every shard) and written.
+ */
+export async function mergeWhatifCommand(files: string[], opts: { out?: string; json?: boolean; junit?: string; color?: boolean }, io: Io): Promise<number> {
+  const st = styleFor(io.stdout, io.env, opts.json ? false : opts.color);
+  const merged = mergeWhatif(files);
+  if (!merged.ok) {
+    io.err(`replsim merge: ${merged.message}`);
+    return 2;
+  }
+  const m = merged.merged;
+  const unsafe = m.results.filter((r) => r.outcome === 'unsafe');
+  const stopped = m.results.filter((r) => r.outcome === 'stopped').length;
+  const verdict = unsafe.length ? 'fragile' : 'robust';
+  const fatal = unsafe.slice().sort((a, b) => a.length - b.length || a.n - b.n)[0];
+  let exported: string | null = null;
+  if (fatal && opts.out !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(m.file, 'utf8');
+    } catch (e) {
+      io.err(`replsim merge: the runbook ${m.file} cannot be read to write the fatal variant: ${(e as Error).message}`);
+      return 2;
+    }
+    const loaded = loadScenario(text, m.file);
+    if (!loaded.ok) {
+      io.err(`replsim merge: the runbook ${m.file} no longer loads: ${formatScenarioError(loaded.errors[0])}`);
+      return 2;
+    }
+    const s = m.settings;
+    const whatif = new Whatif(loaded.scenario, { faults: s.faults === 2 ? 2 : 1, kinds: s.kinds as FaultKind[], forbid: s.forbid, seed: s.seed, budget: s.budget }, loaded.locate);
+    const { result: baseline, singles, pruned } = await whatif.baseline();
+    const plan = whatif.plan(singles, pruned);
+    let again: VariantResult | null = null;
+    if (baseline.ok && plan.variants.length === m.variants) await whatif.run(plan, baseline.picture, { from: fatal.n - 1, to: fatal.n }, (r) => (again = r));
+    if (!again || (again as VariantResult).outcome !== 'unsafe') {
+      io.err(`replsim merge: ${m.file} changed since the shards ran: variant ${fatal.n} is not what they recorded`);
+      return 2;
+    }
+    mkdirSync(opts.out, { recursive: true });
+    const w = await writeVariant(opts.out, m.file, text, again, loaded.scenario.steps, s.seed);
+    exported = w.path;
+    if (!opts.json) io.out(`${w.check}`);
+  }
+  const summary = `${count(m.results.length)} placements tried in ${m.shards} shards: ${count(unsafe.length)} unsafe, ${count(stopped)} stopped at a guard, ${count(m.results.length - unsafe.length - stopped)} ok`;
+  if (opts.json) io.out(JSON.stringify({ type: 'verdict', command: 'whatif', verdict, file: m.file, shards: m.shards, placements: m.results.length, unsafe: unsafe.length, stopped, first: unsafe[0] ?? null, exported }));
+  else {
+    io.out(`${st.bold('replsim merge')}: ${m.shards} shard${m.shards === 1 ? '' : 's'} of replsim whatif ${m.file} --faults ${m.settings.faults} --seed ${m.settings.seed}`);
+    io.out(summary);
+    if (unsafe.length) {
+      io.out(st.red(`fragile: ${unsafe.length} placement${unsafe.length === 1 ? '' : 's'} unsafe; the first (variant ${unsafe[0].n}): ${unsafe[0].reason}`));
+      if (exported) io.out(`wrote ${exported} (the shortest fatal variant); replay it with: npx replsim run ${exported}`);
+    } else io.out(st.green('robust: no placement unsafe'));
+  }
+  const ci = publishVerdict(io, opts, {
+    command: 'replsim merge',
+    name: `${m.shards} shards of replsim whatif ${m.file} --seed ${m.settings.seed}`,
+    verdict: unsafe.length ? 'invalid' : 'valid',
+    ...(unsafe.length ? { finding: { type: 'unsafe', message: `variant ${unsafe[0].n}: ${unsafe[0].reason}`, file: exported } } : {}),
+    wallMs: 0,
+  });
+  return Math.max(unsafe.length ? 1 : 0, ci);
 }
 
 /** Runs the written variant as `replsim run` would: does it fail as the variant did? */

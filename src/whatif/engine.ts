@@ -419,6 +419,7 @@ export class Whatif {
     // A fault placed after the last step is recovered at once: what it dropped stays dropped.
     if (!c.done) for (const f of c.active) this.recover(c, f);
     c.active = [];
+    c.actions = joinedWaits(c.actions);
     const findings = c.findings.map(({ finding }) => ({ kind: finding.kind, id: finding.id, message: finding.message }));
     const base = { n, faults, findings };
     if (c.error) return { ...base, outcome: 'unsafe', cause: 'error', reason: `replsim failed (please report): ${c.error}`, step: Math.min(c.step, this.steps.length - 1), actions: c.actions };
@@ -485,12 +486,23 @@ export class Whatif {
   async run(plan: Plan, picture: Picture, range: { from: number; to: number }, done: (r: VariantResult) => void): Promise<void> {
     const chosen = plan.variants.slice(range.from, range.to).map((faults, i) => ({ faults, n: range.from + i + 1 }));
     const base = Cursor.start(this.scenario, this.settings.seed);
+    // Every run stops at every placement of the plan on its way (a wait is taken in the same parts),
+    // whichever variants this range holds: the outcomes cannot depend on --shard.
+    const stops = uniquePlacements(plan.singles);
+    const moveVia = async (c: Cursor, target: Placement): Promise<boolean> => {
+      for (const p of stops) {
+        if (comparePlacements(p, target) >= 0) break;
+        if (comparePlacements(p, { step: c.step, offsetMs: c.offsetMs }) <= 0) continue;
+        if (!(await this.moveTo(c, p))) return false;
+      }
+      return this.moveTo(c, target);
+    };
     let i = 0;
     while (i < chosen.length) {
       const first = chosen[i].faults[0];
       let j = i;
       while (j < chosen.length && placedKey(chosen[j].faults[0]) === placedKey(first)) j++;
-      if (!(await this.moveTo(base, first.placement))) throw new Error('the baseline stopped before a placement it listed');
+      if (!(await moveVia(base, first.placement))) throw new Error('the baseline stopped before a placement it listed');
       const c = base.fork();
       await this.inject(c, first.fault);
       const group = chosen.slice(i, j);
@@ -501,7 +513,7 @@ export class Whatif {
       const singleCursor = single && seconds.length ? c.fork() : c;
       for (const v of seconds) {
         const second = v.faults[1];
-        if (!(await this.moveTo(c, second.placement))) {
+        if (!(await moveVia(c, second.placement))) {
           plan.pruned.unreachable++;
           results.push({ ...(await this.finish(c.fork(), v.faults, v.n, picture)) });
           continue;
@@ -535,6 +547,27 @@ function primaryOf(world: World): { cluster: string; path: string; tokenOf: stri
     return { cluster: cluster.name, path: mount.type === 'kv-v2' ? `${mount.path}data/` : mount.path, tokenOf };
   }
   return null;
+}
+
+/** The placements of a list, each once, in order. */
+function uniquePlacements(placed: readonly Placed[]): Placement[] {
+  const out: Placement[] = [];
+  for (const p of [...placed].sort((a, b) => comparePlacements(a.placement, b.placement))) if (!out.length || !samePlacement(out[out.length - 1], p.placement)) out.push(p.placement);
+  return out;
+}
+
+/**
+ * The parts of one wait a run took in turns (it stopped at each placement on its way) joined where
+ * no fault came between them: a variant's steps do not depend on where the runs stopped.
+ */
+export function joinedWaits(actions: readonly Action[]): Action[] {
+  const out: Action[] = [];
+  for (const a of actions) {
+    const prev = out.at(-1);
+    if (prev && 'original' in prev && 'original' in a && prev.original === a.original && prev.waitMs !== undefined && a.waitMs !== undefined) out[out.length - 1] = { original: a.original, waitMs: prev.waitMs + a.waitMs };
+    else out.push(a);
+  }
+  return out;
 }
 
 function comparePlaced(x: Placed | undefined, y: Placed | undefined, order: Placed[]): number {

@@ -17,7 +17,7 @@ export function variantYaml(text: string, variant: VariantResult, header: string
   const originals = steps.items as Node[];
   const out: Node[] = [];
   const add = (value: Record<string, unknown>) => out.push(flowed(doc, value));
-  for (const a of joinWaits(variant.actions, originals, doc)) appendAction(doc, a, originals, out, add);
+  for (const a of wholeWaits(variant.actions, originals, doc)) appendAction(doc, a, originals, out, add);
   steps.items = out as typeof steps.items;
   doc.set('seed', seed);
   const name = doc.get('name');
@@ -57,19 +57,9 @@ function appendAction(doc: Document, a: Action, originals: Node[], out: Node[], 
   for (const s of a.yaml) add(s);
 }
 
-/**
- * The parts of one wait the run took in turns (it stopped at each offset a fault could be placed
- * at) joined again where no fault came between them: a wait taken whole is the runbook's own step.
- */
-function joinWaits(actions: readonly Action[], originals: Node[], doc: Document): Action[] {
-  const out: Action[] = [];
-  for (const a of actions) {
-    const prev = out.at(-1);
-    if (prev && 'original' in prev && 'original' in a && prev.original === a.original && prev.waitMs !== undefined && a.waitMs !== undefined) {
-      out[out.length - 1] = { original: a.original, waitMs: prev.waitMs + a.waitMs };
-    } else out.push(a);
-  }
-  return out.map((a) => {
+/** A wait taken whole (its parts joined again) is the runbook's own step. */
+function wholeWaits(actions: readonly Action[], originals: Node[], doc: Document): Action[] {
+  return actions.map((a) => {
     if (!('original' in a) || a.waitMs === undefined) return a;
     const whole = (originals[a.original] as YAMLMap).toJS(doc) as { wait?: unknown };
     return typeof whole.wait === 'string' && waitMsOf(whole.wait) === a.waitMs ? { original: a.original } : a;

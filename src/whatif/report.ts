@@ -92,6 +92,8 @@ export function variantJson(r: VariantResult, steps: readonly Step[]) {
     cause: r.cause,
     reason: r.reason,
     step: r.step === null ? null : r.step + 1,
+    /** The variant's length as a scenario (the runbook's steps it ran, and the steps inserted). */
+    length: r.actions.length,
     findings: r.findings.map((f) => ({ kind: f.kind, id: f.id })),
   };
 }

@@ -50,8 +50,9 @@ describe('replsim whatif on the gallery runbooks', () => {
     const run = await main(['run', join(dir, yaml[0]), '-q'], { out: () => {}, err: () => {}, stdout: {}, env: {} });
     expect(run).toBe(1);
     const text = readFileSync(join(dir, yaml[0]), 'utf8');
-    expect(text).toMatch(/crash: east/);
-    expect(text).toMatch(/restart: east/);
+    // The shortest fatal variant: a client write just before the demotion (one step inserted).
+    expect(text).toMatch(/^# Written by replsim whatif .* client write to the primary before step 9\.$/m);
+    expect(text).toMatch(/name: "whatif: a client writes to east, the primary"\n {4}request: POST secret\/data\/whatif-1/);
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     expect(html).toContain('<td class="unsafe"');
     expect(html).toContain('data-variants=');
@@ -85,6 +86,17 @@ describe('replsim whatif on the gallery runbooks', () => {
       expect(existsSync(join(s.dir, `shards/${i}/whatif-shard-${i}-of-3.json`))).toBe(true);
     }
     expect(parts).toEqual(all);
+    // merge joins them into the unsharded verdict, and writes the shortest fatal variant again.
+    const merged = join(s.dir, 'merged');
+    const m = await main(['merge', join(s.dir, 'shards'), '--out', merged], { out: () => {}, err: () => {}, stdout: {}, env: {} });
+    expect(m).toBe(1);
+    const single = await whatif([FRAGILE, '--kinds', 'partition', '--out', join(s.dir, 'single')]);
+    const name = readdirSync(join(s.dir, 'single')).find((f) => f.startsWith('whatif-') && f.endsWith('.yaml'))!;
+    expect(readFileSync(join(merged, name), 'utf8')).toBe(readFileSync(join(s.dir, 'single', name), 'utf8').replaceAll(join(s.dir, 'single'), merged));
+    expect(single.code).toBe(1);
+    // A missing shard is refused.
+    const partial = await main(['merge', join(s.dir, 'shards', '1'), join(s.dir, 'shards', '2')], { out: () => {}, err: () => {}, stdout: {}, env: {} });
+    expect(partial).toBe(2);
   }, 120_000);
 
   it('--faults 2 says whether it tried every pair or a seeded sample, and the same seed samples the same pairs', async () => {
