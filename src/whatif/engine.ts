@@ -4,8 +4,7 @@
 // variables) is forked there, as the explorer forks at each branch, instead of replayed from the
 // start. The same file, seed and settings give the same plan, the same variants and the same
 // outcomes, whichever part of the plan (--shard) is run.
-import type { Finding } from '../areas/monitoring/types.js';
-import type { MonitorFactory } from '../areas/monitoring/types.js';
+import type { Finding, MonitorFactory } from '../areas/monitoring/types.js';
 import { Watch } from '../check/catalogue.js';
 import { SeededRng } from '../kernel/prng.js';
 import { runStepWatched, topologyOf, type StepRecord } from '../scenario/runner.js';
@@ -140,7 +139,7 @@ class Cursor {
   }
 
   noteFindings(found: Finding[]): void {
-    for (const f of found) this.findings.push({ finding: f, step: Math.min(this.step, Number.MAX_SAFE_INTEGER) });
+    for (const f of found) this.findings.push({ finding: f, step: this.step });
   }
 }
 
