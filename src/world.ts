@@ -292,6 +292,13 @@ export class World {
   get now(): number {
     return this.store.state.now;
   }
+  /**
+   * When the next message, check or timed work falls due on the virtual clock (null when nothing is
+   * scheduled): between now and then, waiting changes nothing but the clock.
+   */
+  nextDueAt(): number | null {
+    return this.bus.nextDue()?.due ?? null;
+  }
 
   /** sha256 of the canonical JSON of the world's state. */
   stateHash(): string {

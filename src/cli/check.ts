@@ -18,6 +18,8 @@ import { runScenario } from '../scenario/runner.js';
 import { HAZARD_IDS, type HazardId } from '../scenario/schema.js';
 import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
 import { colourOptions, type Io } from './run.js';
+import { publishVerdict } from './ci-out.js';
+import { FROM_NOT_IMPLEMENTED, parseCommands } from './commands-option.js';
 
 export interface CheckOptions {
   runs: number;
@@ -34,6 +36,12 @@ export interface CheckOptions {
   workers?: number;
   /** This shard's runs only ("I/N"); its result goes to --out DIR for `replsim merge`. */
   shard?: string;
+  /** A JUnit XML report of the verdict. */
+  junit?: string;
+  /** The command families and weights (see commands-option.ts). */
+  commands?: string[];
+  /** A scenario to start from: not implemented yet (a clear error). */
+  from?: string;
 }
 
 /** A whole number within bounds, for commander. */
@@ -68,7 +76,10 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--workers <n>', `worker threads running the runs (default: one per ${COMMANDS_PER_DEFAULT_WORKER.toLocaleString('en-GB')} commands, i.e. ${(COMMANDS_PER_DEFAULT_WORKER / DEFAULT_STEPS).toLocaleString('en-GB')} runs of ${DEFAULT_STEPS} steps, at most one per core but one); the result is the same for any number`, wholeNumber('--workers', 1, 256))
     .option('--shard <i/n>', "run only shard I of N (a CI matrix job); writes the shard's result to --out DIR for replsim merge")
     .option('--replay <path>', 'replay one failing run: the path printed after a failure (with the same --seed, --clusters, --steps)', replayPath)
-    .option('--json', 'print one JSON object per progress tick, then one with the verdict');
+    .option('--json', 'print one JSON object per progress tick, then one with the verdict')
+    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding')
+    .option('--commands <spec...>', 'the command families and their weights: NAME, NAME=W (0 leaves it out), -NAME, all, safe (never force a promotion, promote only a set with no primary left)')
+    .option('--from <scenario>', "start from a scenario's topology and state (not implemented yet)");
   colourOptions(command);
   command.action(async (opts: CheckOptions) => setExit(await checkCommand(opts, io)));
 }
@@ -87,10 +98,21 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     io.err(`replsim check: ${forbid.message}`);
     return 2;
   }
+  if (opts.from !== undefined) {
+    io.err(FROM_NOT_IMPLEMENTED('check'));
+    return 2;
+  }
+  const commands = parseCommands(opts.commands);
+  if (!commands.ok) {
+    io.err(`replsim check: ${commands.message}`);
+    return 2;
+  }
+  const mix = commands.mix;
   const topology = opts.clusters === undefined ? `${MIN_CLUSTERS} to ${MAX_CLUSTERS} clusters` : `${opts.clusters} clusters`;
   if (!json) {
     io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, seed ${opts.seed}`);
     if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
+    if (opts.commands !== undefined) io.out(`commands: ${mix.words}`);
   }
 
   let shard: Shard | undefined;
@@ -113,7 +135,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   const range = shard ? shardRange(opts.runs, shard) : { from: 0, to: opts.runs };
   if (!json && shard) io.out(`shard ${shard.index} of ${shard.count}: ${range.to > range.from ? `runs ${range.from + 1} to ${range.to}` : 'no runs (fewer runs than shards)'}`);
 
-  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids };
+  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, ...(mix.families ? { families: mix.families } : {}), ...(mix.weights ? { weights: mix.weights } : {}), ...(mix.safe ? { safe: true } : {}) };
   const progress = progressReporter(io, range.to - range.from, st, json);
   let result: JoinedRuns;
   try {
@@ -127,7 +149,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
       result = joined;
       if (shard && opts.out) {
         const { seed: _seed, ...counts } = joined;
-        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[] };
+        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[], ...(opts.commands !== undefined ? { commands: mix.words } : {}) };
         const file = writeShardFile(opts.out, 'check', shard, checkShardContent(shardSettings, shard, { from: range.from, to: range.to, ...counts }));
         if (!json) io.out(`wrote ${file}`);
       }
@@ -142,6 +164,15 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   progress.done();
   const found = result.finding;
   const verdict = found ? 'invalid' : 'valid';
+  const counterexample = found && opts.out && !shard ? join(opts.out, 'counterexample.yaml') : null;
+  const ci = () =>
+    publishVerdict(io, opts, {
+      command: 'replsim check',
+      name: `--runs ${opts.runs} --seed ${opts.seed} --steps ${opts.steps}${opts.clusters !== undefined ? ` --clusters ${opts.clusters}` : ''}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      verdict,
+      ...(found ? { finding: { type: found.id ? `${found.kind} ${found.id}` : found.kind, message: `run ${found.run}: ${found.message}`, file: counterexample } } : {}),
+      wallMs: progress.elapsedMs(),
+    });
 
   if (json) {
     let file: string | null = null;
@@ -177,7 +208,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
           : null,
       }),
     );
-    return found ? 1 : 0;
+    return Math.max(found ? 1 : 0, ci());
   }
 
   const entries = describeCatalogue();
@@ -196,15 +227,16 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
 
   if (!found) {
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} in ${n(result.runs)} runs`));
-    return 0;
+    return ci();
   }
   await reportCounterexample(found, shard ? { ...opts, out: undefined } : opts, io, st);
-  return 1;
+  return Math.max(1, ci());
 }
 
 /** The command that replays the shrunk failing run alone (fast-check's path, with the same settings). */
 export function replayCommand(opts: CheckOptions, found: PortableCounterexample): string {
-  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : [])];
+  const mix = parseCommands(opts.commands);
+  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : []), ...(opts.commands !== undefined && mix.ok ? [`--commands ${mix.mix.words}`] : [])];
   return `npx replsim check ${flags.join(' ')} --replay ${found.replay.path}`;
 }
 
@@ -260,8 +292,10 @@ async function replaysTheSame(file: string, found: PortableCounterexample): Prom
  * log a line every quarter; with --json one object a second. Shrinking shows its attempts.
  */
 export function progressReporter(io: Io, runs: number, st: Style, json = false) {
-  const mode = progressMode(io, json);
-  const line = new StatusLine(io, mode);
+  // Progress goes to stderr (stdout is the result); --json keeps its progress objects in its stream.
+  const progressIo = json ? io : { out: io.err, stdout: io.stderr ?? {} };
+  const mode = progressMode(progressIo, json);
+  const line = new StatusLine(progressIo, mode);
   const ticker = new Ticker(mode === 'tty' ? 100 : 1000);
   let lastQuarter = 0;
   let shrinking = false;
@@ -288,14 +322,14 @@ export function progressReporter(io: Io, runs: number, st: Style, json = false) 
         return;
       }
       if (p.phase === 'shrink') {
-        if (!shrinking) io.out('a run failed: shrinking it');
+        if (!shrinking) progressIo.out('a run failed: shrinking it');
         shrinking = true;
         return;
       }
       const quarter = Math.floor((p.done / runs) * 4);
       if (quarter > lastQuarter && p.done < runs) {
         lastQuarter = quarter;
-        io.out(`  ${count(p.done)}/${count(runs)} runs, ${count(rate)} runs/s, about ${left} left`);
+        progressIo.out(`  ${count(p.done)}/${count(runs)} runs, ${count(rate)} runs/s, about ${left} left`);
       }
     },
     done: () => line.clear(),

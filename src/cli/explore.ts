@@ -17,6 +17,8 @@ import { parseShard, writeShardFile, type Shard } from '../explore/shard.js';
 import type { ExploreShardFile } from '../explore/merge-results.js';
 import type { HazardId } from '../scenario/schema.js';
 import { colourOptions, type Io } from './run.js';
+import { publishVerdict } from './ci-out.js';
+import { FROM_NOT_IMPLEMENTED, parseCommands } from './commands-option.js';
 
 export interface ExploreCommandOptions {
   depth: number;
@@ -32,6 +34,12 @@ export interface ExploreCommandOptions {
   timeLimit?: number;
   /** This shard of the search only ("I/N"); its result goes to --out DIR for `replsim merge`. */
   shard?: string;
+  /** A JUnit XML report of the verdict. */
+  junit?: string;
+  /** The command families (see commands-option.ts); weights mean nothing to an exhaustive search. */
+  commands?: string[];
+  /** A scenario to start from: not implemented yet (a clear error). */
+  from?: string;
 }
 
 /** How often a progress line is printed while exploring (TLC prints one a minute; a person wants more). */
@@ -60,7 +68,10 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .option('--max-states <n>', 'stop after this many distinct states (verdict unknown, exit 2)', wholeNumber('--max-states', 1))
     .option('--time-limit <duration>', 'stop after this much time, like 30s or 5m (verdict unknown, exit 2)', timeLimit)
     .option('--shard <i/n>', "explore only shard I of N (a CI matrix job): the first level's states are dealt out to the shards; writes the shard's result to --out DIR for replsim merge")
-    .option('--json', 'print one JSON object per progress tick, then one with the verdict');
+    .option('--json', 'print one JSON object per progress tick, then one with the verdict')
+    .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding (<skipped> when a limit stopped the search)')
+    .option('--commands <spec...>', 'the command families explored: NAME, -NAME (or NAME=0), all, safe (never force a promotion, promote only a set with no primary left)')
+    .option('--from <scenario>', "start from a scenario's topology and state (not implemented yet)");
   colourOptions(command);
   command.action((opts: ExploreCommandOptions) => setExit(exploreCommand(opts, io)));
 }
@@ -79,6 +90,20 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     io.err(`replsim explore: ${forbid.message}`);
     return 2;
   }
+  if (opts.from !== undefined) {
+    io.err(FROM_NOT_IMPLEMENTED('explore'));
+    return 2;
+  }
+  const commands = parseCommands(opts.commands);
+  if (!commands.ok) {
+    io.err(`replsim explore: ${commands.message}`);
+    return 2;
+  }
+  const mix = commands.mix;
+  if (mix.weights && Object.values(mix.weights).some((w) => w > 0)) {
+    io.err('replsim explore: --commands NAME=W: explore tries every command of the families chosen, so a weight means nothing to it (0 leaves a family out; weights are for check)');
+    return 2;
+  }
   let shard: Shard | undefined;
   if (opts.shard !== undefined) {
     const parsed = parseShard(opts.shard);
@@ -94,7 +119,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   }
   const limits = [...(opts.maxStates !== undefined ? [`at most ${count(opts.maxStates)} distinct states`] : []), ...(opts.timeLimit !== undefined ? [`at most ${formatWall(opts.timeLimit)}`] : [])];
   if (!json) {
-    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}`);
+    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}${opts.commands !== undefined ? `; commands: ${mix.words}` : ''}`);
     if (shard) io.out(`shard ${shard.index} of ${shard.count}: the first level's distinct states ${shard.index}, ${shard.index + shard.count}, … are expanded here`);
   }
   const ticker = new Ticker(PROGRESS_EVERY_MS);
@@ -104,7 +129,8 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     const elapsed = ticker.elapsedMs();
     const rate = perSecond(t.visited, elapsed);
     if (json) io.out(JSON.stringify({ type: 'progress', ...t, perSecond: rate, elapsedMs: Math.round(elapsed) }));
-    else io.out(st.dim(`progress ${formatWall(elapsed)}: depth ${t.depth}, ${count(t.visited)} states, ${count(t.distinct)} distinct, ${count(t.queue)} queued, ${count(rate)} states/s`));
+    // Progress goes to stderr: stdout is the result.
+    else io.err(st.dim(`progress ${formatWall(elapsed)}: depth ${t.depth}, ${count(t.visited)} states, ${count(t.distinct)} distinct, ${count(t.queue)} queued, ${count(rate)} states/s`));
   };
   // performance.now() counts from the process's start, so the limit covers start-up too: the whole
   // command, not only the search, stays within it (bar the final lines).
@@ -113,6 +139,8 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     depth: opts.depth,
     clusters: opts.clusters,
     forbid: forbid.ids,
+    ...(mix.families ? { families: mix.families } : {}),
+    ...(mix.safe ? { safe: true } : {}),
     seed: opts.seed,
     maxStates: opts.maxStates,
     shard,
@@ -121,17 +149,25 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
       if (ticker.due()) report(t);
     },
     shouldStop: deadline === undefined ? undefined : () => performance.now() >= deadline,
-    onLevel: json ? undefined : (l) => io.out(st.dim(`  depth ${l.depth} done: ${count(l.distinct)} distinct states, ${count(l.visited)} visited, ${count(l.frontier)} new`)),
+    onLevel: json ? undefined : (l) => io.err(st.dim(`  depth ${l.depth} done: ${count(l.distinct)} distinct states, ${count(l.visited)} visited, ${count(l.frontier)} new`)),
   });
   const verdict = verdictOf(result);
   const f = result.finding;
   const stopped = result.stoppedBy === 'limit' ? `the time limit (${formatWall(opts.timeLimit ?? 0)})` : result.stoppedBy === 'max-states' ? `--max-states ${count(opts.maxStates ?? 0)}` : undefined;
   let file: string | null = null;
+  const ci = () =>
+    publishVerdict(io, opts, {
+      command: 'replsim explore',
+      name: `--depth ${opts.depth} --clusters ${opts.clusters} --seed ${opts.seed}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      verdict,
+      ...(f ? { finding: { type: f.id ? `${f.kind} ${f.id}` : f.kind, message: `${f.trace.length} commands: ${f.message}`, file } } : verdict === 'unknown' ? { finding: { type: 'unknown', message: `stopped by ${stopped ?? 'a limit'} at depth ${result.depthReached} of ${opts.depth}` } } : {}),
+      wallMs: ticker.elapsedMs(),
+    });
   if (shard && opts.out) {
     const content: ExploreShardFile = {
       replsim: 'explore-shard',
       version: 2,
-      settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null },
+      settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null, ...(opts.commands !== undefined ? { commands: mix.words } : {}) },
       shard,
       verdict,
       result: {
@@ -171,7 +207,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
         finding: f ? { kind: f.kind, id: f.id ?? null, message: f.message.trim(), trace: f.trace, reproduced: f.reproduced, file, scenario: scenarioYaml(f.scenario) } : null,
       }),
     );
-    return verdict === 'valid' ? 0 : verdict === 'invalid' ? 1 : 2;
+    return Math.max(verdict === 'valid' ? 0 : verdict === 'invalid' ? 1 : 2, ci());
   }
 
   if (stopped) report(last);
@@ -182,11 +218,11 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
 
   if (verdict === 'unknown') {
     io.out(st.yellow(`unknown: stopped by ${stopped ?? 'a limit'} at depth ${result.depthReached} of ${opts.depth}; nothing found so far, but traces up to depth ${opts.depth} were not all explored`));
-    return 2;
+    return Math.max(2, ci());
   }
   if (!f) {
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} within depth ${opts.depth}`));
-    return 0;
+    return ci();
   }
   const what = f.id ? `${f.kind} ${f.id}` : 'the service answered against the model';
   io.out(st.red(`invalid: shortest trace to ${what} (${f.trace.length} command${f.trace.length === 1 ? '' : 's'}):`));
@@ -202,5 +238,5 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     io.out('');
     for (const line of scenarioYaml(f.scenario).trimEnd().split('\n')) io.out(line);
   }
-  return 1;
+  return Math.max(1, ci());
 }

@@ -10,6 +10,7 @@ import { registerExplore } from './explore.js';
 import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
 import { registerMerge } from './merge.js';
+import { registerWhatif } from './whatif.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -38,6 +39,7 @@ Examples:
   $ replsim check --runs 300 --seed 1 --forbid two-primaries
   $ replsim explore --depth 5 --clusters 3 --time-limit 60s
   $ replsim check --runs 20000 --shard 2/4 --out shards/   one CI matrix job; then: replsim merge shards/
+  $ replsim whatif my-runbook.yaml --out out/          is the runbook safe with a fault at any step?
 `;
 
 export function buildProgram(io: Io, setExit: (code: number) => void): Command {
@@ -87,6 +89,7 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   registerDiagram(program, io, setExit);
   registerServe(program, io, setExit);
   registerMerge(program, io, setExit);
+  registerWhatif(program, io, setExit);
 
   return program;
 }
@@ -115,6 +118,7 @@ if (isEntry) {
     out: (l) => process.stdout.write(l + '\n'),
     err: (l) => process.stderr.write(l + '\n'),
     stdout: process.stdout,
+    stderr: process.stderr,
     env: process.env,
     stdin: () => readFileSync(0, 'utf8'),
   };

@@ -10,20 +10,27 @@ import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { reportCounterexample, replayCommand, type CheckOptions } from './check.js';
 import { count } from './progress.js';
 import { colourOptions, type Io } from './run.js';
+import { publishVerdict } from './ci-out.js';
+import { whatifShardFiles } from '../whatif/merge.js';
+import { mergeWhatifCommand } from './whatif.js';
+import { performance } from 'node:perf_hooks';
 
 export interface MergeOptions {
   out?: string;
   json?: boolean;
+  /** A JUnit XML report of the merged verdict. */
+  junit?: string;
   color?: boolean;
 }
 
 export function registerMerge(program: Command, io: Io, setExit: (code: number) => void): void {
   const command = program
     .command('merge')
-    .description('join the results of the shards of one replsim check or explore run (--shard I/N --out DIR): the verdict, the first counterexample by run order, summed counts')
-    .argument('<dir...>', 'folders (searched one level down) or files holding check-shard-I-of-N.json or explore-shard-I-of-N.json')
+    .description('join the results of the shards of one replsim check, explore or whatif run (--shard I/N --out DIR): the verdict, the first counterexample by run order, summed counts')
+    .argument('<dir...>', 'folders (searched one level down) or files holding check-shard-I-of-N.json, explore-shard-I-of-N.json or whatif-shard-I-of-N.json')
     .option('--out <dir>', 'write the counterexample to DIR/counterexample.yaml (check) or DIR/trace.yaml (explore)')
-    .option('--json', 'print one JSON object with the verdict');
+    .option('--json', 'print one JSON object with the verdict')
+    .option('--junit <file>', 'write a JUnit XML report of the merged verdict');
   colourOptions(command);
   command.action(async (dirs: string[], opts: MergeOptions) => setExit(await mergeCommand(dirs, opts, io)));
 }
@@ -31,13 +38,28 @@ export function registerMerge(program: Command, io: Io, setExit: (code: number) 
 export async function mergeCommand(dirs: string[], opts: MergeOptions, io: Io): Promise<number> {
   const json = opts.json === true;
   const st = styleFor(io.stdout, io.env, json ? false : opts.color);
+  // Shards of a whatif run are joined by whatif's own merge.
+  const whatifShards = whatifShardFiles(dirs);
+  if (whatifShards.length > 0) return mergeWhatifCommand(whatifShards, opts, io);
   const merged = mergeShards(dirs);
   if (!merged.ok) {
     io.err(`replsim merge: ${merged.message}`);
     return 2;
   }
   const m = merged.merged;
-  return m.command === 'check' ? mergedCheck(m, opts, io, st) : mergedExplore(m, opts, io, st);
+  const started = performance.now();
+  const code = m.command === 'check' ? await mergedCheck(m, opts, io, st) : mergedExplore(m, opts, io, st);
+  const f = m.finding;
+  const verdict = m.command === 'check' ? (f ? 'invalid' : 'valid') : m.verdict;
+  const file = f && opts.out ? join(opts.out, m.command === 'check' ? 'counterexample.yaml' : 'trace.yaml') : null;
+  const ci = publishVerdict(io, opts, {
+    command: 'replsim merge',
+    name: `${m.shards} shards of replsim ${m.command} --seed ${m.settings.seed}`,
+    verdict,
+    ...(f ? { finding: { type: f.id ? `${f.kind} ${f.id}` : f.kind, message: f.message, file } } : verdict === 'unknown' && m.command === 'explore' ? { finding: { type: 'unknown', message: m.stoppedBy.join('; ') } } : {}),
+    wallMs: performance.now() - started,
+  });
+  return Math.max(code, ci);
 }
 
 async function mergedCheck(m: MergedCheck, opts: MergeOptions, io: Io, st: Style): Promise<number> {
@@ -45,7 +67,7 @@ async function mergedCheck(m: MergedCheck, opts: MergeOptions, io: Io, st: Style
   const j = m.joined;
   const found = m.finding;
   // The flags of the unsharded run: what the replay and the scenario's header name.
-  const check: CheckOptions = { runs: s.runs, seed: s.seed, steps: s.steps, ...(s.clusters !== null ? { clusters: s.clusters } : {}), forbid: s.forbid, out: opts.out };
+  const check: CheckOptions = { runs: s.runs, seed: s.seed, steps: s.steps, ...(s.clusters !== null ? { clusters: s.clusters } : {}), forbid: s.forbid, out: opts.out, ...(s.commands !== undefined ? { commands: [s.commands] } : {}) };
   if (opts.json) {
     let file: string | null = null;
     if (found && opts.out) file = writeScenario(opts.out, { ...found.scenario, header: [...(found.scenario.header ?? []), `Replay: npx replsim run ${join(opts.out, 'counterexample.yaml')}`] });

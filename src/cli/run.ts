@@ -30,6 +30,8 @@ export interface Io {
   out: (line: string) => void;
   err: (line: string) => void;
   stdout: { isTTY?: boolean };
+  /** Standard error, where long commands show their progress (a terminal gets one line rewritten in place). */
+  stderr?: { isTTY?: boolean };
   env: NodeJS.ProcessEnv;
   /** Standard input's text, for `run -` (read lazily: only when asked for). */
   stdin?: () => string;

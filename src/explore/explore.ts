@@ -50,6 +50,8 @@ export interface ExploreOptions {
   capabilities?: Partial<Capabilities>;
   /** Only these command families (default all). */
   families?: readonly string[];
+  /** Safe runbooks only: no forced promotion, and a promotion only where the set has no primary left. */
+  safe?: boolean;
   /** Stop as soon as every combination of DR roles (3^clusters, up to renaming) has been reached. */
   stopWhenRolesCovered?: boolean;
   /**
@@ -155,7 +157,7 @@ export function explore(options: ExploreOptions): ExploreResult {
 
   const start = freshOperator(k, seed, { watch: false });
   const keyOwners = keyOwnersOf(start.world.state);
-  const root: Node = { world: start.world, model: initialModel(names, caps, false), roots: new Map(), parent: null, command: null, monitors: catalogue.map((f) => f()), depth: 0 };
+  const root: Node = { world: start.world, model: initialModel(names, caps, options.safe ?? false), roots: new Map(), parent: null, command: null, monitors: catalogue.map((f) => f()), depth: 0 };
 
   const result: ExploreResult = {
     clusters: k,

@@ -40,7 +40,7 @@ const counterexample = z
   })
   .strict();
 
-const checkSettings = z.object({ runs: z.number().int().min(1), seed: count, clusters: z.number().int().nullable(), steps: z.number().int().min(1), forbid: z.array(z.enum(HAZARD_IDS)) }).strict();
+const checkSettings = z.object({ runs: z.number().int().min(1), seed: count, clusters: z.number().int().nullable(), steps: z.number().int().min(1), forbid: z.array(z.enum(HAZARD_IDS)), commands: z.string().optional() }).strict();
 export type CheckShardSettings = z.infer<typeof checkSettings>;
 
 const checkShardFile = z
@@ -57,7 +57,7 @@ const checkShardFile = z
   .strict();
 export type CheckShardFile = z.infer<typeof checkShardFile>;
 
-const exploreSettings = z.object({ depth: z.number().int().min(1), clusters: z.number().int(), seed: count, forbid: z.array(z.enum(HAZARD_IDS)), maxStates: z.number().int().min(1).nullable() }).strict();
+const exploreSettings = z.object({ depth: z.number().int().min(1), clusters: z.number().int(), seed: count, forbid: z.array(z.enum(HAZARD_IDS)), maxStates: z.number().int().min(1).nullable(), commands: z.string().optional() }).strict();
 export type ExploreShardSettings = z.infer<typeof exploreSettings>;
 
 const exploreFinding = z
@@ -193,7 +193,7 @@ function loadShard(file: string): { ok: true; loaded: Loaded } | { ok: false; me
 
 /** The first setting two shard files disagree on, as "--seed 1 vs 2"; null when they agree. */
 function differingSetting(a: Record<string, unknown>, b: Record<string, unknown>): string | null {
-  for (const key of Object.keys(a)) {
+  for (const key of new Set([...Object.keys(a), ...Object.keys(b)])) {
     const x = JSON.stringify(a[key]);
     const y = JSON.stringify(b[key]);
     if (x !== y) return `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} ${x} vs ${y}`;

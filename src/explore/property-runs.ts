@@ -16,6 +16,7 @@ export interface RunSettings {
   safe?: boolean;
   shrink?: boolean;
   families?: string[];
+  weights?: Record<string, number>;
   capabilities?: PropertyOptions['capabilities'];
 }
 

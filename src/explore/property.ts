@@ -55,6 +55,8 @@ export interface PropertyOptions {
   capabilities?: Partial<Capabilities>;
   /** Only these command families (default all). */
   families?: readonly string[];
+  /** Weights for some families instead of their own (0 leaves one out). */
+  weights?: Readonly<Record<string, number>>;
   /** Runs after each run's commands; throw to fail the run (quiet-time and replay checks go here). */
   afterRun?: (op: Operator, model: Model) => void;
   /**
@@ -145,7 +147,7 @@ export function runProperty(options: PropertyOptions): PropertyResult {
   const [runPath, commandsPath] = options.replayPath === undefined ? [undefined, undefined] : splitReplay(options.replayPath);
   const arb = fc.tuple(
     kArb,
-    fc.commands(commandArbitraries(caps, options.families), { maxCommands: steps * DRAWN_PER_STEP, size: 'max', ...(commandsPath !== undefined ? { replayPath: commandsPath } : {}) }),
+    fc.commands(commandArbitraries(caps, options.families, options.weights), { maxCommands: steps * DRAWN_PER_STEP, size: 'max', ...(commandsPath !== undefined ? { replayPath: commandsPath } : {}) }),
   );
 
   const result: PropertyResult = { seed, runs: 0, commands: 0, requests: 0, refused: 0, hazards: {}, violations: {}, findings: [] };

@@ -133,26 +133,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const wallStart = options.wallClock?.();
 
   for (let index = 0; index < scenario.steps.length && !failed; index++) {
-    const step = scenario.steps[index];
-    const before = world.state;
-    const logAt = world.log.length;
-    const virtualAt = world.now;
-    const wallAt = options.wallClock?.();
-    const line = options.locate?.(['steps', index]).line;
-    const record: StepRecord = { index, ...(line ? { line } : {}), name: step.name, kind: step.kind, title: '', virtualAt, virtualMs: 0, ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
-    try {
-      await runStep(world, step, vars, record);
-    } catch (e) {
-      if (!(e instanceof StepError || e instanceof WorldUsageError)) throw e;
-      record.ok = false;
-      record.failure = e.message;
-    }
-    record.after = world.state;
-    record.events = world.log.slice(logAt) as SimEvent[];
-    if (record.request && record.response) watch.observeResponse(record.request.cluster, record.request, record.response, before);
-    record.findings = watch.afterStep();
-    record.virtualMs = world.now - virtualAt;
-    if (wallAt !== undefined && options.wallClock) record.wallMs = options.wallClock() - wallAt;
+    const record = await runStepWatched(world, watch, scenario.steps[index], index, vars, options);
     steps.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;
@@ -177,6 +158,34 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     ...(wallStart !== undefined && options.wallClock ? { wallMs: options.wallClock() - wallStart } : {}),
     world,
   };
+}
+
+/**
+ * Runs one step of a scenario on a world and its watch: the step, its expectation, then the monitors.
+ * A failed expectation (or a step the world refuses as misuse) is the record's failure; anything
+ * else thrown is the simulator's own failure and propagates.
+ */
+export async function runStepWatched(world: World, watch: Watch, step: Step, index: number, vars: Map<string, unknown>, options: Pick<RunOptions, 'locate' | 'wallClock'> = {}): Promise<StepRecord> {
+  const before = world.state;
+  const logAt = world.log.length;
+  const virtualAt = world.now;
+  const wallAt = options.wallClock?.();
+  const line = options.locate?.(['steps', index]).line;
+  const record: StepRecord = { index, ...(line ? { line } : {}), name: step.name, kind: step.kind, title: '', virtualAt, virtualMs: 0, ok: true, findings: [], before, after: before, events: [], saved: {}, savedFrom: {} };
+  try {
+    await runStep(world, step, vars, record);
+  } catch (e) {
+    if (!(e instanceof StepError || e instanceof WorldUsageError)) throw e;
+    record.ok = false;
+    record.failure = e.message;
+  }
+  record.after = world.state;
+  record.events = world.log.slice(logAt) as SimEvent[];
+  if (record.request && record.response) watch.observeResponse(record.request.cluster, record.request, record.response, before);
+  record.findings = watch.afterStep();
+  record.virtualMs = world.now - virtualAt;
+  if (wallAt !== undefined && options.wallClock) record.wallMs = options.wallClock() - wallAt;
+  return record;
 }
 
 /** One reason the outcome does not match `expect`, with the step it belongs to when there is one. */

@@ -118,11 +118,12 @@ describe('conventions', () => {
 });
 
 describe('progress on long work', () => {
-  it('explore --depth 7 --clusters 3 with a time limit stops with verdict unknown (exit 2), printing progress lines', () => {
+  it('explore --depth 7 --clusters 3 with a time limit stops with verdict unknown (exit 2), printing progress lines on stderr', () => {
     const r = replsim(['explore', '--depth', '7', '--clusters', '3', '--time-limit', '3s']);
     expect(r.code).toBe(2);
     expect(r.out).toMatch(/^unknown: stopped by the time limit \(3\.0s\) at depth \d of 7/m);
-    const progress = r.out.split('\n').filter((l) => l.startsWith('progress '));
+    expect(r.out).not.toMatch(/^progress /m);
+    const progress = r.err.split('\n').filter((l) => l.startsWith('progress '));
     expect(progress.length).toBeGreaterThanOrEqual(1);
     expect(progress[0]).toMatch(/^progress [\d.]+s: depth \d, [\d,]+ states, [\d,]+ distinct, [\d,]+ queued, [\d,]+ states\/s$/);
   });
@@ -137,10 +138,11 @@ describe('progress on long work', () => {
     expect(replsim(['explore', '--depth', '3', '--clusters', '2', '--time-limit', '10']).err).toMatch(/--time-limit takes a duration with its unit/);
   });
 
-  it('check prints progress with the rate and the time left', () => {
+  it('check prints progress with the rate and the time left, on stderr', () => {
     const r = replsim(['check', '--runs', '8', '--seed', '2', '--clusters', '2', '--steps', '5']);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^ {2}2\/8 runs, [\d,]+ runs\/s, about [\d.ms ]+ left$/m);
+    expect(r.err).toMatch(/^ {2}2\/8 runs, [\d,]+ runs\/s, about [\d.ms ]+ left$/m);
+    expect(r.out).not.toMatch(/runs\/s/);
   });
 
   it('the explore trace header gives a command that runs as typed (with --depth)', () => {

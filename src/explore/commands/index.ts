@@ -29,11 +29,15 @@ function selectFamilies(names?: readonly string[]): CommandFamily[] {
   return families.filter((f) => names.includes(f.family));
 }
 
-/** fast-check's command arbitraries, each repeated by its weight (fc.commands picks among them evenly). */
-export function commandArbitraries(caps: Capabilities, names?: readonly string[]): fc.Arbitrary<OperatorCommand>[] {
+/**
+ * fast-check's command arbitraries, each repeated by its weight (fc.commands picks among them
+ * evenly): the family's own, or the one `weights` gives it (0 leaves it out).
+ */
+export function commandArbitraries(caps: Capabilities, names?: readonly string[], weights?: Readonly<Record<string, number>>): fc.Arbitrary<OperatorCommand>[] {
   return selectFamilies(names).flatMap((f) => {
     const arb = f.arbitrary(caps);
-    return arb ? Array.from({ length: f.weight }, () => arb) : [];
+    const weight = weights && Object.hasOwn(weights, f.family) ? weights[f.family] : f.weight;
+    return arb ? Array.from({ length: weight }, () => arb) : [];
   });
 }
 
