@@ -67,12 +67,27 @@ describe('secondary connection machine, walked through the API', () => {
     expect(connection(w)).toBe('ready/stream-wals');
   });
 
-  it('ready → transient_failure when the primary crashes, back when it restarts', () => {
+  it('ready → transient_failure when the primary crashes (the crash ends the connection), back once a redial after the restart gets through', () => {
     const w = streaming();
     w.crash('east');
     expect(connection(w)).toBe('transient_failure/idle');
-    w.advance(10);
-    expect(lastDrop(w)?.reason).toBe('unreachable');
+    // The crash itself recorded the loss (the machine's `lost`): no later disconnection event.
+    w.advance(500);
+    expect(lastDrop(w)).toBeUndefined();
+    expect(w.state.clusters.named('west').replication.dr.connected).toBe(false);
+    w.restart('east');
+    expect(connection(w)).toBe('connecting/idle');
+    // West dialled at the crash; that dial found east down (at 20 ms), so the next one waits its
+    // backoff: it starts 1 s after that failure, and gets through one latency later.
+    w.advance(LATENCY);
+    expect(connection(w)).toBe('connecting/idle');
+    w.advance(1000 + 2 * LATENCY - 500 - LATENCY);
+    expect(connection(w)).toBe('ready/stream-wals');
+  });
+
+  it('ready → connecting when the primary crashes and restarts in the same instant: the connection is gone all the same', () => {
+    const w = streaming();
+    w.crash('east');
     w.restart('east');
     expect(connection(w)).toBe('connecting/idle');
     w.advance(LATENCY);

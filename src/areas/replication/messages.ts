@@ -267,9 +267,11 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       break;
     }
     case 'cluster-crashed': {
-      // The crash ended these connections (streaming.ts `withConnectionsLost`): what was on its way
-      // over them is lost with them (a crashed secondary's own dials too); each secondary dials
-      // again, and streaming resumes from its own WAL position.
+      // The crash ended these connections (streaming.ts `withConnectionsLost`): the dials and syncs
+      // on their way over them are lost with them, and each secondary dials again. WALs a crashed
+      // primary sent stay on their way (they wait for the stream, and a promotion meanwhile shows
+      // them as the writes it lost); what was on its way to a crashed secondary the bus dropped.
+      // Streaming resumes from the secondary's own WAL position.
       const crashed = e.cluster as string;
       for (const name of changed) {
         const was = before.clusters.get(name);
@@ -278,9 +280,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
           const r0 = was.replication[kind];
           if (r0.primary === null || r0.role !== 'secondary.following') continue;
           if (name !== crashed && r0.primary !== crashed) continue;
-          const reason = `connection lost: ${crashed} crashed`;
-          out.drop(bus.onStream(linkStream(kind, name)), reason);
-          out.drop(bus.onStream(walStream(kind, r0.primary, name)), reason);
+          out.drop(bus.onStream(linkStream(kind, name)), `connection lost: ${crashed} crashed`);
         }
       }
       break;
