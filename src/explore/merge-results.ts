@@ -19,7 +19,7 @@ const hazards = z.record(z.enum(HAZARD_IDS), count);
 const violations = z.record(z.enum(INVARIANT_IDS), count);
 const shard = z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).strict().refine((s) => s.index <= s.count, 'index must be at most count');
 const scenario = z
-  .object({ name: z.string(), description: z.string(), seed: count, clusters: z.array(z.string()), steps: z.array(z.record(z.string(), z.unknown())), header: z.array(z.string()).optional() })
+  .object({ name: z.string(), description: z.string(), seed: count, clusters: z.array(z.string()), steps: z.array(z.record(z.string(), z.unknown())), header: z.array(z.string()).optional(), hazards: z.array(z.string()).optional() })
   .strict();
 const finding = z.object({ kind: z.enum(['violation', 'hazard']), id: z.string(), at: z.number(), clusters: z.array(z.string()), message: z.string(), lostKeys: z.array(z.string()).optional() }).strict();
 
