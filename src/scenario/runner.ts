@@ -72,7 +72,7 @@ export interface RunResult {
   /** The same reasons with their kind and step. */
   problems: Problem[];
   steps: StepRecord[];
-  /** Steps that were not run because an earlier one failed. */
+  /** Steps that were not run because an earlier one failed (0 with keepGoing). */
   skipped: number;
   findings: Finding[];
   invariantsChecked: string[];
@@ -96,6 +96,11 @@ export interface RunOptions {
    * reads one (the world's time is virtual); the CLI passes performance.now.
    */
   wallClock?: () => number;
+  /**
+   * Run every step even after one fails its expectation (a learner who changed one step sees the rest
+   * of the scenario); each failed step is a reason, so the verdict stays invalid.
+   */
+  keepGoing?: boolean;
 }
 
 /** The scenario's clusters as the world's topology. */
@@ -132,7 +137,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   let failed = false;
   const wallStart = options.wallClock?.();
 
-  for (let index = 0; index < scenario.steps.length && !failed; index++) {
+  for (let index = 0; index < scenario.steps.length && (!failed || options.keepGoing === true); index++) {
     const step = scenario.steps[index];
     const before = world.state;
     const logAt = world.log.length;
@@ -195,8 +200,10 @@ export function judge(expect: Scenario['expect'], steps: StepRecord[], findings:
 /** judge's reasons, each with its kind and step (for JUnit failures and code-host annotations). */
 export function problems(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): Problem[] {
   const out: Problem[] = [];
-  const failedStep = steps.find((s) => !s.ok);
-  if (failedStep) out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
+  // A run stops at its first failed step, unless it keeps going: then every failed step is a reason.
+  for (const failedStep of steps.filter((s) => !s.ok)) {
+    out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
+  }
   const violations = findings.filter((f) => f.kind === 'violation');
   const hazards = findings.filter((f) => f.kind === 'hazard');
   const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: steps.find((s) => s.findings.includes(f)), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
