@@ -38,6 +38,8 @@ export interface StepRecord {
    * narration: the fields a step is about are never cut from its line.
    */
   expected?: Record<string, unknown>;
+  /** The step's `expect` as the file wrote it (a request's or an inspect's), for the report. */
+  expect?: unknown;
   /** The endpoint's summary in the spec's words, when the path matched one. */
   endpoint?: string;
   /** A refused request's registered refusal: its code and the spec rule (id and words). */
@@ -295,6 +297,7 @@ export async function runStep(world: World, step: Step, vars: Map<string, unknow
       const { key, store } = world.inspectStore(step.store);
       record.inspected = { store: key, contents: store };
       if (step.expect) {
+        record.expect = step.expect;
         const m = matchPartial(fill(step.expect, vars, 'expect'), store);
         if (!m.ok) throw new StepError(`store ${key}: ${describeMismatch(m)}`);
       }
@@ -319,6 +322,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
   }
   record.request = { cluster: step.on, method: step.method, path, body, namespace, token: tokenLabel };
   record.expected = expectedBody(step);
+  if (step.expect !== undefined) record.expect = step.expect;
   const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
   record.response = { status: result.response.status, body: result.response.body };
   record.endpoint = result.summary;
