@@ -37,10 +37,11 @@ interface ServeCliOptions {
   speed?: number;
   record?: string;
   out?: string;
+  ui?: boolean;
 }
 
 /** The lines `serve` prints once every listener is up: where each cluster is and how to reach it. */
-export function banner(h: ServeHandle, opts: { clock: string; speed?: number }): string[] {
+export function banner(h: ServeHandle, opts: { clock: string; speed?: number; ui?: boolean }): string[] {
   const lines: string[] = [];
   const s = h.world.state;
   const clock = opts.clock === 'manual' ? 'manual (time moves only with `replsim ctl advance`)' : `wall clock${opts.speed && opts.speed !== 1 ? ` x${opts.speed}` : ''}`;
@@ -54,6 +55,7 @@ export function banner(h: ServeHandle, opts: { clock: string; speed?: number }):
   lines.push('');
   lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | partition east west | heal all | crash east | restart east …)`);
   lines.push(`export REPLSIM_CTL_ADDR=${h.control.url}`);
+  if (opts.ui) lines.push(`# live view for the class: ${h.control.url}/ui   (open it in a browser; it follows every request)`);
   lines.push('');
   lines.push(`listening ${JSON.stringify({ ...Object.fromEntries(Object.entries(h.clusters).map(([n, e]) => [n, e.url])), control: h.control.url })}`);
   return lines;
@@ -82,6 +84,7 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
     .option('--speed <n>', 'with the wall clock, run virtual time N times faster', positiveNumber('--speed'))
     .option('--record <file>', 'on stop, write everything that happened as a format-1 scenario that `replsim run` replays')
     .option('--out <dir>', 'on stop, write results.json and history.jsonl here, as `replsim run --out` does')
+    .option('--ui', 'serve the live classroom view (the report page, following every request) at the control listener\'s /ui')
     .action(async (scenario: string | undefined, opts: ServeCliOptions) => setExit(await serveCommand(scenario, opts, io)));
 
   program
@@ -104,6 +107,7 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
       seed: opts.seed,
       clock: opts.clock,
       speed: opts.speed,
+      ui: opts.ui === true,
       onFinding: (f) => io.err(describeFinding(f)),
     });
   } catch (e) {

@@ -77,7 +77,7 @@ function drawTopology(i) {
   const box = document.getElementById('topology');
   box.replaceChildren();
   const n = t.clusters.length + t.stores.length;
-  const W = 600, H = 330, cx = W / 2, cy = H / 2, R = Math.min(W, H) / 2 - 60, BW = 168, BH = 78;
+  const W = 600, H = 330, cx = W / 2, cy = H / 2, R = Math.min(W, H) / 2 - 60, BW = 212, BH = 80;
   const svg = el('svg:svg', { viewBox: '0 0 ' + W + ' ' + H, width: W, height: H, role: 'img', 'aria-label': 'topology at step ' + i });
   const defs = el('svg:defs');
   for (const [id, color] of [['arrow-dr', '#2e8b57'], ['arrow-perf', '#6a3fb5']]) {
@@ -89,7 +89,7 @@ function drawTopology(i) {
   const pos = {};
   t.clusters.map((c) => c.name).concat(t.stores).forEach((name, k) => {
     const a = (2 * Math.PI * k) / Math.max(1, n) - Math.PI / 2 + (n === 2 ? Math.PI / 2 : 0);
-    pos[name] = [cx + (R + 40) * Math.cos(a), cy + R * Math.sin(a)];
+    pos[name] = [cx + ((W - BW) / 2 - 8) * Math.cos(a), cy + ((H - BH) / 2 - 10) * Math.sin(a)];
   });
   for (const [a, b] of t.cut) {
     if (!pos[a] || !pos[b]) continue;
@@ -133,7 +133,7 @@ function drawTopology(i) {
     g.appendChild(el('svg:rect', { x: x - BW / 2, y: y - BH / 2, width: BW, height: BH, rx: 8, fill, stroke, 'stroke-width': two || lagging ? 4 : c.crashed ? 3 : 2, 'stroke-dasharray': c.crashed ? '4 3' : '' }));
     g.appendChild(el('svg:text', { x, y: y - BH / 2 + 14, 'text-anchor': 'middle', 'font-weight': 600 }, c.name + (c.crashed ? ' ✖ crashed' : '')));
     let line = 0;
-    const row = (text, fillColor, attrs) => { g.appendChild(el('svg:text', Object.assign({ x, y: y - BH / 2 + 29 + 12 * line++, 'text-anchor': 'middle', fill: fillColor }, attrs || {}), text)); };
+    const row = (text, fillColor, attrs) => { g.appendChild(el('svg:text', Object.assign({ x, y: y - BH / 2 + 29 + 12 * line++, 'text-anchor': 'middle', fill: fillColor, 'font-size': 10.5 }, attrs || {}), text)); };
     for (const kind of ['dr', 'performance']) {
       const r = c[kind];
       if (r.mode === 'disabled' && kind === 'performance' && c.dr.mode !== 'disabled') continue;
@@ -439,6 +439,7 @@ export function reportHtml(model: ReportModel, options: { live?: string } = {}):
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="replsim">
+<link rel="icon" href="data:,">
 <title>${escapeHtml(model.name)} — replsim report</title>
 <style>${STYLE}</style>
 </head>

@@ -116,15 +116,26 @@ export interface ReportModel {
 
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 
-/** The first WAL a secondary lacks was written when its message left the primary (the bus keeps every one). */
+/**
+ * How far a secondary is behind its primary. A DR secondary receives every WAL, so it lacks
+ * `last_wal - last_remote_wal` of them; a performance secondary only those its paths filter lets
+ * through, so it lacks the WALs its primary sent it (the bus keeps every one) that it has not applied.
+ * The time is since the first WAL it lacks left the primary (or, for one never sent, was written).
+ */
 function lagOf(bus: readonly BusMessage[], state: SimState, name: string, kind: ReplicationKind, primary: string, applied: number): { wals: number; ms: number } | null {
   const p = state.clusters.get(primary);
   if (!p) return null;
-  const wals = p.wal.last - applied;
-  if (wals <= 0) return { wals: 0, ms: 0 };
-  let first = p.wal.lastAt;
   const stream = `wal:${kind}:${primary}>${name}`;
-  for (const m of bus) if (m.stream === stream && m.order > applied && m.sentAt <= state.now && m.sentAt < first) first = m.sentAt;
+  const sent = new Set<number>();
+  let first = Infinity;
+  for (const m of bus) {
+    if (m.stream !== stream || m.order <= applied || m.sentAt > state.now) continue;
+    sent.add(m.order);
+    first = Math.min(first, m.sentAt);
+  }
+  const wals = kind === 'dr' ? Math.max(0, p.wal.last - applied) : sent.size;
+  if (wals === 0) return { wals: 0, ms: 0 };
+  if (first === Infinity) first = p.wal.lastAt;
   return { wals, ms: Math.max(0, state.now - first) };
 }
 

@@ -15,6 +15,7 @@ import { World } from '../world.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
 import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
 import { ListMethodSocket } from './list-method.js';
+import { withLiveUi } from './live-ui.js';
 import type { RawStep, RecordingBase } from './recorder.js';
 import { Session } from './session.js';
 import { ManualClock, WallClock, type ClockMode } from './wall-clock.js';
@@ -41,6 +42,8 @@ export interface ServeOptions {
   limits?: Partial<ListenerLimits>;
   /** Told of every invariant violation or hazard as it arises. */
   onFinding?: (f: Finding) => void;
+  /** Serve the live classroom view (the report page, updated as requests arrive) at the control listener's `/ui`. */
+  ui?: boolean;
 }
 
 export interface ServeHandle {
@@ -179,7 +182,8 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       clusters[name] = { url: `http://${HOST}:${port}`, port };
     }
     let stopNow: () => void = () => undefined;
-    const controlServer = makeListener(limits, controlHandler(session, () => clusters, clock.mode, limits, () => stopNow()));
+    const controlRoutes = controlHandler(session, () => clusters, clock.mode, limits, () => stopNow());
+    const controlServer = makeListener(limits, options.ui === true ? withLiveUi(session, () => clusters, controlRoutes) : controlRoutes);
     servers.push(controlServer);
     const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
     const controlPort = await listen(controlServer, wanted);
