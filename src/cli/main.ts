@@ -61,6 +61,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('-q, --quiet', 'print only the files that fail (and, for several, the counts)')
     .option('-v, --verbose', 'narrate whole request and response bodies (by default a long body is cut, never the fields a step\'s expect names)')
     .option('--json', 'print one JSON object per step, then one per file (and a summary for several); with -q only failing files')
+    .option('--keep-going', 'run every step even after one fails its expectation, reporting each failure (the verdict stays invalid)')
     .addHelpText('after', `
 On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::error file=…,line=…:: annotation.
 ` + EXIT_CODES)

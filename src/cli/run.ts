@@ -24,6 +24,8 @@ export interface RunCommandOptions {
   /** --color (true) / --no-color (false); undefined lets the environment decide. */
   color?: boolean;
   junit?: string;
+  /** Run every step even after one fails its expectation (the verdict stays invalid). */
+  keepGoing?: boolean;
 }
 
 export interface Io {
@@ -234,7 +236,7 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
   }
   const scenario = loaded.scenario;
   const seed = opts.seed ?? scenario.seed;
-  const replay = `npx replsim run ${source.stdin ? '-' : file} --seed ${seed}`;
+  const replay = `npx replsim run ${source.stdin ? '-' : file} --seed ${seed}${opts.keepGoing ? ' --keep-going' : ''}`;
   if (!opts.quiet && !opts.json) for (const l of narrateHeader(file, scenario.name, scenario.description, seed, st)) io.out(l);
   let result;
   try {
@@ -242,6 +244,7 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
       seed,
       locate: loaded.locate,
       wallClock: () => performance.now(),
+      keepGoing: opts.keepGoing === true,
       onStep: (r) => {
         // --json is narration for machines: secrets are shortened there too (results.json keeps them).
         if (opts.json) {

@@ -52,10 +52,11 @@ interface ServeCliOptions {
   out?: string;
   allowHost?: string[];
   secretFile?: string;
+  ui?: boolean;
 }
 
 /** The lines `serve` prints once every listener is up: where each cluster is and how to reach it. */
-export function banner(h: ServeHandle, opts: { clock: string; speed?: number }): string[] {
+export function banner(h: ServeHandle, opts: { clock: string; speed?: number; ui?: boolean }): string[] {
   const lines: string[] = [];
   const s = h.world.state;
   const clock = opts.clock === 'manual' ? 'manual (time moves only with `replsim ctl advance`)' : `wall clock${opts.speed && opts.speed !== 1 ? ` x${opts.speed}` : ''}`;
@@ -70,6 +71,7 @@ export function banner(h: ServeHandle, opts: { clock: string; speed?: number }):
   lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | partition east west | heal all | crash east | restart east …)`);
   lines.push(`export REPLSIM_CTL_ADDR=${h.control.url} REPLSIM_CTL_SECRET=${h.control.secret}`);
   if (h.control.secretFile) lines.push(`# the control secret is also in ${h.control.secretFile} (mode 600), where \`replsim ctl\` finds it`);
+  if (opts.ui) lines.push(`# live view for the class: ${h.control.url}/ui   (open it in a browser; it follows every request)`);
   lines.push('');
   lines.push(`listening ${JSON.stringify({ ...Object.fromEntries(Object.entries(h.clusters).map(([n, e]) => [n, e.url])), control: h.control.url })}`);
   return lines;
@@ -100,6 +102,7 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
     .option('--out <dir>', 'on stop, write results.json and history.jsonl here, as `replsim run --out` does')
     .option('--allow-host <names>', 'also answer requests whose Host is NAME or NAME:PORT (comma-separated, repeatable); besides 127.0.0.1, localhost and [::1] every other Host or a foreign Origin gets 403', hostList)
     .option('--secret-file <file>', `where to write the control listener's secret (mode 600; default ${SECRET_FILE_HELP})`)
+    .option('--ui', 'serve the live classroom view (the report page, following every request) at the control listener\'s /ui')
     .action(async (scenario: string | undefined, opts: ServeCliOptions) => setExit(await serveCommand(scenario, opts, io)));
 
   program
@@ -127,6 +130,7 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
       allowHosts: opts.allowHost,
       // Named after the control port, known once it is bound (port 0 picks one).
       controlSecretFile: opts.secretFile ? { path: opts.secretFile } : (controlPort) => ({ path: defaultSecretFile(controlPort, io.env), folder: secretFolder(io.env) }),
+      ui: opts.ui === true,
       onFinding: (f) => io.err(describeFinding(f)),
     });
   } catch (e) {

@@ -9,7 +9,7 @@ import { secondaryConnectionMachine } from '../../models/secondary-connection.ma
 import { syncAssociationMachine } from '../../models/sync-association.machine.js';
 
 /** The machines drawn, in the order of the spec's tables, each with the words that introduce it. */
-export const MACHINES: readonly { title: string; file: string; about: string; machine: AnyStateMachine }[] = [
+export const MACHINES: readonly { title: string; file: string; about: string; machine: AnyStateMachine; direction?: 'LR' }[] = [
   {
     title: 'Replication role (DR and performance)',
     file: 'models/replication-role.machine.ts',
@@ -33,6 +33,8 @@ export const MACHINES: readonly { title: string; file: string; about: string; ma
     file: 'models/sync-association.machine.ts',
     about: 'Linked by set, refreshed by set, unlinked by remove; the sync status moves with each attempt.',
     machine: syncAssociationMachine,
+    // Its failure states all lead to each other: drawn top to bottom, two of their labels overlap.
+    direction: 'LR',
   },
   {
     title: 'Plugin runtime',
@@ -59,9 +61,13 @@ export function guardLabel(guard: unknown): string {
   return 'guard';
 }
 
-/** A state node's id in the diagram: its path joined by `_` (Mermaid ids cannot hold dots). */
-function nodeId(node: AnyStateNode): string {
-  return node.path.length === 0 ? '[*]' : node.path.join('_');
+/**
+ * A state node's id in the diagram: its path joined by `_`, every character Mermaid's lexer does not
+ * take in an id (dots, hyphens: `stream-wals`) made `_`. The state's own name is shown through
+ * `state "name" as id`, so the picture keeps the spec's words.
+ */
+export function nodeId(node: AnyStateNode): string {
+  return node.path.length === 0 ? '[*]' : node.path.map((p) => p.replace(/[^A-Za-z0-9_]/g, '_')).join('_');
 }
 
 function childrenOf(node: AnyStateNode): AnyStateNode[] {
@@ -74,7 +80,7 @@ function drawNode(node: AnyStateNode, indent: string, out: string[]): void {
   const id = nodeId(node);
   const name = node.key;
   if (children.length > 0) {
-    // Mermaid takes no display name on a composite state: its id (the path) is shown.
+    if (name !== id) out.push(`${indent}state "${name}" as ${id}`);
     out.push(`${indent}state ${id} {`);
     const first = node.initial?.target?.[0] as AnyStateNode | undefined;
     if (first) out.push(`${indent}  [*] --> ${nodeId(first)}`);
@@ -86,27 +92,90 @@ function drawNode(node: AnyStateNode, indent: string, out: string[]): void {
   if (node.description) out.push(`${indent}note right of ${id} : ${node.description.replace(/\s+/g, ' ')}`);
 }
 
-function drawTransitions(node: AnyStateNode, out: string[]): void {
-  // A transition declared on the machine's root applies in every state: drawn from each top-level one.
-  const sources = node.path.length === 0 ? childrenOf(node) : [node];
-  for (const [eventType, defs] of node.transitions) {
-    for (const def of defs) {
-      const targets = (def.target ?? [node]) as AnyStateNode[];
-      const guard = def.guard === undefined ? '' : ` [${guardLabel(def.guard)}]`;
-      for (const from of sources) for (const t of targets) out.push(`  ${nodeId(from)} --> ${nodeId(t)} : ${eventType}${guard}`);
+/** One transition of a machine: from which state (or any), to which, on which event, under which guard. */
+export interface Transition {
+  /** The source state's path (`secondary.following`), or `*` for a transition the machine takes in every state. */
+  from: string;
+  to: string;
+  /** Their ids in the diagram. */
+  fromId: string;
+  toId: string;
+  event: string;
+  guard: string | null;
+}
+
+/** The id of the pseudo-state that stands for "any state" (transitions declared on the machine's root). */
+const ANY = 'any_state';
+
+/** Every transition of a machine, in declaration order; one declared on the root is taken in any state. */
+export function transitionsOf(machine: AnyStateMachine): Transition[] {
+  const out: Transition[] = [];
+  const walk = (node: AnyStateNode) => {
+    for (const [event, defs] of node.transitions) {
+      for (const def of defs) {
+        const targets = (def.target ?? [node]) as AnyStateNode[];
+        const guard = def.guard === undefined ? null : guardLabel(def.guard);
+        const root = node.path.length === 0;
+        for (const t of targets) out.push({ from: root ? '*' : node.path.join('.'), to: t.path.join('.'), fromId: root ? ANY : nodeId(node), toId: nodeId(t), event, guard });
+      }
     }
-  }
-  for (const child of childrenOf(node)) drawTransitions(child, out);
+    for (const child of childrenOf(node)) walk(child);
+  };
+  walk(machine.root as AnyStateNode);
+  return out;
+}
+
+/**
+ * The arrows: one per pair of states, labelled with the numbers of the transitions it carries (the
+ * table under the diagram gives each number's event and guards). Mermaid's layout puts parallel
+ * arrows and long labels over each other (update-primary by token, by addresses, by an empty token,
+ * each with three guards); numbers keep every label small. A transition the machine takes in every
+ * state is drawn once, from "any state", not from each.
+ */
+function drawTransitions(transitions: readonly Transition[], out: string[]): void {
+  const edges = new Map<string, number[]>();
+  transitions.forEach((t, k) => {
+    const key = `${t.fromId} --> ${t.toId}`;
+    edges.set(key, [...(edges.get(key) ?? []), k + 1]);
+  });
+  if (transitions.some((t) => t.from === '*')) out.push(`  state "any state" as ${ANY}`);
+  for (const [key, numbers] of edges) out.push(`  ${key} : ${numbers.join(', ')}`);
+}
+
+/** The table of a diagram's numbered transitions, in Markdown. */
+export function transitionTable(transitions: readonly Transition[]): string[] {
+  const lines = ['| # | from | to | event | guards (all must hold) |', '|---|---|---|---|---|'];
+  const code = (s: string) => '`' + s + '`';
+  transitions.forEach((t, k) =>
+    lines.push(`| ${k + 1} | ${t.from === '*' ? 'any state' : code(t.from)} | ${code(t.to)} | ${code(t.event)} | ${t.guard === null ? '—' : t.guard.split(' ∧ ').map(code).join(' ∧ ')} |`),
+  );
+  return lines;
+}
+
+/** Two states whose ids came out the same once made safe would be drawn as one: refuse to draw. */
+function checkIds(root: AnyStateNode): void {
+  const seen = new Map<string, string>();
+  const walk = (n: AnyStateNode) => {
+    const id = nodeId(n);
+    const path = n.path.join('.');
+    const other = seen.get(id);
+    if (other !== undefined && other !== path) throw new Error(`states ${other} and ${path} would share the diagram id ${id}`);
+    seen.set(id, path);
+    for (const c of childrenOf(n)) walk(c);
+  };
+  walk(root);
 }
 
 /** A Mermaid `stateDiagram-v2` of a machine: every state, every transition, guards by name. */
-export function stateDiagram(machine: AnyStateMachine): string {
+export function stateDiagram(machine: AnyStateMachine, direction?: 'LR'): string {
   const root = machine.root as AnyStateNode;
+  checkIds(root);
   const out = ['stateDiagram-v2', `  %% generated from the machine "${machine.id}" by replsim diagram: do not edit`];
+  if (direction) out.push(`  direction ${direction}`);
   const first = root.initial?.target?.[0] as AnyStateNode | undefined;
   if (first) out.push(`  [*] --> ${nodeId(first)}`);
   for (const child of childrenOf(root)) drawNode(child, '  ', out);
-  drawTransitions(root, out);
+  drawTransitions(transitionsOf(machine), out);
   return out.join('\n');
 }
 
@@ -116,12 +185,14 @@ export function machinesMarkdown(): string {
     '# The machines, drawn from the code',
     '',
     'Generated by `npx replsim diagram` from the XState machines in `models/` (a test fails when a machine',
-    'changes and this file does not). Each label reads `event [guard]`: the request that asks, and the',
-    'named guards (the real facts the handler checked) that must hold. Code hosts render these diagrams.',
+    'changes and this file does not). Each arrow carries the numbers of its transitions; the table under',
+    'the diagram gives each one\'s event (the request that asks) and its named guards (the real facts the',
+    'handler checked, all of which must hold). A transition the machine takes in every state is drawn',
+    'once, from "any state". Code hosts render these diagrams; a test renders each with Mermaid.',
     '',
   ];
   for (const m of MACHINES) {
-    parts.push(`## ${m.title}`, '', `${m.about} Source: \`${m.file}\`.`, '', '```mermaid', stateDiagram(m.machine), '```', '');
+    parts.push(`## ${m.title}`, '', `${m.about} Source: \`${m.file}\`.`, '', '```mermaid', stateDiagram(m.machine, m.direction), '```', '', ...transitionTable(transitionsOf(m.machine)), '');
   }
   return parts.join('\n');
 }

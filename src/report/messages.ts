@@ -22,6 +22,8 @@ export interface NetworkMessage {
   label: string;
   /** The log position of the event that delivered it. */
   seq: number;
+  /** The log position of the event that sent it (the first WAL's, for WALs delivered together). */
+  sentBy: number;
 }
 
 /** The delivered messages of a run, in the order delivered. */
@@ -42,19 +44,66 @@ export function messagesOf(bus: readonly BusMessage[]): NetworkMessage[] {
         g.first = Math.min(g.first, m.order);
         g.last = Math.max(g.last, m.order);
         g.sentAt = Math.min(g.sentAt, m.sentAt);
+        g.sentBy = Math.min(g.sentBy, m.sentBy);
       } else {
-        const group = { kind: 'wal' as const, from: m.from, to: m.to, sentAt: m.sentAt, at: m.deliveredAt, label: '', seq: m.deliveredBy, first: m.order, last: m.order, word };
+        const group = { kind: 'wal' as const, from: m.from, to: m.to, sentAt: m.sentAt, at: m.deliveredAt, label: '', seq: m.deliveredBy, sentBy: m.sentBy, first: m.order, last: m.order, word };
         walGroups.set(key, group);
         out.push(group);
       }
       continue;
     }
-    out.push({ kind: m.kind as MessageKind, from: m.from, to: m.to, sentAt: m.sentAt, at: m.deliveredAt, label: m.label, seq: m.deliveredBy });
+    out.push({ kind: m.kind as MessageKind, from: m.from, to: m.to, sentAt: m.sentAt, at: m.deliveredAt, label: m.label, seq: m.deliveredBy, sentBy: m.sentBy });
   }
   for (const g of walGroups.values()) g.label = `${g.first === g.last ? `WAL ${g.first}` : `WALs ${g.first}–${g.last}`} (${g.word})`;
   // In the order delivered (then sent), as the sequence diagram reads them.
   return out
     .map((m, i) => ({ m, i }))
     .sort((a, b) => a.m.seq - b.m.seq || a.i - b.i)
-    .map(({ m }) => ({ kind: m.kind, from: m.from, to: m.to, sentAt: m.sentAt, at: m.at, label: m.label, seq: m.seq }));
+    .map(({ m }) => ({ kind: m.kind, from: m.from, to: m.to, sentAt: m.sentAt, at: m.at, label: m.label, seq: m.seq, sentBy: m.sentBy }));
+}
+
+/** A message that never arrived: dropped on the way, or still in flight (held, or due later) when the run ended. */
+export interface LostMessage {
+  kind: MessageKind;
+  from: string;
+  to: string;
+  sentAt: number;
+  /** When it was dropped, or null when it was still on its way at the end. */
+  droppedAt: number | null;
+  /** Why, in the network's or the area's words ("receiver crashed", "link reset: …"); null while in flight. */
+  reason: string | null;
+  /** In an operator's words: "WALs 3–4 (DR)". */
+  label: string;
+  /** The log positions of the event that sent it (the first, for WALs) and of the one that dropped it (null in flight). */
+  sentBy: number;
+  droppedBy: number | null;
+}
+
+/**
+ * The messages of a run that never arrived, in the order sent: WALs dropped together (or left in
+ * flight together) on one stream are one entry, like the arrows of delivered WALs.
+ */
+export function lostMessagesOf(bus: readonly BusMessage[]): LostMessage[] {
+  const out: (LostMessage & { first: number; last: number; word: string })[] = [];
+  const groups = new Map<string, (typeof out)[number]>();
+  for (const m of bus) {
+    if (m.deliveredAt !== null) continue;
+    const word = /\(([^)]*)\)$/.exec(m.label)?.[1] ?? '';
+    const key = m.kind === 'wal' ? `${m.stream}@${m.droppedBy ?? 'flight'}` : null;
+    const g = key === null ? undefined : groups.get(key);
+    if (g) {
+      g.first = Math.min(g.first, m.order);
+      g.last = Math.max(g.last, m.order);
+      g.sentAt = Math.min(g.sentAt, m.sentAt);
+      g.sentBy = Math.min(g.sentBy, m.sentBy);
+      continue;
+    }
+    const entry = { kind: m.kind as MessageKind, from: m.from, to: m.to, sentAt: m.sentAt, droppedAt: m.droppedAt, reason: m.dropReason, label: m.label, sentBy: m.sentBy, droppedBy: m.droppedBy, first: m.order, last: m.order, word };
+    if (key !== null) groups.set(key, entry);
+    out.push(entry);
+  }
+  return out.map(({ first, last, word, ...m }) => ({
+    ...m,
+    label: m.kind === 'wal' ? `${first === last ? `WAL ${first}` : `WALs ${first}–${last}`} (${word})` : m.label,
+  }));
 }

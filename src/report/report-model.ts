@@ -2,31 +2,42 @@
 // the rule behind a refusal, the findings, and the topology after it (roles, who follows whom,
 // streaming, partitions, crashes, external stores); the messages that crossed the network; and each
 // cluster's role over time. Built from the run's own records and log, never recomputed by the page.
-import { modeOf } from '../../models/replication-role.machine.js';
-import { replicationStatus } from '../areas/replication/index.js';
+import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
+import type { BusMessage } from '../kernel/bus.js';
 import type { RunResult } from '../scenario/runner.js';
-import { messagesOf, type NetworkMessage } from './messages.js';
+import { lostMessagesOf, messagesOf, type LostMessage, type NetworkMessage } from './messages.js';
 import { redact } from './redact.js';
 import type { RefusalExplanation } from '../kernel/http/refusal.js';
+import { streamingFields, topologyChanges } from './topology.js';
 
 export interface RoleView {
   /** disabled | primary | secondary, as the status record's `mode`. */
   mode: 'disabled' | 'primary' | 'secondary';
-  /** The machine's state, e.g. `secondary.demoted`. */
+  /** The role in people's words: `primary`, `secondary (demoted, no primary)`. */
   role: string;
   /** The cluster it follows, when a secondary that knows its primary. */
   follows: string | null;
-  /** `state, connection_state` of the status record, on a secondary. */
-  streaming: string | null;
+  /** A secondary's status record: `state` and `connection_state`, in its own words. */
+  status: { state: string; connection_state: string } | null;
+  /** Whether a secondary is streaming (`state: stream-wals`, `connection_state: ready`). */
+  streaming: boolean;
   /** Performance secondary: the mount and namespace paths its primary filters from it. */
   filtered: string[];
+  /** A secondary: the primary's WAL index it has applied (`last_remote_wal`). */
+  lastRemoteWal: number | null;
+  /** A secondary that follows a primary: how far behind it is, in WALs and in ms (since the first WAL it lacks was written). */
+  lag: { wals: number; ms: number } | null;
+  /** A secondary whose credentials its primary revoked: barred until given a new activation token. */
+  revoked: boolean;
 }
 
 export interface ClusterView {
   name: string;
   version: string;
   crashed: boolean;
+  /** The replicated write-ahead log's last index (`last_wal`). */
+  lastWal: number;
   dr: RoleView;
   performance: RoleView;
 }
@@ -39,6 +50,8 @@ export interface TopologyView {
   cut: [string, string][];
   /** External stores behind sync destinations, by destination key ("codehost/gh1"); a store is a network node. */
   stores: string[];
+  /** Running clusters that are primaries of one replication set at once (the two-primaries hazard), per kind. */
+  alarms: { kind: ReplicationKind; clusterId: string; primaries: string[] }[];
 }
 
 export interface StepView {
@@ -47,7 +60,9 @@ export interface StepView {
   title: string;
   name: string | null;
   kind: string;
-  request: unknown;
+  /** Virtual time when the step began (ms); `topology.at` is when it ended. */
+  at: number;
+  request: { cluster: string; method: string; path: string; body?: unknown; namespace?: string; token: string } | null;
   /** The response with secrets shortened. */
   response: { status: number; body: unknown } | null;
   endpoint: string | null;
@@ -55,7 +70,13 @@ export interface StepView {
   rule: RefusalExplanation | null;
   ok: boolean;
   failure: string | null;
-  findings: { kind: string; id: string; message: string; at: number }[];
+  findings: { kind: string; id: string; message: string; at: number; lostKeys: string[] }[];
+  /** What changed in the topology, in narration's words. */
+  changes: string[];
+  /** The step's `expect`, as written (secrets shortened), or null. */
+  expect: unknown;
+  /** An inspect step: the store read and what it held. */
+  inspected: unknown;
   topology: TopologyView;
   /** The log position of the last event appended by the end of this step. */
   seqEnd: number;
@@ -78,9 +99,16 @@ export interface ReportModel {
   expect: unknown;
   reasons: string[];
   clusterNames: string[];
+  /**
+   * Where a client reaches each cluster, for the curl commands: `replsim serve`'s listeners (the
+   * first cluster of the file on 127.0.0.1:8200, the next on 8201, …), or a live session's own.
+   */
+  addresses: Record<string, string>;
   initial: TopologyView;
   steps: StepView[];
   messages: NetworkMessage[];
+  /** Messages dropped on the way (a crash, a reset link) or never delivered by the end of the run. */
+  lost: LostMessage[];
   roles: RoleSpan[];
   /** Virtual time at the end of the run (ms). */
   end: number;
@@ -88,34 +116,77 @@ export interface ReportModel {
 
 const KINDS: ReplicationKind[] = ['dr', 'performance'];
 
-function roleView(state: SimState, name: string, kind: ReplicationKind): RoleView {
-  const r = state.clusters.named(name).replication[kind];
-  const mode = modeOf(r.role);
-  let streaming: string | null = null;
-  if (mode === 'secondary') {
-    const s = replicationStatus(state, name, kind) as { state?: string; connection_state?: string };
-    streaming = `${s.state ?? '?'}, ${s.connection_state ?? '?'}`;
+/**
+ * How far a secondary is behind its primary. A DR secondary receives every WAL, so it lacks
+ * `last_wal - last_remote_wal` of them; a performance secondary only those its paths filter lets
+ * through, so it lacks the WALs its primary sent it (the bus keeps every one) that it has not applied.
+ * The time is since the first WAL it lacks left the primary (or, for one never sent, was written).
+ */
+function lagOf(bus: readonly BusMessage[], state: SimState, name: string, kind: ReplicationKind, primary: string, applied: number): { wals: number; ms: number } | null {
+  const p = state.clusters.get(primary);
+  if (!p) return null;
+  const stream = `wal:${kind}:${primary}>${name}`;
+  const sent = new Set<number>();
+  let first = Infinity;
+  for (const m of bus) {
+    if (m.stream !== stream || m.order <= applied || m.sentAt > state.now) continue;
+    sent.add(m.order);
+    first = Math.min(first, m.sentAt);
   }
-  const filtered = kind === 'performance' && mode === 'secondary' ? [...r.dynamicFilter.mounts, ...r.dynamicFilter.namespaces] : [];
-  return { mode, role: r.role, follows: mode === 'secondary' ? r.primary : null, streaming, filtered };
+  const wals = kind === 'dr' ? Math.max(0, p.wal.last - applied) : sent.size;
+  if (wals === 0) return { wals: 0, ms: 0 };
+  if (first === Infinity) first = p.wal.lastAt;
+  return { wals, ms: Math.max(0, state.now - first) };
 }
 
-/** The topology a state shows. */
-export function topologyOf(state: SimState): TopologyView {
+function roleView(state: SimState, bus: readonly BusMessage[], name: string, kind: ReplicationKind): RoleView {
+  const r = state.clusters.named(name).replication[kind];
+  const mode = modeOf(r.role);
+  const status = streamingFields(state, name, kind);
+  const filtered = kind === 'performance' && mode === 'secondary' ? [...r.dynamicFilter.mounts, ...r.dynamicFilter.namespaces] : [];
+  const follows = mode === 'secondary' ? r.primary : null;
+  const p = follows ? state.clusters.get(follows)?.replication[kind] : undefined;
+  return {
+    mode,
+    role: roleLabel(r.role),
+    follows,
+    status,
+    streaming: status !== null && status.state === 'stream-wals' && status.connection_state === 'ready',
+    filtered,
+    lastRemoteWal: mode === 'secondary' ? r.lastRemoteWal : null,
+    lag: follows ? lagOf(bus, state, name, kind, follows, r.lastRemoteWal) : null,
+    revoked: p !== undefined && r.jti !== '' && p.revokedCredentials.includes(r.jti),
+  };
+}
+
+/** The topology a state shows; `bus` is the run's messages, for how long a lagging secondary has lacked a WAL. */
+export function topologyOf(state: SimState, bus: readonly BusMessage[] = []): TopologyView {
   const names = [...state.clusters.names].sort();
+  const alarms: TopologyView['alarms'] = [];
+  for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
+    const sets = new Map<string, string[]>();
+    for (const name of names) {
+      const r = state.clusters.named(name).replication[kind];
+      if (modeOf(r.role) !== 'primary' || state.network.down[name] === true) continue;
+      sets.set(r.clusterId, [...(sets.get(r.clusterId) ?? []), name]);
+    }
+    for (const [clusterId, primaries] of sets) if (primaries.length > 1) alarms.push({ kind, clusterId, primaries });
+  }
   return {
     at: state.now,
     clusters: names.map((name) => ({
       name,
       version: state.clusters.named(name).version,
       crashed: state.network.down[name] === true,
-      dr: roleView(state, name, 'dr'),
-      performance: roleView(state, name, 'performance'),
+      lastWal: state.clusters.named(name).wal.last,
+      dr: roleView(state, bus, name, 'dr'),
+      performance: roleView(state, bus, name, 'performance'),
     })),
     cut: Object.keys(state.network.cut)
       .sort()
       .map((l) => l.split('|') as [string, string]),
     stores: Object.keys(state.stores).sort(),
+    alarms,
   };
 }
 
@@ -141,8 +212,9 @@ function roleSpans(views: TopologyView[], end: number): RoleSpan[] {
 }
 
 /** The report's data for a finished run. */
-export function reportModel(file: string, r: RunResult, description?: string): ReportModel {
+export function reportModel(file: string, r: RunResult, description?: string, addresses?: Record<string, string>): ReportModel {
   const initialState = r.steps[0]?.before ?? r.world.state;
+  const bus = r.world.messages;
   let seqEnd = 1; // the world-created event
   const steps: StepView[] = r.steps.map((s) => {
     for (const e of s.events) seqEnd = Math.max(seqEnd, e.seq ?? 0);
@@ -151,18 +223,22 @@ export function reportModel(file: string, r: RunResult, description?: string): R
       title: s.title,
       name: s.name ?? null,
       kind: s.kind,
-      request: s.request ? redact(s.request) : null,
+      at: s.virtualAt,
+      request: s.request ? (redact(s.request) as StepView['request']) : null,
       response: s.response ? { status: s.response.status, body: redact(s.response.body) } : null,
       endpoint: s.endpoint ?? null,
       rule: s.refusal ?? null,
       ok: s.ok,
       failure: s.failure ?? null,
-      findings: s.findings.map((f) => ({ kind: f.kind, id: f.id, message: f.message, at: f.at })),
-      topology: topologyOf(s.after),
+      findings: s.findings.map((f) => ({ kind: f.kind, id: f.id, message: f.message, at: f.at, lostKeys: f.lostKeys ?? [] })),
+      changes: topologyChanges(s.before, s.after),
+      expect: s.expect === undefined ? null : redact(s.expect),
+      inspected: s.inspected ? redact(s.inspected) : null,
+      topology: topologyOf(s.after, bus),
       seqEnd,
     };
   });
-  const initial = topologyOf(initialState);
+  const initial = topologyOf(initialState, bus);
   const end = r.world.state.now;
   return {
     file,
@@ -173,9 +249,11 @@ export function reportModel(file: string, r: RunResult, description?: string): R
     expect: r.expect,
     reasons: r.reasons,
     clusterNames: initial.clusters.map((c) => c.name),
+    addresses: addresses ?? Object.fromEntries([...initialState.clusters.names].map((name, i) => [name, `http://127.0.0.1:${8200 + i}`])),
     initial,
     steps,
-    messages: messagesOf(r.world.messages),
+    messages: messagesOf(bus),
+    lost: lostMessagesOf(bus),
     roles: roleSpans([initial, ...steps.map((s) => s.topology)], end),
     end,
   };

@@ -5,11 +5,24 @@ import { replicationStatus } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
 import { KIND_WORD } from '../areas/vocabulary.js';
 
-/** A secondary's streaming state as its status record shows it, e.g. "stream-wals, ready". */
-function streaming(state: SimState, name: string, kind: ReplicationKind): string | null {
+/** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */
+export function streamingFields(state: SimState, name: string, kind: ReplicationKind): { state: string; connection_state: string } | null {
   if (modeOf(state.clusters.named(name).replication[kind].role) !== 'secondary') return null;
   const s = replicationStatus(state, name, kind) as { state?: string; connection_state?: string };
-  return `${s.state ?? '?'}, ${s.connection_state ?? '?'}`;
+  return { state: s.state ?? '?', connection_state: s.connection_state ?? '?' };
+}
+
+/**
+ * How a secondary's streaming moved, in the status record's own fields: "status: state idle,
+ * connection_state connecting" for a new secondary, else only the fields that changed, each
+ * "state stream-wals → idle"; null when nothing changed.
+ */
+function streamingChange(a: { state: string; connection_state: string } | null, b: { state: string; connection_state: string }): string | null {
+  if (a === null) return `status: state ${b.state}, connection_state ${b.connection_state}`;
+  const parts: string[] = [];
+  if (a.state !== b.state) parts.push(`state ${a.state} → ${b.state}`);
+  if (a.connection_state !== b.connection_state) parts.push(`connection_state ${a.connection_state} → ${b.connection_state}`);
+  return parts.length ? `status: ${parts.join(', ')}` : null;
 }
 
 
@@ -30,21 +43,19 @@ export function topologyChanges(before: SimState, after: SimState): string[] {
     const a = before.clusters.get(name);
     const b = after.clusters.named(name);
     if (!a) continue;
-    // Streaming state also moves with the network (a partition, a crash), not only with the cluster.
-    for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
-      const sa = streaming(before, name, kind);
-      const sb = streaming(after, name, kind);
-      if (sb !== null && sa !== sb) lines.push(`${name}: ${KIND_WORD[kind]} streaming ${sa ?? 'not a secondary'} → ${sb}`);
-    }
-    if (a === b) continue;
     for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
       const ra = a.replication[kind];
       const rb = b.replication[kind];
-      if (ra === rb) continue;
-      if (ra.role !== rb.role) lines.push(`${name}: ${KIND_WORD[kind]} ${roleLabel(ra.role)} → ${roleLabel(rb.role)}`);
-      if (ra.clusterId !== rb.clusterId && rb.clusterId !== '' && modeOf(rb.role) !== 'disabled')
-        lines.push(`${name}: ${KIND_WORD[kind]} cluster_id ${ra.clusterId === '' ? 'set to' : 'changed to'} ${rb.clusterId.slice(0, 8)}…`);
-      if (ra.primary !== rb.primary) lines.push(rb.primary ? `${name}: follows ${rb.primary} (${KIND_WORD[kind]})` : `${name}: no longer follows a ${KIND_WORD[kind]} primary`);
+      if (ra !== rb) {
+        if (ra.role !== rb.role) lines.push(`${name}: ${KIND_WORD[kind]} ${roleLabel(ra.role)} → ${roleLabel(rb.role)}`);
+        if (ra.clusterId !== rb.clusterId && rb.clusterId !== '' && modeOf(rb.role) !== 'disabled')
+          lines.push(`${name}: ${KIND_WORD[kind]} cluster_id ${ra.clusterId === '' ? 'set to' : 'changed to'} ${rb.clusterId.slice(0, 8)}…`);
+        if (ra.primary !== rb.primary) lines.push(rb.primary ? `${name}: follows ${rb.primary} (${KIND_WORD[kind]})` : `${name}: no longer follows a ${KIND_WORD[kind]} primary`);
+      }
+      // Streaming also moves with the network (a partition, a crash), not only with the cluster.
+      const sb = streamingFields(after, name, kind);
+      const change = sb === null ? null : streamingChange(streamingFields(before, name, kind), sb);
+      if (change !== null) lines.push(`${name}: ${KIND_WORD[kind]} ${change}`);
       if (rb.lastRemoteWal > ra.lastRemoteWal) lines.push(`${name}: received ${KIND_WORD[kind]} WALs up to ${rb.lastRemoteWal}`);
     }
     if (a.storage !== b.storage && Object.keys(b.storage.kv).length === 0 && Object.keys(a.storage.kv).length > 0) lines.push(`${name}: storage wiped`);

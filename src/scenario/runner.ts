@@ -38,6 +38,8 @@ export interface StepRecord {
    * narration: the fields a step is about are never cut from its line.
    */
   expected?: Record<string, unknown>;
+  /** The step's `expect` as the file wrote it (a request's or an inspect's), for the report. */
+  expect?: unknown;
   /** The endpoint's summary in the spec's words, when the path matched one. */
   endpoint?: string;
   /** A refused request's registered refusal: its code and the spec rule (id and words). */
@@ -72,7 +74,7 @@ export interface RunResult {
   /** The same reasons with their kind and step. */
   problems: Problem[];
   steps: StepRecord[];
-  /** Steps that were not run because an earlier one failed. */
+  /** Steps that were not run because an earlier one failed (0 with keepGoing). */
   skipped: number;
   findings: Finding[];
   invariantsChecked: string[];
@@ -96,6 +98,11 @@ export interface RunOptions {
    * reads one (the world's time is virtual); the CLI passes performance.now.
    */
   wallClock?: () => number;
+  /**
+   * Run every step even after one fails its expectation (a learner who changed one step sees the rest
+   * of the scenario); each failed step is a reason, so the verdict stays invalid.
+   */
+  keepGoing?: boolean;
 }
 
 /** The scenario's clusters as the world's topology. */
@@ -132,7 +139,7 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   let failed = false;
   const wallStart = options.wallClock?.();
 
-  for (let index = 0; index < scenario.steps.length && !failed; index++) {
+  for (let index = 0; index < scenario.steps.length && (!failed || options.keepGoing === true); index++) {
     const record = await runStepWatched(world, watch, scenario.steps[index], index, vars, options);
     steps.push(record);
     options.onStep?.(record);
@@ -204,8 +211,10 @@ export function judge(expect: Scenario['expect'], steps: StepRecord[], findings:
 /** judge's reasons, each with its kind and step (for JUnit failures and code-host annotations). */
 export function problems(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): Problem[] {
   const out: Problem[] = [];
-  const failedStep = steps.find((s) => !s.ok);
-  if (failedStep) out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
+  // A run stops at its first failed step, unless it keeps going: then every failed step is a reason.
+  for (const failedStep of steps.filter((s) => !s.ok)) {
+    out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
+  }
   const violations = findings.filter((f) => f.kind === 'violation');
   const hazards = findings.filter((f) => f.kind === 'hazard');
   const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: steps.find((s) => s.findings.includes(f)), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
@@ -297,6 +306,7 @@ export async function runStep(world: World, step: Step, vars: Map<string, unknow
       const { key, store } = world.inspectStore(step.store);
       record.inspected = { store: key, contents: store };
       if (step.expect) {
+        record.expect = step.expect;
         const m = matchPartial(fill(step.expect, vars, 'expect'), store);
         if (!m.ok) throw new StepError(`store ${key}: ${describeMismatch(m)}`);
       }
@@ -321,6 +331,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
   }
   record.request = { cluster: step.on, method: step.method, path, body, namespace, token: tokenLabel };
   record.expected = expectedBody(step);
+  if (step.expect !== undefined) record.expect = step.expect;
   const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
   record.response = { status: result.response.status, body: result.response.body };
   record.endpoint = result.summary;

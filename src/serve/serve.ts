@@ -17,6 +17,7 @@ import { newControlSecret, removeSecretFile, writeSecretFile } from './control-s
 import { checkAllowedHost, guarded, type AllowedHosts } from './guard.js';
 import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
 import { ListMethodSocket } from './list-method.js';
+import { withLiveUi } from './live-ui.js';
 import type { RawStep, RecordingBase } from './recorder.js';
 import { Session } from './session.js';
 import { ManualClock, WallClock, type ClockMode } from './wall-clock.js';
@@ -53,6 +54,8 @@ export interface ServeOptions {
   controlSecretFile?: SecretFileSpec | ((controlPort: number) => SecretFileSpec);
   /** Told of every invariant violation or hazard as it arises. */
   onFinding?: (f: Finding) => void;
+  /** Serve the live classroom view (the report page, updated as requests arrive) at the control listener's `/ui`. */
+  ui?: boolean;
 }
 
 export interface SecretFileSpec {
@@ -203,7 +206,10 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       clusters[name] = { url: `http://${HOST}:${port}`, port };
     }
     let stopNow: () => void = () => undefined;
-    const controlServer = makeListener(limits, allowHosts, controlHandler(session, () => clusters, clock.mode, limits, secret, () => stopNow()));
+    // The live view (/ui) is served before the control routes: like the plain page `/`, it needs no
+    // secret (it shows secrets shortened, as the report does) but is behind the Host and Origin guard.
+    const controlRoutes = controlHandler(session, () => clusters, clock.mode, limits, secret, () => stopNow());
+    const controlServer = makeListener(limits, allowHosts, options.ui === true ? withLiveUi(session, () => clusters, controlRoutes) : controlRoutes);
     servers.push(controlServer);
     const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
     const controlPort = await listen(controlServer, wanted);

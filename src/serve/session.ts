@@ -219,6 +219,11 @@ export class Session {
     for (const f of record.findings) this.options.onFinding?.(f);
   }
 
+  /** How far the session has gone: steps applied and events logged (the live view asks whether it moved). */
+  progress(): string {
+    return `${this.records.length}.${this.world.log.length}`;
+  }
+
   /** The session as a run result, for results.json and history.jsonl (as `replsim run --out` writes them). */
   result(): RunResult {
     const found = problems(this.options.expect, this.records, this.findings);

@@ -2,7 +2,8 @@
 // the test moves the slider through every step and reads the rendered topology back from the page,
 // which must equal the run's own state at that step; the page must log no console error. The
 // gallery's unplanned failover (07) must show two DR primaries at the step where the hazard arises,
-// and the crash and restart of east on the role timeline.
+// both boxes in alarm, and east primary again in that step's column of the roles; gallery 23 must
+// draw the WALs that never reached west and name the lost keys at the promotion.
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +49,23 @@ async function slideTo(page: Page, step: number) {
   for (let k = 0; k < step; k++) await page.keyboard.press('ArrowRight');
 }
 
+/** Runs a scenario, writes its report, and opens it at 1400x1000, collecting console errors into `errors`. */
+async function openReport(file: string, errors: string[]): Promise<{ browser: Browser; page: Page; run: RunResult }> {
+  const loaded = loadScenario(readFileSync(file, 'utf8'), file);
+  if (!loaded.ok) throw new Error(`${file} does not load`);
+  const run = await runScenario(loaded.scenario);
+  const dir = mkdtempSync(join(tmpdir(), 'replsim-report-'));
+  writeRunFiles(dir, file, run, loaded.scenario.description);
+  const browser = await launch();
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+  return { browser, page, run };
+}
+
 describe.skipIf(browserMissing)(`report.html in headless Chromium (${CHROMIUM})`, () => {
   let browser: Browser;
   let page: Page;
@@ -55,18 +73,7 @@ describe.skipIf(browserMissing)(`report.html in headless Chromium (${CHROMIUM})`
   const errors: string[] = [];
 
   beforeAll(async () => {
-    const loaded = loadScenario(readFileSync(FILE, 'utf8'), FILE);
-    if (!loaded.ok) throw new Error(`${FILE} does not load`);
-    run = await runScenario(loaded.scenario);
-    const dir = mkdtempSync(join(tmpdir(), 'replsim-report-'));
-    writeRunFiles(dir, FILE, run, loaded.scenario.description);
-    browser = await launch();
-    page = await browser.newPage();
-    page.on('console', (m) => {
-      if (m.type() === 'error') errors.push(m.text());
-    });
-    page.on('pageerror', (e) => errors.push(String(e)));
-    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    ({ browser, page, run } = await openReport(FILE, errors));
   });
 
   afterAll(async () => {
@@ -93,15 +100,99 @@ describe.skipIf(browserMissing)(`report.html in headless Chromium (${CHROMIUM})`
     expect(await page.getAttribute(`#steps li[data-i="${at + 1}"]`, 'class')).toContain('hazard');
   });
 
-  it('draws the crash and the restart of east on the role timeline, between two primary spans', async () => {
-    const spans = await page.$$eval('[data-span^="east:dr:"]', (rs) => rs.map((r) => r.getAttribute('data-span')));
-    expect(spans).toEqual(['east:dr:disabled', 'east:dr:primary', 'east:dr:crashed', 'east:dr:primary', 'east:dr:secondary']);
+  it('shows east primary again in the two-primaries step\'s column, after its crashed ones, and both boxes alarm', async () => {
+    const at = run.steps.findIndex((s) => s.findings.some((f) => f.id === 'two-primaries')) + 1;
+    await slideTo(page, at);
+    // The restart takes no virtual time; one column per step still shows the state it produced.
+    expect(await page.getAttribute(`[data-cell="east:dr:${at - 1}"]`, 'data-mode')).toBe('crashed');
+    expect(await page.getAttribute(`[data-cell="east:dr:${at}"]`, 'data-mode')).toBe('primary');
+    expect(await page.getAttribute(`[data-cell="east:dr:${at}"]`, 'data-alarm')).toBe('two-primaries');
+    expect(await page.getAttribute(`[data-cell="west:dr:${at}"]`, 'data-alarm')).toBe('two-primaries');
+    for (const c of ['east', 'west']) {
+      expect(await page.getAttribute(`#topology [data-cluster="${c}"]`, 'data-alarm')).toBe('two-primaries');
+      expect(await page.getAttribute(`#topology [data-cluster="${c}"] rect`, 'stroke')).toBe('#d00000');
+    }
+    // A step before it: no alarm.
+    await slideTo(page, 2);
+    expect(await page.getAttribute('#topology [data-cluster="east"]', 'data-alarm')).toBe('');
   });
 
-  it('draws every message of the log on the space-time diagram, each with a hover text', async () => {
-    const titles = await page.$$eval('#spacetime-svg line.msg title', (ts) => ts.map((t) => t.textContent ?? ''));
-    expect(titles.length).toBeGreaterThan(0);
-    expect(titles.some((t) => t.startsWith('initial sync to WAL') && t.includes('east → west'))).toBe(true);
+  it('has a column per step on the roles, east going disabled, primary, crashed, primary, secondary', async () => {
+    const modes = await page.$$eval('[data-cell^="east:dr:"]', (rs) => rs.map((r) => r.getAttribute('data-mode')));
+    expect(modes).toHaveLength(run.steps.length + 1);
+    expect(modes.filter((m, i) => i === 0 || m !== modes[i - 1])).toEqual(['disabled', 'primary', 'crashed', 'primary', 'secondary']);
+  });
+
+  it('shows a request step as an HTTP line and a curl command, its expectation held, what changed, the response in view at 1400x1000', async () => {
+    await slideTo(page, 3);
+    const s = run.steps[2];
+    expect((await page.textContent('#http'))?.split('\n')[0]).toBe(`${s.request!.method} /v1/${s.request!.path} HTTP/1.1`);
+    expect(await page.textContent('#curl')).toMatch(new RegExp(`^curl -sS -X POST -H "X-Vault-Token: \\$VAULT_TOKEN" -d '\\{"token":"[^']+"\\}' 'http://127\\.0\\.0\\.1:8201/v1/sys/replication/dr/secondary/enable'$`));
+    expect(await page.getAttribute('#expect [data-held]', 'data-held')).toBe('true');
+    expect(await page.$$eval('#changes li', (ls) => ls.map((l) => l.textContent))).toEqual(expect.arrayContaining(['west: DR disabled → secondary', 'west: follows east (DR)']));
+    const box = await page.$eval('#response', (e) => e.getBoundingClientRect().toJSON());
+    expect(box.top).toBeGreaterThan(0);
+    expect(box.top + 40).toBeLessThan(1000);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('puts the operator and client on lanes of the space-time diagram, every message labelled', async () => {
+    const labels = await page.$$eval('#spacetime-svg text.msg-label', (ts) => ts.map((t) => t.textContent ?? ''));
+    expect(labels.length).toBe(await page.$$eval('#spacetime-svg line.msg', (ls) => ls.length));
+    expect(labels).toEqual(expect.arrayContaining(['connect (DR)', expect.stringMatching(/^initial sync to WAL \d+ \(DR\)$/)]));
+    expect(await page.$$eval('[data-lane="operator"]', (ls) => ls.length)).toBeGreaterThan(10);
+    expect(await page.$$eval('[data-lane="client"]', (ls) => ls.length)).toBeGreaterThan(0);
+  });
+
+  it('zooms the space-time diagram', async () => {
+    const width = async () => Number(await page.getAttribute('#spacetime-svg', 'width'));
+    const before = await width();
+    await page.click('#zoom-in');
+    expect(await width()).toBeCloseTo(before * 1.25, 0);
+    await page.click('#zoom-out');
+    expect(await width()).toBeCloseTo(before, 0);
+  });
+
+  it('logs no console error', () => {
+    expect(errors).toEqual([]);
+  });
+});
+
+describe.skipIf(browserMissing)('report.html of gallery 23 (lost writes) in headless Chromium', () => {
+  const FILE23 = 'scenarios/23-dr-lost-writes-after-promotion.yaml';
+  let browser: Browser;
+  let page: Page;
+  let run: RunResult;
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    ({ browser, page, run } = await openReport(FILE23, errors));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('draws the WALs that never reached west, dropped, with a cross', async () => {
+    const lost = await page.$$eval('#spacetime-svg [data-lost]', (gs) => gs.map((g) => g.getAttribute('data-lost')));
+    expect(lost).toContain('WALs 3–4 (DR)');
+    expect(await page.textContent('[data-lost-label="WALs 3–4 (DR)"]')).toBe('WALs 3–4 (DR) dropped');
+  });
+
+  it('names the lost keys at the promotion, in the step panel and on the diagram', async () => {
+    const at = run.steps.findIndex((s) => s.findings.some((f) => f.id === 'lost-writes')) + 1;
+    expect(run.steps[at - 1].request?.path).toBe('sys/replication/dr/secondary/promote');
+    await slideTo(page, at);
+    expect(await page.getAttribute('#step [data-lost-keys]', 'data-lost-keys')).toBe('secret/app/config v2, secret/orders/1001 v1');
+    expect(await page.textContent('[data-finding-mark="lost-writes"]')).toContain('lost secret/app/config v2, secret/orders/1001 v1');
+  });
+
+  it('shows west lagging, amber, with its lag in WALs and ms, while the link is cut', async () => {
+    const at = run.steps.findIndex((s) => s.title === 'wait 10s') + 1;
+    await slideTo(page, at);
+    expect(await page.getAttribute('#topology [data-cluster="west"]', 'data-alarm')).toBe('lag');
+    expect(await page.getAttribute('#topology [data-cluster="west"] [data-lag]', 'data-lag')).toMatch(/^2:\d+$/);
+    expect(await page.textContent('#topology [data-cluster="west"] [data-lag]')).toMatch(/^lag 2 WALs, \d+ ms \(DR\)$/);
   });
 
   it('logs no console error', () => {
