@@ -33,7 +33,7 @@
 //
 // Like the role machine, the world keeps the connection as plain data and uses this machine as a pure
 // transition function (`stepConnection`), with the link's facts read from the world as guard inputs.
-import { and, assign, setup, transition, type SnapshotFrom } from 'xstate';
+import { and, assign, or, setup, stateIn, transition, type SnapshotFrom } from 'xstate';
 
 /** What a connected secondary does: sync all data, diff the data it holds, or stream new WALs. */
 export type SyncPhase = 'merkle-sync' | 'merkle-diff' | 'stream-wals';
@@ -96,6 +96,7 @@ export const secondaryConnectionMachine = setup({
       const link = factsOf(event);
       return link !== null && linkDownReason(link) !== null;
     },
+    hasConnection: or([stateIn('#secondaryConnection.connecting'), stateIn('#secondaryConnection.ready'), stateIn('#secondaryConnection.transient_failure')]),
     initialSyncPending: ({ context }) => context.phase === 'merkle-sync',
     diffPending: ({ context }) => context.phase === 'merkle-diff',
   },
@@ -116,6 +117,9 @@ export const secondaryConnectionMachine = setup({
     unfollow: { target: '.shutdown', actions: 'forgetReason' },
     // The cluster leaves the secondary role (promoted, disabled, enabled as a primary): no connection.
     reset: { target: '.idle', actions: 'forgetReason' },
+    // Either end's process crashed: the connection it had (or was making) is gone; it dials again.
+    // The phase it was in is kept: a sync starts over, streaming resumes.
+    lost: { guard: 'hasConnection', target: '.connecting', actions: 'forgetReason' },
   },
   states: {
     idle: {
@@ -126,7 +130,6 @@ export const secondaryConnectionMachine = setup({
     },
     connecting: {
       on: {
-        lost: { target: 'connecting' },
         observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
         connect: [
           {
@@ -143,7 +146,6 @@ export const secondaryConnectionMachine = setup({
     },
     transient_failure: {
       on: {
-        lost: { target: 'connecting', actions: 'forgetReason' },
         // Healed, re-issued, the primary back: try again.
         observe: [
           { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
@@ -157,8 +159,6 @@ export const secondaryConnectionMachine = setup({
       on: {
         // Partition, crash, revocation, the primary demoted or re-enabled as another set.
         observe: { guard: 'linkDown', target: 'transient_failure', actions: 'rememberReason' },
-        // The phase it was in is kept: a sync starts over, streaming resumes.
-        lost: { target: 'connecting' },
       },
       states: {
         'merkle-sync': { on: { 'sync-done': { target: 'stream-wals', actions: 'resumeStreaming' } } },

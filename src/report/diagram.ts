@@ -21,6 +21,9 @@ export const MACHINES: readonly { title: string; file: string; about: string; ma
     file: 'models/secondary-connection.machine.ts',
     about: 'A following secondary\'s link to its primary: what the status record reports as `connection_state` and `state`; the guards are the link\'s facts (reachable, issuer still a primary, same replication set, credentials accepted).',
     machine: secondaryConnectionMachine,
+    // `follow` and `lost` share one arrow into connecting, whose longer label meets the observe
+    // arrows' labels when drawn top to bottom.
+    direction: 'LR',
   },
   {
     title: 'Operation token generation attempt',

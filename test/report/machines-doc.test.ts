@@ -38,6 +38,7 @@ describe('docs/machines.md', () => {
     expect(d).not.toMatch(/^\s*\S*-\S* -->/m);
     // follow, unfollow and reset are taken in every state: drawn once, from "any state".
     expect(d).toContain('state "any state" as any_state');
-    expect(d.match(/^ {2}\w+ --> connecting : /gm)?.length).toBeLessThan(4);
+    // (connecting is also entered by `lost` from three states and by `observe`: those are drawn from each.)
+    expect(d.match(/^ {2}any_state --> connecting : /gm)).toHaveLength(1);
   });
 });

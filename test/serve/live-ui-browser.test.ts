@@ -41,7 +41,7 @@ describe.skipIf(browserMissing || !hasCurl)('replsim serve --ui: the live view i
     expect(post.status).toBe(405);
     const off = await serve({ clusters: ['east'], clock: 'manual', port: 0 });
     try {
-      expect((await fetch(`${off.control.url}/ui`)).status).toBe(404);
+      expect((await fetch(`${off.control.url}/ui`, { headers: { Authorization: `Bearer ${off.control.secret}` } })).status).toBe(404);
     } finally {
       await off.stop();
     }
@@ -58,7 +58,7 @@ describe.skipIf(browserMissing || !hasCurl)('replsim serve --ui: the live view i
   });
 
   it('follows a fault from the control listener too', async () => {
-    const r = await fetch(`${handle.control.url}/v1/step`, { method: 'POST', body: JSON.stringify({ crash: 'west' }) });
+    const r = await fetch(`${handle.control.url}/v1/step`, { method: 'POST', body: JSON.stringify({ crash: 'west' }), headers: { Authorization: `Bearer ${handle.control.secret}` } });
     expect(r.status).toBe(200);
     await page.waitForFunction(() => document.querySelector('#topology [data-cluster="west"]')?.getAttribute('data-crashed') === 'true', undefined, { timeout: 1000 });
     expect(await page.textContent('#position')).toBe('step 2 of 2');
