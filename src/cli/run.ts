@@ -49,12 +49,21 @@ export const STDIN_NAME = '<stdin>';
 /** One thing to run: a file on disk, standard input, or a path that cannot be run (and why). */
 type Source = { file: string; stdin?: true; problem?: string };
 
+/** A file a folder run passed over, and why (listed with -v). */
+export interface Skipped {
+  file: string;
+  why: string;
+}
+
 /**
  * The scenario files named: `-` is standard input, files as given, folders expanded to their
- * scenario files (recursively, in path order; hidden folders, node_modules and schema.json left out).
+ * scenario files (recursively, in path order; hidden folders and node_modules left out): every
+ * `.yaml` and `.yml` file, and the `.json` files that open as a scenario. The files a folder held
+ * but that are not scenarios are in `skipped`.
  */
-export function expandPaths(paths: string[]): Source[] {
+export function expandPaths(paths: string[]): { sources: Source[]; skipped: Skipped[] } {
   const sources: Source[] = [];
+  const skipped: Skipped[] = [];
   for (const p of paths) {
     if (p === '-') {
       sources.push({ file: STDIN_NAME, stdin: true });
@@ -72,24 +81,44 @@ export function expandPaths(paths: string[]): Source[] {
       sources.push(SCENARIO_EXT.has(extname(p).toLowerCase()) ? { file: p } : { file: p, problem: 'not a scenario file: scenario files end in .yaml, .yml or .json' });
       continue;
     }
-    const found = scenarioFilesUnder(p);
-    if (found.length === 0) sources.push({ file: p, problem: 'no scenario files (.yaml, .yml, .json) in this folder or below' });
+    const found = scenarioFilesUnder(p, skipped);
+    if (found.length === 0) sources.push({ file: p, problem: 'no scenario files (.yaml, .yml, or .json with "steps") in this folder or below' });
     for (const f of found) sources.push({ file: f });
   }
-  return sources;
+  return { sources, skipped };
 }
 
-function scenarioFilesUnder(dir: string): string[] {
+function scenarioFilesUnder(dir: string, skipped: Skipped[]): string[] {
   const files: string[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') files.push(...scenarioFilesUnder(path));
-    } else if (entry.isFile() && SCENARIO_EXT.has(extname(entry.name).toLowerCase()) && entry.name !== 'schema.json') {
-      files.push(path);
+      if (!entry.name.startsWith('.') && entry.name !== 'node_modules') files.push(...scenarioFilesUnder(path, skipped));
+    } else if (entry.isFile() && SCENARIO_EXT.has(extname(entry.name).toLowerCase())) {
+      const why = extname(entry.name).toLowerCase() === '.json' ? notAScenario(path) : undefined;
+      if (why === undefined) files.push(path);
+      else skipped.push({ file: path, why });
     }
   }
   return files;
+}
+
+/**
+ * Why a JSON file beside scenarios is not one (a request body written with `tee`, a JSON Schema, a
+ * run's results.json), or undefined when it is: an object with `steps` and no `format` (replsim's own
+ * results and summaries carry `format`; a scenario may not).
+ */
+function notAScenario(path: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return `not JSON (${e instanceof Error ? e.message : String(e)})`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'JSON, but not an object';
+  if (Object.hasOwn(value, 'format')) return 'replsim output (it has "format"), not a scenario';
+  if (!Object.hasOwn(value, 'steps')) return 'JSON without "steps", not a scenario';
+  return undefined;
 }
 
 /**
@@ -125,7 +154,8 @@ function commonDir(a: string, b: string): string {
 
 export async function runCommand(paths: string[], opts: RunCommandOptions, io: Io): Promise<number> {
   const st: Style = styleFor(io.stdout, io.env, opts.json ? false : opts.color);
-  const sources = expandPaths(paths);
+  const { sources, skipped } = expandPaths(paths);
+  if (opts.verbose) for (const { file, why } of skipped) (opts.json ? io.err : io.out)(st.dim(`skipped ${file}: ${why}`));
   if (sources.filter((s) => s.stdin).length > 1) {
     io.err('replsim run: "-" (standard input) can be named only once');
     return 2;

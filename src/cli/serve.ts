@@ -52,7 +52,10 @@ export function banner(h: ServeHandle, opts: { clock: string; speed?: number }):
     lines.push(`export VAULT_ADDR=${h.clusters[name].url} VAULT_TOKEN=${ops.rootToken}`);
   }
   lines.push('');
-  lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | partition east west | heal all | crash east | restart east …)`);
+  // The examples name this session's clusters, so they can be pasted as they are.
+  const [first, second] = h.session.clusters;
+  const partition = second === undefined ? '' : `partition ${first} ${second} | `;
+  lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | ${partition}heal all | crash ${first} | restart ${first} …)`);
   lines.push(`export REPLSIM_CTL_ADDR=${h.control.url}`);
   lines.push('');
   lines.push(`listening ${JSON.stringify({ ...Object.fromEntries(Object.entries(h.clusters).map(([n, e]) => [n, e.url])), control: h.control.url })}`);
