@@ -8,16 +8,21 @@
 //   dist/types/          its declarations (tsc, tsconfig.build.json), which package.json `exports`
 //                        gives as `types`: a consumer's tsc reads them and never replsim's sources.
 // `node scripts/build.mjs` builds all (`npm run build`; `npm pack` runs it as `prepack`);
-// `--bundles` only the ES modules (a few seconds: `npm ci` runs it as `prepare`). Without esbuild (a
-// checkout installed with `npm ci --omit=dev`) `--bundles` only warns: bin/replsim.js then runs the
-// sources through tsx, if installed.
+// `--bundles` only the ES modules (a few seconds: `npm ci` and `npm install` run it as the
+// `dependencies` script, which, unlike `prepare`, npm never counts as an install script of a
+// package installed from a tarball or a checkout); with `--if-stale` only when the CLI's bundle is
+// older than the sources (`npm start`). Without esbuild (a checkout installed with
+// `npm ci --omit=dev`) `--bundles` only warns: bin/replsim.js then runs the sources through tsx, if
+// installed.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { bundleIsFresh } from '../bin/bundle-fresh.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bundlesOnly = process.argv.includes('--bundles');
+if (process.argv.includes('--if-stale') && bundleIsFresh(`${root}dist/cli/replsim.mjs`, root) && bundleIsFresh(`${root}dist/lib/index.mjs`, root)) process.exit(0);
 
 let esbuild;
 try {

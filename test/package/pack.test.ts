@@ -95,6 +95,10 @@ describe('npm pack, installed into an empty project offline', () => {
     expect(existsSync(join(installed, 'src'))).toBe(false);
     expect(existsSync(join(consumer, 'node_modules', 'tsx'))).toBe(false);
     expect(installOutput).not.toMatch(/install-scripts|allowScripts/);
+    // npm counts these as install scripts of a dependency (prepare too, from a tarball or a checkout),
+    // and warns the consumer about each one it has not approved.
+    const { scripts = {} } = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(Object.keys(scripts).filter((k) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(k))).toEqual([]);
   });
 
   it("import { createWorld, runScenario } from 'replsim' runs under plain node", async () => {

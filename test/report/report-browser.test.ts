@@ -14,7 +14,7 @@ import type { SimState } from '../../src/areas/cluster/state.js';
 import { loadScenario } from '../../src/scenario/loader.js';
 import { runScenario, type RunResult } from '../../src/scenario/runner.js';
 import { writeRunFiles } from '../../src/report/results.js';
-import { browserMissing, CHROMIUM, launch } from './chromium.js';
+import { BROWSER_SKIP_REASON, browserMissing, CHROMIUM, launch } from './chromium.js';
 
 const FILE = 'scenarios/07-dr-unplanned-failover.yaml';
 
@@ -48,7 +48,7 @@ async function slideTo(page: Page, step: number) {
   for (let k = 0; k < step; k++) await page.keyboard.press('ArrowRight');
 }
 
-describe.skipIf(browserMissing)(`report.html in headless Chromium (${CHROMIUM})`, () => {
+describe.skipIf(browserMissing)(`report.html in headless Chromium (${browserMissing ? BROWSER_SKIP_REASON : CHROMIUM})`, () => {
   let browser: Browser;
   let page: Page;
   let run: RunResult;
