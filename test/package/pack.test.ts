@@ -35,8 +35,10 @@ interface Ran {
 
 /** Runs a command without blocking this thread (vitest's worker must keep answering its runner). */
 function run(cmd: string, args: string[], cwd: string, timeout = 280_000): Promise<Ran> {
-  // npm_config_* from the `npm test` running this would steer the child npm: leave them out.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k)));
+  // The npm_* variables of the `npm test` running this (its prefix, its package) would steer the
+  // child npm to this checkout: leave them out, but for where the cache and the user's settings are.
+  const kept = /^npm_config_(cache|userconfig|registry)$/i;
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^npm_/i.test(k) || kept.test(k)));
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, timeout, env: { ...env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
