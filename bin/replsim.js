@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// The `replsim` command. It runs the bundle scripts/build-cli.mjs made (dist/cli/replsim.mjs) when
-// that bundle is newer than every source file, and otherwise the TypeScript sources through tsx, so
-// `npx replsim` works straight after a checkout and never runs stale code after an edit.
+// The `replsim` command. It runs the bundle scripts/build.mjs made (dist/cli/replsim.mjs), which an
+// installed package always has, when that bundle is newer than every source file; in a checkout whose
+// sources changed since, the TypeScript sources through tsx (a devDependency), so `npx replsim` never
+// runs stale code after an edit.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { bundleIsFresh } from './bundle-fresh.mjs';
@@ -13,7 +14,13 @@ let main;
 if (bundleIsFresh(bundle, root)) {
   ({ main } = await import(bundle));
 } else {
-  const { register } = await import('tsx/esm/api');
+  let register;
+  try {
+    ({ register } = await import('tsx/esm/api'));
+  } catch {
+    process.stderr.write('replsim: dist/cli/replsim.mjs is missing or older than the sources, and tsx (to run the sources) is not installed: run `npm run build`, or `npm ci` with devDependencies\n');
+    process.exit(2);
+  }
   register();
   ({ main } = await import('../src/cli/main.ts'));
 }

@@ -61,6 +61,16 @@ export function isKnownEventType(type: string): boolean {
   return isEventType(reducers, type);
 }
 
+/** How `send` and `sendAsync` read a request. */
+export interface SendOptions {
+  /**
+   * Whether `token` may be a token's name as a scenario writes it (`root`, or a token the topology
+   * declares; `none` for no token) as well as a token's value: true by default. The HTTP face of
+   * `replsim serve` turns it off, since to the service a client's `X-Vault-Token: root` is no token.
+   */
+  tokenNames?: boolean;
+}
+
 /** A request's response with what the router found, for narration and run history. */
 export interface RequestResult {
   response: ApiResponse;
@@ -309,29 +319,55 @@ export class World {
     if (!this.store.state.clusters.has(name)) throw new WorldUsageError(`unknown cluster "${name}" (clusters: ${this.store.state.clusters.names.join(', ')})`);
   }
 
-  /** Sends a request to a cluster and returns the service's answer. */
+  /**
+   * Sends a request to a cluster and returns the service's answer. `token` is a token's value or,
+   * as in a scenario, its name: `root` (the cluster's root token as created at start), a token the
+   * topology declares, `none` (no token; so is leaving `token` out).
+   */
   request(cluster: string, req: ApiRequest): ApiResponse {
     return this.send(cluster, req).response;
   }
 
   /** Like `request`, with what the router matched and the events appended. */
-  send(cluster: string, req: ApiRequest): RequestResult {
+  send(cluster: string, req: ApiRequest, options: SendOptions = {}): RequestResult {
     this.requireCluster(cluster);
-    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, this.table), req, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, this.table), this.withTokenValue(cluster, req, options), this.limits);
     if ('later' in d.outcome) throw new WorldUsageError(`${d.summary ?? 'this request'} needs asynchronous work (OpenPGP encryption): use sendAsync`);
     return this.settle(d, d.outcome);
   }
 
   /** Like `send`, also for requests whose handling is asynchronous (a `pgp_key`). */
-  async sendAsync(cluster: string, req: ApiRequest): Promise<RequestResult> {
+  async sendAsync(cluster: string, req: ApiRequest, options: SendOptions = {}): Promise<RequestResult> {
     this.requireCluster(cluster);
-    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, this.table), req, this.limits);
+    const d = dispatch(clusterRouting(this.store.state, cluster, this.rng, this.table), this.withTokenValue(cluster, req, options), this.limits);
     if (!('later' in d.outcome)) return this.settle(d, d.outcome);
     const before = this.store.log.length;
     const outcome = await d.outcome.later();
     // Nothing may slip in while the work was awaited: the outcome was computed on that state.
     if (this.store.log.length !== before) throw new Error('the world changed while an asynchronous request was in flight');
     return this.settle(d, outcome);
+  }
+
+  /** The request with its token's value for a token's name (SendOptions.tokenNames). */
+  private withTokenValue(cluster: string, req: ApiRequest, options: SendOptions): ApiRequest {
+    if (options.tokenNames === false || typeof req.token !== 'string') return req;
+    if (req.token === 'none') return { ...req, token: undefined };
+    const value = this.tokenByName(cluster, req.token);
+    return value === undefined ? req : { ...req, token: value };
+  }
+
+  /**
+   * A token's value by the name a scenario gives it: declared on the receiving cluster, else on the
+   * one other cluster that declares it (a DR secondary replicates its primary's tokens, so after a
+   * failover the primary's `ops` token is the one to use on the promoted cluster); undefined when no
+   * cluster declares it.
+   */
+  tokenByName(cluster: string, name: string): string | undefined {
+    const own = this.tokenNamed(cluster, name);
+    if (own !== undefined) return own;
+    const elsewhere = this.store.state.clusters.names.filter((c) => this.tokenNamed(c, name) !== undefined);
+    if (elsewhere.length > 1) throw new WorldUsageError(`token "${name}" is declared on ${elsewhere.join(' and ')} but not on ${cluster}: declare it on ${cluster} too, or give the token's value`);
+    return elsewhere.length === 1 ? this.tokenNamed(elsewhere[0], name) : undefined;
   }
 
   private settle(d: Dispatch<Outcome>, outcome: Exclude<Outcome, { later: unknown }>): RequestResult {

@@ -182,7 +182,7 @@ function bundleState(): string {
   const fresh = () => bundleIsFresh(join(root, 'dist/cli/replsim.mjs'), root);
   if (process.env.REPLSIM_NO_BUNDLE) return 'from the sources (REPLSIM_NO_BUNDLE)';
   if (fresh()) return 'from the bundle';
-  spawnSync(process.execPath, [join(root, 'scripts/build-cli.mjs')], { cwd: root, stdio: 'ignore' });
+  spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--bundles'], { cwd: root, stdio: 'ignore' });
   return fresh() ? 'from the bundle, rebuilt for this run' : 'from the sources (the bundle could not be built)';
 }
 

@@ -5,7 +5,7 @@ import type { BusMessage } from '../kernel/bus.js';
 import { applyEvent } from '../kernel/engine.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
-import { reducers, type RequestResult, type World } from '../world.js';
+import { reducers, type RequestResult, type SendOptions, type World } from '../world.js';
 import { AREAS } from '../areas.js';
 import { gather } from '../kernel/area.js';
 import { HAZARD_IDS, INVARIANT_IDS } from '../areas/vocabulary.js';
@@ -101,17 +101,17 @@ export class Watch {
   }
 
   /** `world.send`, reported to the monitors. */
-  send(cluster: string, request: Parameters<World['send']>[1]): RequestResult {
+  send(cluster: string, request: Parameters<World['send']>[1], options?: SendOptions): RequestResult {
     const before = this.world.state;
-    const result = this.world.send(cluster, request);
+    const result = this.world.send(cluster, request, options);
     this.observeResponse(cluster, request, result.response, before);
     return result;
   }
 
   /** `world.sendAsync`, reported to the monitors. */
-  async sendAsync(cluster: string, request: Parameters<World['send']>[1]): Promise<RequestResult> {
+  async sendAsync(cluster: string, request: Parameters<World['send']>[1], options?: SendOptions): Promise<RequestResult> {
     const before = this.world.state;
-    const result = await this.world.sendAsync(cluster, request);
+    const result = await this.world.sendAsync(cluster, request, options);
     this.observeResponse(cluster, request, result.response, before);
     return result;
   }

@@ -15,7 +15,7 @@ import { COMMANDS_PER_DEFAULT_WORKER, defaultWorkers, runOnWorkers } from '../ex
 import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { loadScenario } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
-import { HAZARD_IDS, type HazardId } from '../scenario/schema.js';
+import { didYouMean, HAZARD_IDS, type HazardId } from '../scenario/schema.js';
 import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
 import { colourOptions, type Io } from './run.js';
 import { publishVerdict } from './ci-out.js';
@@ -60,7 +60,9 @@ export function forbiddenHazards(given: string[] | undefined): { ok: true; ids: 
   const ids = (given ?? []).flatMap((g) => g.split(',')).map((g) => g.trim()).filter((g) => g !== '');
   const unknown = ids.filter((id) => !(HAZARD_IDS as readonly string[]).includes(id));
   if (unknown.length === 0) return { ok: true, ids: [...new Set(ids)] };
-  return { ok: false, message: `unknown hazard ${unknown.map((u) => `"${u}"`).join(', ')}: --forbid takes ${HAZARD_IDS.join(', ')}` };
+  const guesses = unknown.map((u) => didYouMean(u, HAZARD_IDS)).filter((g) => g !== undefined);
+  const guessed = guesses.length ? `; did you mean ${guesses.map((g) => `"${g}"`).join(', ')}?` : '';
+  return { ok: false, message: `unknown hazard ${unknown.map((u) => `"${u}"`).join(', ')}: --forbid takes ${HAZARD_IDS.join(', ')}${guessed}` };
 }
 
 export function registerCheck(program: Command, io: Io, setExit: (code: number) => void): void {

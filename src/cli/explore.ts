@@ -1,8 +1,8 @@
 // `replsim explore`: bounded exhaustive exploration. Every sequence of operator commands up to a
 // depth, breadth first, states deduplicated up to renaming of clusters; the shortest trace to an
 // invariant violation or a forbidden hazard is printed (or written with --out) as a scenario file.
-// Exit 0 when none is found within the depth, 1 when one is, 2 misuse or when --max-states or
-// --time-limit stopped the search first (verdict unknown, as Maelstrom's exit 2 for an unknown result).
+// Exit 0 when none is found within the depth, 1 when one is, 2 misuse, 3 when --max-states or
+// --time-limit stopped the search first (verdict unknown; exit-codes.ts says why 3).
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { InvalidArgumentError, type Command } from 'commander';
@@ -10,6 +10,7 @@ import { MAX_CLUSTERS, MIN_CLUSTERS } from '../explore/commands/index.js';
 import { explore, type ExploreResult, type ExploreTick } from '../explore/explore.js';
 import { scenarioYaml, writeScenario } from '../explore/export.js';
 import { oneLine, styleFor } from '../report/narrate.js';
+import { EXIT } from './exit-codes.js';
 import { HAZARD_IDS, parseDuration } from '../scenario/schema.js';
 import { forbiddenHazards, wholeNumber } from './check.js';
 import { count, formatWall, perSecond, Ticker } from './progress.js';
@@ -65,8 +66,8 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .option('--forbid <hazard...>', `hazards that count as findings (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--seed <n>', "the world's seed", wholeNumber('--seed', 0), 1)
     .option('--out <dir>', 'write the shortest trace to DIR/trace.yaml instead of printing it')
-    .option('--max-states <n>', 'stop after this many distinct states (verdict unknown, exit 2)', wholeNumber('--max-states', 1))
-    .option('--time-limit <duration>', 'stop after this much time, like 30s or 5m (verdict unknown, exit 2)', timeLimit)
+    .option('--max-states <n>', 'stop after this many distinct states (verdict unknown, exit 3)', wholeNumber('--max-states', 1))
+    .option('--time-limit <duration>', 'stop after this much time, like 30s or 5m (verdict unknown, exit 3)', timeLimit)
     .option('--shard <i/n>', "explore only shard I of N (a CI matrix job): the first level's states are dealt out to the shards; writes the shard's result to --out DIR for replsim merge")
     .option('--json', 'print one JSON object per progress tick, then one with the verdict')
     .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding (<skipped> when a limit stopped the search)')
@@ -207,7 +208,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
         finding: f ? { kind: f.kind, id: f.id ?? null, message: f.message.trim(), trace: f.trace, reproduced: f.reproduced, file, scenario: scenarioYaml(f.scenario) } : null,
       }),
     );
-    return Math.max(verdict === 'valid' ? 0 : verdict === 'invalid' ? 1 : 2, ci());
+    return Math.max(EXIT[verdict], ci());
   }
 
   if (stopped) report(last);
@@ -218,7 +219,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
 
   if (verdict === 'unknown') {
     io.out(st.yellow(`unknown: stopped by ${stopped ?? 'a limit'} at depth ${result.depthReached} of ${opts.depth}; nothing found so far, but traces up to depth ${opts.depth} were not all explored`));
-    return Math.max(2, ci());
+    return Math.max(EXIT.unknown, ci());
   }
   if (!f) {
     io.out(st.green(`valid: no invariant violated${forbid.ids.length ? ' and no forbidden hazard' : ''} within depth ${opts.depth}`));

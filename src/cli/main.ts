@@ -1,10 +1,12 @@
-// The `replsim` command. Exit codes follow Maelstrom's: 0 valid, 1 invalid, 2 misuse or a bad file.
-import { readFileSync } from 'node:fs';
+// The `replsim` command. Exit codes: 0 valid, 1 invalid, 2 misuse or a bad file, 3 unknown (exit-codes.ts).
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { isKnownEventType, World } from '../world.js';
 import { HistoryFileError, readHistory } from '../kernel/persist.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { colourOptions, runCommand, type Io } from './run.js';
+import { EXIT_CODES_HELP } from './exit-codes.js';
 import { registerCheck } from './check.js';
 import { registerExplore } from './explore.js';
 import { registerDiagram } from './diagram.js';
@@ -25,11 +27,35 @@ function seedArg(name: string) {
   };
 }
 
-const EXIT_CODES = `
-Exit codes (as in Maelstrom):
-  0  valid: every outcome matches what was expected
-  1  invalid: a scenario's outcome, an invariant or a forbidden hazard did not hold
-  2  misuse or unknown: a bad file or option, nothing run, or a limit stopped explore first`;
+/**
+ * What a file that does not open as a history is instead, when it is one of the files beside it
+ * (`run --out` writes results.json, history.jsonl, summary.json; a scenario is run, not replayed).
+ */
+function otherRunFile(file: string): string | undefined {
+  const beside = join(dirname(file), 'history.jsonl');
+  const hint = existsSync(beside)
+    ? `replay reads the history beside it: replsim replay ${beside}`
+    : 'replay reads the history.jsonl that `replsim run --out DIR` writes: replsim replay DIR/history.jsonl';
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  if (/\.ya?ml$/i.test(file)) return `this is a scenario file (run it with replsim run ${file}); ${hint}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object') return undefined;
+  const has = (key: string) => Object.hasOwn(value, key);
+  if (has('format') && has('verdict') && has('steps')) return `this is a results file (results.json), not a history; ${hint}`;
+  if (has('format') && has('counts') && has('files')) return `this is a summary of several runs (summary.json), not a history; ${hint}`;
+  if (has('steps')) return `this is a scenario file (run it with replsim run ${file}); ${hint}`;
+  return undefined;
+}
 
 const EXAMPLES = `
 Examples:
@@ -48,7 +74,7 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .version(pkg.version)
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.out(s.replace(/\n$/, '')), writeErr: (s) => io.err(s.replace(/\n$/, '')) })
-    .addHelpText('after', EXAMPLES + EXIT_CODES)
+    .addHelpText('after', EXAMPLES + EXIT_CODES_HELP)
     .showSuggestionAfterError(true);
 
   const run = program
@@ -59,12 +85,12 @@ export function buildProgram(io: Io, setExit: (code: number) => void): Command {
     .option('--out <dir>', 'write results.json and history.jsonl here (several files: one sub-folder each, and summary.json)')
     .option('--junit <file>', 'write a JUnit XML report (one testcase per file, a failure per failed step with file:line)')
     .option('-q, --quiet', 'print only the files that fail (and, for several, the counts)')
-    .option('-v, --verbose', 'narrate whole request and response bodies (by default a long body is cut, never the fields a step\'s expect names)')
+    .option('-v, --verbose', 'narrate whole request and response bodies (by default a long body is cut, never the fields a step\'s expect names), and list the files a folder run skipped')
     .option('--json', 'print one JSON object per step, then one per file (and a summary for several); with -q only failing files')
     .option('--keep-going', 'run every step even after one fails its expectation, reporting each failure (the verdict stays invalid)')
     .addHelpText('after', `
 On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::error file=…,line=…:: annotation.
-` + EXIT_CODES)
+` + EXIT_CODES_HELP)
     .action(async (paths: string[], opts) => setExit(await runCommand(paths, opts, io)));
   colourOptions(run);
 
@@ -80,7 +106,8 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
       } catch (e) {
         // A flawed history is a bad file: `file:line: what`, exit 2. Anything else is a bug.
         if (!(e instanceof HistoryFileError)) throw e;
-        io.err(e.message);
+        const other = e.line === 1 ? otherRunFile(file) : undefined;
+        io.err(other === undefined ? e.message : `${file}: ${other}`);
         setExit(2);
       }
     });

@@ -1,11 +1,12 @@
 // `replsim merge DIR...`: joins the shard results that `replsim check --shard I/N --out DIR` or
 // `replsim explore --shard I/N --out DIR` wrote (src/explore/merge-results.ts), prints the whole
-// run's verdict as the unsharded command would, and exits as it would: 0 valid, 1 a finding, 2 misuse,
-// inconsistent shards, or (explore) a search a limit stopped.
+// run's verdict as the unsharded command would, and exits as it would: 0 valid, 1 a finding, 2 misuse
+// or inconsistent shards, 3 (explore) a search a limit stopped.
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { scenarioYaml, writeScenario } from '../explore/export.js';
 import { mergeShards, type MergedCheck, type MergedExplore } from '../explore/merge-results.js';
+import { EXIT } from './exit-codes.js';
 import { oneLine, styleFor, type Style } from '../report/narrate.js';
 import { reportCounterexample, replayCommand, type CheckOptions } from './check.js';
 import { count } from './progress.js';
@@ -111,7 +112,7 @@ function mergedExplore(m: MergedExplore, opts: MergeOptions, io: Io, st: Style):
   const f = m.finding;
   let file: string | null = null;
   if (f && opts.out) file = writeScenario(opts.out, { ...f.scenario, header: [...(f.scenario.header ?? []), `Replay: npx replsim run ${join(opts.out, 'trace.yaml')}`] }, 'trace.yaml');
-  const code = m.verdict === 'valid' ? 0 : m.verdict === 'invalid' ? 1 : 2;
+  const code = EXIT[m.verdict];
   if (opts.json) {
     io.out(
       JSON.stringify({
@@ -140,7 +141,7 @@ function mergedExplore(m: MergedExplore, opts: MergeOptions, io: Io, st: Style):
   if (hazards.length) io.out(`hazards met (not forbidden): ${hazards.map(([id, c]) => `${id} ${c}x`).join(', ')}`);
   if (m.verdict === 'unknown') {
     io.out(st.yellow(`unknown: ${m.stoppedBy.join('; ')}; nothing found so far, but traces up to depth ${s.depth} were not all explored`));
-    return 2;
+    return EXIT.unknown;
   }
   if (!f) {
     io.out(st.green(`valid: no invariant violated${s.forbid.length ? ' and no forbidden hazard' : ''} within depth ${s.depth}`));

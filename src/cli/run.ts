@@ -53,12 +53,21 @@ export const STDIN_NAME = '<stdin>';
 /** One thing to run: a file on disk, standard input, or a path that cannot be run (and why). */
 type Source = { file: string; stdin?: true; problem?: string };
 
+/** A file a folder run passed over, and why (listed with -v). */
+export interface Skipped {
+  file: string;
+  why: string;
+}
+
 /**
  * The scenario files named: `-` is standard input, files as given, folders expanded to their
- * scenario files (recursively, in path order; hidden folders, node_modules and schema.json left out).
+ * scenario files (recursively, in path order; hidden folders and node_modules left out): every
+ * `.yaml` and `.yml` file, and the `.json` files that open as a scenario. The files a folder held
+ * but that are not scenarios are in `skipped`.
  */
-export function expandPaths(paths: string[]): Source[] {
+export function expandPaths(paths: string[]): { sources: Source[]; skipped: Skipped[] } {
   const sources: Source[] = [];
+  const skipped: Skipped[] = [];
   for (const p of paths) {
     if (p === '-') {
       sources.push({ file: STDIN_NAME, stdin: true });
@@ -76,11 +85,11 @@ export function expandPaths(paths: string[]): Source[] {
       sources.push(SCENARIO_EXT.has(extname(p).toLowerCase()) ? { file: p } : { file: p, problem: 'not a scenario file: scenario files end in .yaml, .yml or .json' });
       continue;
     }
-    const found = scenarioFilesUnder(p, new Set([realpathSync(p)]));
-    if (found.length === 0) sources.push({ file: p, problem: 'no scenario files (.yaml, .yml, .json) in this folder or below' });
+    const found = scenarioFilesUnder(p, new Set([realpathSync(p)]), skipped);
+    if (found.length === 0) sources.push({ file: p, problem: 'no scenario files (.yaml, .yml, or .json with "steps") in this folder or below' });
     sources.push(...found);
   }
-  return sources;
+  return { sources, skipped };
 }
 
 /** Why a path named or met cannot be read, in words: a missing file, a symbolic link loop, a dangling link. */
@@ -102,9 +111,10 @@ function whyUnreadable(path: string, e: unknown): string {
 /**
  * Scenario files below `dir`. Symbolic links are followed, to files and to folders; a link to a
  * folder being searched already (an ancestor: `ancestors` holds their real paths) is a loop, named
- * and counted as a file not run rather than followed forever.
+ * and counted as a file not run rather than followed forever. A `.json` file that does not open as a
+ * scenario is put in `skipped`.
  */
-function scenarioFilesUnder(dir: string, ancestors: Set<string>): Source[] {
+function scenarioFilesUnder(dir: string, ancestors: Set<string>, skipped: Skipped[]): Source[] {
   const files: Source[] = [];
   for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
     const path = join(dir, entry.name);
@@ -127,12 +137,32 @@ function scenarioFilesUnder(dir: string, ancestors: Set<string>): Source[] {
         files.push({ file: path, problem: `a symbolic link loop: it leads back to ${real}, a folder this search is already in; left out` });
         continue;
       }
-      files.push(...scenarioFilesUnder(path, new Set([...ancestors, real])));
-    } else if (isFile && SCENARIO_EXT.has(extname(entry.name).toLowerCase()) && entry.name !== 'schema.json') {
-      files.push({ file: path });
+      files.push(...scenarioFilesUnder(path, new Set([...ancestors, real]), skipped));
+    } else if (isFile && SCENARIO_EXT.has(extname(entry.name).toLowerCase())) {
+      const why = extname(entry.name).toLowerCase() === '.json' ? notAScenario(path) : undefined;
+      if (why === undefined) files.push({ file: path });
+      else skipped.push({ file: path, why });
     }
   }
   return files;
+}
+
+/**
+ * Why a JSON file beside scenarios is not one (a request body written with `tee`, a JSON Schema, a
+ * run's results.json), or undefined when it is: an object with `steps` and no `format` (replsim's own
+ * results and summaries carry `format`; a scenario may not).
+ */
+function notAScenario(path: string): string | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    return `not JSON (${e instanceof Error ? e.message : String(e)})`;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return 'JSON, but not an object';
+  if (Object.hasOwn(value, 'format')) return 'replsim output (it has "format"), not a scenario';
+  if (!Object.hasOwn(value, 'steps')) return 'JSON without "steps", not a scenario';
+  return undefined;
 }
 
 /**
@@ -168,7 +198,8 @@ function commonDir(a: string, b: string): string {
 
 export async function runCommand(paths: string[], opts: RunCommandOptions, io: Io): Promise<number> {
   const st: Style = styleFor(io.stdout, io.env, opts.json ? false : opts.color);
-  const sources = expandPaths(paths);
+  const { sources, skipped } = expandPaths(paths);
+  if (opts.verbose) for (const { file, why } of skipped) (opts.json ? io.err : io.out)(st.dim(`skipped ${file}: ${why}`));
   if (sources.filter((s) => s.stdin).length > 1) {
     io.err('replsim run: "-" (standard input) can be named only once');
     return 2;

@@ -68,7 +68,10 @@ export function banner(h: ServeHandle, opts: { clock: string; speed?: number; ui
     lines.push(`export VAULT_ADDR=${h.clusters[name].url} VAULT_TOKEN=${ops.rootToken}`);
   }
   lines.push('');
-  lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | partition east west | heal all | crash east | restart east …)`);
+  // The examples name this session's clusters, so they can be pasted as they are.
+  const [first, second] = h.session.clusters;
+  const partition = second === undefined ? '' : `partition ${first} ${second} | `;
+  lines.push(`# control: ${h.control.url}   (replsim ctl status | advance 10s | ${partition}heal all | crash ${first} | restart ${first} …)`);
   lines.push(`export REPLSIM_CTL_ADDR=${h.control.url} REPLSIM_CTL_SECRET=${h.control.secret}`);
   if (h.control.secretFile) lines.push(`# the control secret is also in ${h.control.secretFile} (mode 600), where \`replsim ctl\` finds it`);
   if (opts.ui) lines.push(`# live view for the class: ${h.control.url}/ui   (open it in a browser; it follows every request)`);

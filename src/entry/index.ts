@@ -1,10 +1,11 @@
+/// <reference types="node" preserve="true" />
 // replsim's programmatic entry (package.json `exports`): start a simulated topology inside another
 // project's test suite, drive it in-process or over HTTP, run scenario files.
 //
 //   import { createWorld, serve, loadScenario, runScenario } from 'replsim';
 //
 //   const world = createWorld(['east', 'west'], { seed: 7 });          // in-process
-//   world.request('east', { method: 'POST', path: 'sys/replication/dr/primary/enable', token: world.tokenNamed('east', 'root') });
+//   world.request('east', { method: 'POST', path: 'sys/replication/dr/primary/enable', token: 'root' });   // a token's name, as in a scenario, or its value
 //
 //   const server = await serve({ clusters: ['east', 'west'], clock: 'manual' });   // over HTTP, free ports
 //   server.clusters.east.url;  // http://127.0.0.1:<port>, for any client library
@@ -15,7 +16,7 @@
 import type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
 import { World, type WorldOptions } from '../world.js';
 
-export { World, WorldUsageError, type WorldOptions, type RequestResult } from '../world.js';
+export { World, WorldUsageError, type WorldOptions, type RequestResult, type SendOptions } from '../world.js';
 export type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 export type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
 export type { Finding } from '../areas/monitoring/types.js';

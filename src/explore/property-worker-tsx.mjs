@@ -1,6 +1,6 @@
-// A worker thread's entry when replsim runs from its TypeScript sources (tsx, vitest, the package
-// entry, `npm ci --omit=dev` without the bundle): module hooks registered in the main thread do not
-// reach worker threads on Node 20, so the worker loads the TypeScript task through tsx's tsImport.
+// A worker thread's entry when replsim runs from its TypeScript sources (tsx, vitest; a checkout
+// whose bundle is older than its sources): module hooks registered in the main thread do not reach
+// worker threads on Node 20, so the worker loads the TypeScript task through tsx's tsImport.
 import { tsImport } from 'tsx/esm/api';
 
 const { default: runTask } = await tsImport('./property-worker.ts', import.meta.url);

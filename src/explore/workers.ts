@@ -33,7 +33,7 @@ const MIN_RUNS_PER_WORKER = 10;
 
 /**
  * The worker's module. In the bundle (dist/cli/replsim.mjs) the task is its own bundle beside it
- * (scripts/build-cli.mjs). From the sources (tsx, vitest, the package entry) this file is TypeScript:
+ * (scripts/build.mjs). From the sources (tsx, vitest) this file is TypeScript:
  * the workers load that same bundle when it is newer than every source file (the rule bin/replsim.js
  * applies to the CLI), since a worker that compiles the sources through tsx takes 2–3 s to start
  * against 0.3 s; otherwise they start through property-worker-tsx.mjs, so an edit never runs stale.

@@ -332,7 +332,7 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
   record.request = { cluster: step.on, method: step.method, path, body, namespace, token: tokenLabel };
   record.expected = expectedBody(step);
   if (step.expect !== undefined) record.expect = step.expect;
-  const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace });
+  const result = await world.sendAsync(step.on, { method: step.method, path, body, token, namespace }, { tokenNames: false });
   record.response = { status: result.response.status, body: result.response.body };
   record.endpoint = result.summary;
   if (result.refusal) record.refusal = result.refusal;
@@ -356,19 +356,17 @@ async function runRequest(world: World, step: RequestStep, vars: Map<string, unk
   }
 }
 
-/**
- * A token named in a step. `root` is the receiving cluster's root token as created at start. Other
- * names are looked up on the receiving cluster first, then on the one other cluster that declares
- * it: a DR secondary replicates its primary's tokens, so after a failover the primary's `ops`
- * token is the one to use on the promoted cluster.
- */
+/** A token named in a step (World.tokenByName says where it is looked up). */
 function tokenByName(world: World, on: string, name: string): string {
-  const own = world.tokenNamed(on, name);
-  if (own !== undefined) return own;
-  const elsewhere = world.state.clusters.names.filter((c) => world.tokenNamed(c, name) !== undefined);
-  if (elsewhere.length === 1) return world.tokenNamed(elsewhere[0], name)!;
-  if (elsewhere.length === 0) throw new StepError(`token "${name}" is not declared on any cluster`);
-  throw new StepError(`token "${name}" is declared on ${elsewhere.join(' and ')} but not on ${on}: declare it on ${on} too, or give the token's value with "\${...}"`);
+  let value: string | undefined;
+  try {
+    value = world.tokenByName(on, name);
+  } catch (e) {
+    if (e instanceof WorldUsageError) throw new StepError(`${e.message} with "\${...}"`);
+    throw e;
+  }
+  if (value === undefined) throw new StepError(`token "${name}" is not declared on any cluster`);
+  return value;
 }
 
 /** Why a response does not meet the step's expectation, or null when it does. */

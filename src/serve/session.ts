@@ -103,7 +103,7 @@ export class Session {
       let response: ApiResponse;
       let endpoint: string | undefined;
       try {
-        const result = await this.watch.sendAsync(cluster, { method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace });
+        const result = await this.watch.sendAsync(cluster, { method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, { tokenNames: false });
         response = result.response;
         endpoint = result.summary;
       } catch (e) {

@@ -21,7 +21,7 @@ describe('conventions', () => {
     const r = replsim(['--help']);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Examples:\n\s+\$ replsim run/);
-    expect(r.out).toMatch(/Exit codes[^\n]*\n\s+0 +valid[^\n]*\n\s+1 +invalid[^\n]*\n\s+2 +misuse/);
+    expect(r.out).toMatch(/Exit codes[^\n]*\n\s+0 +valid[^\n]*\n\s+1 +invalid[^\n]*\n\s+2 +misuse[^\n]*\n\s+3 +unknown: a limit/);
     expect(replsim(['run', '--help']).out).toMatch(/Exit codes/);
   });
 
@@ -107,6 +107,28 @@ describe('conventions', () => {
     expect(rows).toEqual(['a.yaml', 'b/deeper/z.yml', 'b/inner.yaml']);
   });
 
+  it('a folder run takes .json files that open as a scenario and passes over others (a payload.json beside a runbook), listing them with -v', () => {
+    s.file('guide/01-runbook.yaml', PASSING);
+    s.file('guide/payload.json', JSON.stringify({ data: { password: 's3cret' } }));
+    s.file('guide/policy.json', '{ "path": ');
+    s.file('guide/out/results.json', JSON.stringify({ format: 1, verdict: 'valid', steps: [] }));
+    s.file('guide/02-as-json.json', JSON.stringify({ name: 'json runbook', clusters: { east: {} }, steps: [{ request: 'GET sys/health', on: 'east' }] }));
+    const r = replsim(['run', join(s.dir, 'guide')]);
+    expect(r.err).toBe('');
+    expect(r.code).toBe(0);
+    const rows = r.out.split('\n').filter((l) => /^\S+\.(yaml|json)\s+valid/.test(l)).map((l) => l.split(/\s+/)[0].slice(join(s.dir, 'guide').length + 1));
+    expect(rows).toEqual(['01-runbook.yaml', '02-as-json.json']);
+    expect(r.out).not.toMatch(/skipped/);
+    const verbose = replsim(['run', join(s.dir, 'guide'), '-v', '-q']);
+    expect(verbose.code).toBe(0);
+    const skipped = verbose.out.split('\n').filter((l) => l.startsWith('skipped ')).map((l) => l.slice('skipped '.length + join(s.dir, 'guide').length + 1));
+    expect(skipped).toEqual([
+      'out/results.json: replsim output (it has "format"), not a scenario',
+      expect.stringMatching(/^payload\.json: JSON without "steps", not a scenario$/),
+      expect.stringMatching(/^policy\.json: not JSON \(/),
+    ]);
+  });
+
   it('--seed 99999999999999999999 is refused as typed, not run as another number', () => {
     const r = replsim(['run', passing, '--seed', '99999999999999999999']);
     expect(r.code).toBe(2);
@@ -118,9 +140,9 @@ describe('conventions', () => {
 });
 
 describe('progress on long work', () => {
-  it('explore --depth 7 --clusters 3 with a time limit stops with verdict unknown (exit 2), printing progress lines on stderr', () => {
+  it('explore --depth 7 --clusters 3 with a time limit stops with verdict unknown (exit 3), printing progress lines on stderr', () => {
     const r = replsim(['explore', '--depth', '7', '--clusters', '3', '--time-limit', '3s']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.out).toMatch(/^unknown: stopped by the time limit \(3\.0s\) at depth \d of 7/m);
     expect(r.out).not.toMatch(/^progress /m);
     const progress = r.err.split('\n').filter((l) => l.startsWith('progress '));
@@ -128,12 +150,12 @@ describe('progress on long work', () => {
     expect(progress[0]).toMatch(/^progress [\d.]+s: depth \d, [\d,]+ states, [\d,]+ distinct, [\d,]+ queued, [\d,]+ states\/s$/);
   });
 
-  it('explore --max-states stops with verdict unknown (exit 2), in --json too', () => {
+  it('explore --max-states stops with verdict unknown (exit 3), in --json too', () => {
     const r = replsim(['explore', '--depth', '7', '--clusters', '3', '--max-states', '50']);
-    expect(r.code).toBe(2);
+    expect(r.code).toBe(3);
     expect(r.out).toMatch(/unknown: stopped by --max-states 50/);
     const j = replsim(['explore', '--depth', '7', '--clusters', '3', '--max-states', '50', '--json']);
-    expect(j.code).toBe(2);
+    expect(j.code).toBe(3);
     expect(JSON.parse(j.out.trim().split('\n').at(-1)!)).toMatchObject({ type: 'verdict', verdict: 'unknown', stoppedBy: 'max-states', distinct: 50 });
     expect(replsim(['explore', '--depth', '3', '--clusters', '2', '--time-limit', '10']).err).toMatch(/--time-limit takes a duration with its unit/);
   });

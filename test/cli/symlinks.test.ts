@@ -16,7 +16,7 @@ describe('symbolic links in folder runs', () => {
     symlinkSync(join(s.dir, 'runbooks'), join(s.dir, 'runbooks', 'up'));
     symlinkSync(join(s.dir, 'runbooks', 'self.yaml'), join(s.dir, 'runbooks', 'self.yaml'));
     symlinkSync(join(s.dir, 'nowhere.yaml'), join(s.dir, 'runbooks', 'gone.yaml'));
-    const got = expandPaths([join(s.dir, 'runbooks')]).map((x) => ({ file: x.file.slice(s.dir.length + 1), problem: x.problem }));
+    const got = expandPaths([join(s.dir, 'runbooks')]).sources.map((x) => ({ file: x.file.slice(s.dir.length + 1), problem: x.problem }));
     expect(got).toEqual([
       { file: 'runbooks/a.yaml', problem: undefined },
       { file: 'runbooks/again.yaml', problem: undefined },

@@ -12,6 +12,11 @@ export const CHROMIUM = process.env.REPLSIM_CHROMIUM ?? '/usr/bin/chromium';
  */
 export const browserMissing = !existsSync(CHROMIUM) && process.env.CI === undefined;
 
+/** Why the browser tests skip, and how to have them run: in the suite's title and on stderr. */
+export const BROWSER_SKIP_REASON = `skipped: no Chromium at ${CHROMIUM}. To run them, install it (Debian, Ubuntu: sudo apt-get install chromium; .ci/run does) or set REPLSIM_CHROMIUM to a Chromium or Chrome binary`;
+
+if (browserMissing) console.warn(`browser tests (test/report/report-browser.test.ts) ${BROWSER_SKIP_REASON}`);
+
 export async function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,

@@ -15,7 +15,7 @@ import type { SimState } from '../../src/areas/cluster/state.js';
 import { loadScenario } from '../../src/scenario/loader.js';
 import { runScenario, type RunResult } from '../../src/scenario/runner.js';
 import { writeRunFiles } from '../../src/report/results.js';
-import { browserMissing, CHROMIUM, launch } from './chromium.js';
+import { BROWSER_SKIP_REASON, browserMissing, CHROMIUM, launch } from './chromium.js';
 
 const FILE = 'scenarios/07-dr-unplanned-failover.yaml';
 
@@ -66,7 +66,7 @@ async function openReport(file: string, errors: string[]): Promise<{ browser: Br
   return { browser, page, run };
 }
 
-describe.skipIf(browserMissing)(`report.html in headless Chromium (${CHROMIUM})`, () => {
+describe.skipIf(browserMissing)(`report.html in headless Chromium (${browserMissing ? BROWSER_SKIP_REASON : CHROMIUM})`, () => {
   let browser: Browser;
   let page: Page;
   let run: RunResult;
