@@ -37,7 +37,7 @@ describe('check, explore and merge for CI', () => {
 
     const out = join(s.dir, 'found');
     const failing = join(s.dir, 'failing.xml');
-    const f = await cli(['check', '--runs', '10', '--seed', '2', '--forbid', 'two-primaries', '--out', out, '--junit', failing], { GITHUB_ACTIONS: 'true' });
+    const f = await cli(['check', '--runs', '10', '--seed', '3', '--forbid', 'two-primaries', '--out', out, '--junit', failing], { GITHUB_ACTIONS: 'true' });
     expect(f.code).toBe(1);
     const fx = readFileSync(failing, 'utf8');
     expect(await valid(fx)).toEqual([]);
@@ -54,7 +54,7 @@ describe('check, explore and merge for CI', () => {
     expect(r.out).toMatch(/^::error title=replsim explore%3A hazard two-primaries::/m);
     const limited = join(s.dir, 'limited.xml');
     const u = await cli(['explore', '--depth', '7', '--clusters', '3', '--max-states', '50', '--junit', limited]);
-    expect(u.code).toBe(2);
+    expect(u.code).toBe(3);
     const ux = readFileSync(limited, 'utf8');
     expect(await valid(ux)).toEqual([]);
     expect(ux).toMatch(/<skipped message="stopped by --max-states 50/);
@@ -62,7 +62,7 @@ describe('check, explore and merge for CI', () => {
 
   it('merge --junit reports the merged verdict of check shards', async () => {
     const dir = join(s.dir, 'shards');
-    for (const i of [1, 2]) expect((await cli(['check', '--runs', '10', '--seed', '2', '--forbid', 'two-primaries', '--shard', `${i}/2`, '--out', dir])).code).toBeLessThanOrEqual(1);
+    for (const i of [1, 2]) expect((await cli(['check', '--runs', '10', '--seed', '3', '--forbid', 'two-primaries', '--shard', `${i}/2`, '--out', dir])).code).toBeLessThanOrEqual(1);
     const xmlPath = join(s.dir, 'merge.xml');
     const m = await cli(['merge', dir, '--junit', xmlPath], { GITHUB_ACTIONS: 'true' });
     expect(m.code).toBe(1);
