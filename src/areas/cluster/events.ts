@@ -1,6 +1,7 @@
 // The domain events of clusters. Each line above a type says who emits it and what it means.
 // Events carry every random value and time they need, so reducers never draw or read a clock.
 import type { BaseEvent } from '../../kernel/engine.js';
+import type { AuthEvent } from '../auth/events.js';
 import type { NetworkEvent } from '../../kernel/network.js';
 import type { ClusterState } from './state.js';
 import type { MerkleEvent } from '../merkle/events.js';
@@ -89,7 +90,7 @@ export interface MerkleCorrupted extends BaseEvent {
 export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | NetworkEvent;
 
 /** The events of the spec areas, each declared by its area in a types-only module. */
-export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent;
+export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent | AuthEvent;
 
 /** Every event a world's log can hold. */
 export type SimEvent = CoreEvent | DomainEvent;

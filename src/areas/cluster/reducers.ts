@@ -52,7 +52,11 @@ function withStorage(c: ClusterState, storage: Storage, at: number): ClusterStat
  */
 function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): ClusterState {
   const s = c.storage;
-  return withStorage(c, freeze({ namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring }), at);
+  const next: Storage = { namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring };
+  // The optional parts, in the order a draft adds them, only when the cluster has them.
+  if (s.policies !== undefined) next.policies = s.policies;
+  if (s.tokenRoles !== undefined) next.tokenRoles = s.tokenRoles;
+  return withStorage(c, freeze(next), at);
 }
 
 function kvWritten(c: ClusterState, e: KvWritten): ClusterState {

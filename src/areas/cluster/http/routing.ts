@@ -8,11 +8,12 @@ import type { Method, Reply } from '../../../kernel/http/http.js';
 import { errors } from '../../../kernel/http/http.js';
 import type { Location, Routing } from '../../../kernel/http/router.js';
 import { isUp } from '../../../kernel/network.js';
-import { hasOwn, own } from '../../../kernel/own.js';
+import { hasOwn } from '../../../kernel/own.js';
 import type { Rng } from '../../../kernel/prng.js';
 import { asFolder, namespaceOfPath } from '../paths.js';
 import type { ClusterState, MountType, SimState } from '../state.js';
 import { authorize } from './authorize.js';
+import { resolveToken } from '../tokens.js';
 import type { AuthRule, BaseContext, Endpoint, Route } from './route.js';
 
 /** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
@@ -64,7 +65,7 @@ export function clusterRouting(state: SimState, clusterName: string, rng: Rng, t
       params,
       query,
       body,
-      token: token ? (own(cluster.storage.tokens, token) ?? null) : null,
+      token: resolveToken(cluster, token, state.now),
       now: state.now,
       rng,
     }),

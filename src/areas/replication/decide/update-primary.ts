@@ -54,10 +54,10 @@ export function decide(kind: ReplicationKind) {
     let roleEvent: RoleEvent;
     if (addrs.length > 0) {
       via = 'addresses';
-      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), addresses: addrs };
+      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), addresses: addrs };
     } else {
       via = token === '' ? 'empty-token' : 'token';
-      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), token };
+      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), token };
     }
     const next = stepRole(kind, r.role, roleEvent);
     if (next === null) {
