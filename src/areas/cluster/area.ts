@@ -7,6 +7,7 @@ import { restart } from './commands/restart.js';
 import { wait } from './commands/wait.js';
 import { writeSecret } from './commands/write-secret.js';
 import { clientRoutes } from './client-endpoints.js';
+import { operatorRoutes } from './operator-endpoints.js';
 import { notBuilt } from './http/not-built.js';
 import { kvRoutes } from './kv.js';
 import { coreReducers } from './reducers.js';
@@ -19,6 +20,7 @@ export const clusterArea = simArea({
   reducers: coreReducers,
   routes: [
     ...clientRoutes,
+    ...operatorRoutes,
     // Activation flags are not simulated: 501 "not implemented in replsim" (README, Limits).
     notBuilt('sys/activation-flags', ['GET'], 'activation flags'),
     notBuilt('sys/activation-flags/:feature/activate', ['POST', 'PUT'], 'activation flags'),

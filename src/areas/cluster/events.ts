@@ -87,7 +87,22 @@ export interface MerkleCorrupted extends BaseEvent {
   subpage: number;
 }
 
-export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | NetworkEvent;
+/** A secrets engine was enabled (`sys/mounts/:path`): replicated, unless local. */
+export interface MountEnabled extends BaseEvent {
+  type: 'mount-enabled';
+  cluster: string;
+  mount: import('./state.js').MountEntry;
+}
+
+/** A secrets engine was disabled: the mount and everything stored under it are gone. */
+export interface MountDisabled extends BaseEvent {
+  type: 'mount-disabled';
+  cluster: string;
+  /** Full path with its trailing slash. */
+  mount: string;
+}
+
+export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | MountEnabled | MountDisabled | NetworkEvent;
 
 /** The events of the spec areas, each declared by its area in a types-only module. */
 export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent | AuthEvent;

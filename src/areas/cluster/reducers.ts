@@ -10,7 +10,7 @@ import type { DraftReducer, SimDraft } from './draft.js';
 import { current, isDraft } from 'immer';
 import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
+import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from './state.js';
 import { advancedWal, copyCluster, deepFreeze } from './state.js';
@@ -146,6 +146,18 @@ export const coreReducers = {
   'kv-deleted': onCluster(kvDeleted),
   'kv-config-written': onCluster(kvConfigWritten),
   'kv-metadata-written': onCluster(kvMetadataWritten),
+  // A mount is replicated configuration (a local one reaches DR secondaries only): its change advances the WAL.
+  'mount-enabled': (d: SimDraft, e: MountEnabled) => {
+    const c = d.clusters[e.cluster];
+    c.storage.mounts[e.mount.path] = e.mount;
+    c.wal = { last: c.wal.last + 1, lastAt: e.at };
+  },
+  'mount-disabled': (d: SimDraft, e: MountDisabled) => {
+    const c = d.clusters[e.cluster];
+    delete c.storage.mounts[e.mount];
+    delete c.storage.kv[e.mount];
+    c.wal = { last: c.wal.last + 1, lastAt: e.at };
+  },
   'merkle-corrupted': (d: SimDraft, e: MerkleCorrupted) => {
     const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
     const subpages = pages[e.page] ?? [];

@@ -6,6 +6,10 @@ import { defineRefusals } from '../../kernel/http/refusal.js';
 const rule = (id: string, words: string) => ({ id, words });
 
 export const clusterRefusals = defineRefusals('cluster', {
+  // sys/mounts (the service's system backend).
+  mountTypeMissing: { status: 400, wording: 'service', text: () => ['backend type must be specified as a string'], rule: rule('mounts.enable', 'a secrets engine is enabled with its type') },
+  mountInUse: { status: 400, wording: 'service', text: (at: string) => [`path is already in use at ${at}`], rule: rule('mounts.enable', 'a mount path may not be, hold or lie under another mount') },
+  noMountAt: { status: 400, wording: 'service', text: (path: string) => [`No secret engine mount at ${path}`], rule: rule('mounts.read', 'a mount is read at the path it was enabled at') },
   /** The service's text (vault/logical/framework) for a KV write with no data. */
   missingData: { status: 400, wording: 'service', text: () => ['missing data fields'], rule: rule('facts.kv', 'a KV write must carry at least one field of data') },
   // KV-v2 (hashicorp/vault-plugin-secrets-kv path_data.go, path_metadata.go): the service's texts.

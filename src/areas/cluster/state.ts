@@ -31,6 +31,14 @@ export interface MountEntry {
    * keeps it in the mount's own storage: it replicates as the mount does (a local mount's stays local).
    */
   kvConfig?: KvMountConfig;
+  /** Set when enabled through `sys/mounts` (a scenario's mounts have none): what a read reports. */
+  description?: string;
+  /** `sys/mounts` `config` and `options` as given (the lease TTLs and the like are stored, not simulated). */
+  config?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+  sealWrap?: boolean;
+  externalEntropyAccess?: boolean;
+  pluginVersion?: string;
 }
 
 /** A KV-v2 mount's `config`, as the service stores it (src/areas/cluster/README.md, "KV v2 versions"). */

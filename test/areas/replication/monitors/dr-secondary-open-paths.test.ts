@@ -10,7 +10,6 @@ import type { Method } from '../../../../src/kernel/http/http.js';
 
 /** Paths of the monitor's list that replsim does not serve (no route, or 501). */
 const NOT_SERVED: string[] = [
-  'sys/leader',
   'sys/replication/dr/secondary/recover',
   'sys/replication/dr/secondary/license',
   'sys/replication/dr/secondary/license/signed',
