@@ -86,7 +86,7 @@ describe('top level', () => {
   it('names the ids of invariants.md when expect names another', () => {
     const base = { name: 't', clusters: { east: {} }, steps: [] };
     expect(errors({ ...base, expect: { hazard: 'two-primary' } })).toEqual([
-      'expect.hazard: "two-primary" is not one of two-primaries, newer-primary, forced-promotion, lost-writes: did you mean "two-primaries"?',
+      'expect.hazard: "two-primary" is not one of two-primaries, newer-primary, forced-promotion, lost-writes, unauthenticated-ceremony-open: did you mean "two-primaries"?',
     ]);
     expect(errors({ ...base, expect: { violation: 'two-primaries' } })[0]).toMatch(/^expect.violation: "two-primaries" is not one of wipe-on-enable, /);
     expect(errors({ ...base, expect: 'two-primaries' })).toEqual([

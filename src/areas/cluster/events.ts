@@ -102,7 +102,17 @@ export interface MountDisabled extends BaseEvent {
   mount: string;
 }
 
-export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | MountEnabled | MountDisabled | NetworkEvent;
+/**
+ * A cluster's server configuration was edited and reloaded (SIGHUP): `enable_unauthenticated_access`
+ * now lists these families (empty: none, the default).
+ */
+export interface ServerConfigReloaded extends BaseEvent {
+  type: 'server-config-reloaded';
+  cluster: string;
+  enableUnauthenticatedAccess: string[];
+}
+
+export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | MountEnabled | MountDisabled | ServerConfigReloaded | NetworkEvent;
 
 /** The events of the spec areas, each declared by its area in a types-only module. */
 export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent | AuthEvent;

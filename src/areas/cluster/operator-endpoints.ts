@@ -134,8 +134,29 @@ function list(ctx: RequestContext): Outcome {
 
 const mountAuth = { token: 'client' as const };
 
+/**
+ * `sys/config/state/sanitized`: the server's configuration without secrets. replsim reports what it
+ * simulates of it; `enable_unauthenticated_access` is there only when set, as on the service.
+ */
+const sanitizedConfigRoute: Route = {
+  pattern: 'sys/config/state/sanitized',
+  methods: {
+    GET: endpoint({
+      summary: 'read the server configuration (sanitized)',
+      auth: { token: 'client', sudo: true },
+      handle: (ctx) => {
+        const c = ctx.cluster;
+        const data: Record<string, unknown> = { api_addr: c.apiAddr, cluster_addr: c.clusterAddr, storage: { type: 'raft' } };
+        if (c.serverConfig) data.enable_unauthenticated_access = c.serverConfig.enableUnauthenticatedAccess;
+        return reply.data(data);
+      },
+    }),
+  },
+};
+
 export const operatorRoutes: Route[] = [
   leaderRoute,
+  sanitizedConfigRoute,
   { pattern: 'sys/mounts', methods: { GET: endpoint({ summary: 'list the secrets engines', auth: { ...mountAuth, capability: 'read' }, handle: list }) } },
   {
     pattern: 'sys/mounts/*path',

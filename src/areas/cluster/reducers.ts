@@ -10,7 +10,7 @@ import type { DraftReducer, SimDraft } from './draft.js';
 import { current, isDraft } from 'immer';
 import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, TimeAdvanced, WorldCreated } from './events.js';
+import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from './state.js';
 import { advancedWal, copyCluster, deepFreeze } from './state.js';
@@ -157,6 +157,12 @@ export const coreReducers = {
     delete c.storage.mounts[e.mount];
     delete c.storage.kv[e.mount];
     c.wal = { last: c.wal.last + 1, lastAt: e.at };
+  },
+  // The server's own configuration: not storage, not replicated, no WAL. Back to the default, it is absent again.
+  'server-config-reloaded': (d: SimDraft, e: ServerConfigReloaded) => {
+    const c = d.clusters[e.cluster];
+    if (e.enableUnauthenticatedAccess.length) c.serverConfig = { enableUnauthenticatedAccess: [...e.enableUnauthenticatedAccess] };
+    else delete c.serverConfig;
   },
   'merkle-corrupted': (d: SimDraft, e: MerkleCorrupted) => {
     const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];

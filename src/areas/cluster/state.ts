@@ -287,6 +287,18 @@ export interface ClusterState {
   sync: import('../sync/types.js').SyncState;
   /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
   plugins: import('../plugins/types.js').PluginCatalogState;
+  /**
+   * The server's configuration file, where a scenario or a reload set something in it: absent for
+   * the defaults (so a world that sets nothing keeps the state it always had). Not storage: it is
+   * each cluster's own, never replicated, and a wipe keeps it.
+   */
+  serverConfig?: ServerConfig;
+}
+
+/** What replsim simulates of a server's configuration file. */
+export interface ServerConfig {
+  /** `enable_unauthenticated_access` (2.x): the endpoint families served without a token again. */
+  enableUnauthenticatedAccess: string[];
 }
 
 /** The world's clusters by name: a persistent table (cluster-table.ts). */
@@ -384,6 +396,8 @@ export function copyCluster(c: ClusterState): ClusterState {
     secondaryKeys: c.secondaryKeys,
     sync: c.sync,
     plugins: c.plugins,
+    // Last, and only when set, as a draft keeps it.
+    ...(c.serverConfig !== undefined ? { serverConfig: c.serverConfig } : {}),
   };
 }
 

@@ -5,7 +5,8 @@ import { modeOf } from '../../../../models/replication-role.machine.js';
 import { capabilitiesOf } from '../policy.js';
 import type { Capability, ClusterState, TokenEntry } from '../state.js';
 import { resolveToken } from '../tokens.js';
-import { drSecondaryTakesRootTokens } from '../version-rules.js';
+import { clusterRefusals } from '../refusals.js';
+import { drSecondaryTakesRootTokens, generationNeedsToken } from '../version-rules.js';
 import { errors, type Method, type Reply } from '../../../kernel/http/http.js';
 import type { AuthRule, BaseContext, RequestContext } from './route.js';
 
@@ -78,8 +79,30 @@ export function authorize(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, f
     if (!valid) return errors.invalidOperationToken();
     return null;
   }
-  if (rule.token === 'none') return null;
+  if (rule.token === 'none') return familyRefusal(rule, ctx, fullPath, sentToken);
   return clientTokenRefusal(rule, ctx, fullPath, sentToken);
+}
+
+/** Whether the server's `enable_unauthenticated_access` serves this family without a token. */
+export function familyOpen(cluster: ClusterState, family: string): boolean {
+  return cluster.serverConfig?.enableUnauthenticatedAccess.includes(family) === true;
+}
+
+/**
+ * The 2.x rule for the generation endpoints (CVE-2026-5807): "key fragments and a valid Vault
+ * token", unless the family is enabled unauthenticated. Without a token the service answers 403
+ * `permission denied`. A DR secondary takes a batch token made under its keyring and, from these
+ * versions on, its primary's root token; which capability a token needs there is not documented:
+ * replsim asks the one its method needs on the path (a root token has all).
+ */
+function familyRefusal(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, fullPath: string, sentToken: string | undefined): Reply | null {
+  const { cluster } = ctx;
+  if (!rule.unauthenticatedFamily || !generationNeedsToken(cluster.version) || familyOpen(cluster, rule.unauthenticatedFamily)) return null;
+  const token = resolveToken(cluster, sentToken, ctx.now);
+  if (!token) return clusterRefusals.generationNeedsToken();
+  if (isDrSecondary(cluster) && token.type !== 'batch' && token.policy !== 'root') return clusterRefusals.generationNeedsToken();
+  if (!capabilitiesOf(token, fullPath, cluster.storage.policies).has(capabilityOfMethod(ctx.method))) return errors.permissionDenied();
+  return null;
 }
 
 /** The client-token part of the step: a known token with the capability (and sudo) on the path. */
