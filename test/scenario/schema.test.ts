@@ -229,7 +229,7 @@ describe('steps', () => {
 
   it('wants exactly one action', () => {
     expect(errors(withSteps({ on: 'east' }))).toEqual([
-      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault, inspect',
+      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault, inspect, reload',
     ]);
     expect(errors(withSteps({ crash: 'east', restart: 'east' }))).toEqual([
       'steps.0.restart: a step has exactly one action, this one has crash and restart: make them separate steps',
