@@ -34,6 +34,7 @@ interface ServeCliOptions {
   controlPort?: number;
   seed?: number;
   clock: 'wall' | 'manual';
+  crashed?: '503' | 'refuse';
   speed?: number;
   record?: string;
   out?: string;
@@ -80,6 +81,10 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
       return v;
     }, 'wall')
     .option('--speed <n>', 'with the wall clock, run virtual time N times faster', positiveNumber('--speed'))
+    .option('--crashed <how>', '503: a crashed cluster answers 503 (default); refuse: its listener stops accepting connections until it restarts', (v) => {
+      if (v !== '503' && v !== 'refuse') throw new InvalidArgumentError(`--crashed must be 503 or refuse, got "${v}"`);
+      return v;
+    }, '503')
     .option('--record <file>', 'on stop, write everything that happened as a format-1 scenario that `replsim run` replays')
     .option('--out <dir>', 'on stop, write results.json and history.jsonl here, as `replsim run --out` does')
     .action(async (scenario: string | undefined, opts: ServeCliOptions) => setExit(await serveCommand(scenario, opts, io)));
@@ -104,6 +109,7 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
       seed: opts.seed,
       clock: opts.clock,
       speed: opts.speed,
+      crashed: opts.crashed,
       onFinding: (f) => io.err(describeFinding(f)),
     });
   } catch (e) {
