@@ -128,7 +128,8 @@ function readOne(ctx: RequestContext): Outcome {
 
 function list(ctx: RequestContext): Outcome {
   const out: Record<string, unknown> = {};
-  for (const [path, m] of Object.entries(ctx.cluster.storage.mounts)) if (m.namespace === ctx.namespace) Object.defineProperty(out, path.slice(ctx.namespace.length), { value: mountView(m), enumerable: true, writable: true, configurable: true });
+  // Sorted by path: the order a cluster's mounts were made in is not kept through a saved history (canonical JSON sorts keys).
+  for (const [path, m] of Object.entries(ctx.cluster.storage.mounts).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (m.namespace === ctx.namespace) Object.defineProperty(out, path.slice(ctx.namespace.length), { value: mountView(m), enumerable: true, writable: true, configurable: true });
   return reply.data(out);
 }
 

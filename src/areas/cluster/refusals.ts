@@ -12,19 +12,19 @@ export const clusterRefusals = defineRefusals('cluster', {
     status: 403,
     wording: 'service',
     text: () => [multierror('permission denied')],
-    rule: rule('2x.auth', 'from 2.0.0 (1.19.17) the generation endpoints need a valid Vault token as well as key shares, unless the server\'s enable_unauthenticated_access names the family (on a DR secondary: a batch token of its keyring, or its primary\'s root token)'),
+    rule: rule('v2.auth', 'from 2.0.0 (1.19.17) the generation endpoints need a valid Vault token as well as key shares, unless the server\'s enable_unauthenticated_access names the family (on a DR secondary: a batch token of its keyring, or its primary\'s root token)'),
   },
   uncleanedPath: {
     status: 400,
     wording: 'simulator',
     text: (path: string) => [`the path ${JSON.stringify(path)} is not clean (it holds /../, /./ or //)`],
-    rule: rule('2x.paths', 'from 2.0.0 (1.21.5, 1.20.10, 1.19.16) paths holding /../, /./ or // are rejected; the service\'s status and text are not documented'),
+    rule: rule('v2.paths', 'from 2.0.0 (1.21.5, 1.20.10, 1.19.16) paths holding /../, /./ or // are rejected; the service\'s status and text are not documented'),
   },
   tokenHeaderTooLarge: {
     status: 431,
     wording: 'simulator',
     text: (limit: number) => [`the token header is larger than max_token_header_size (${limit} bytes)`],
-    rule: rule('2x.header', 'from 2.0.0 a token header over max_token_header_size (8192 bytes by default) gets 431 before token validation'),
+    rule: rule('v2.header', 'from 2.0.0 a token header over max_token_header_size (8192 bytes by default) gets 431 before token validation'),
   },
   // sys/mounts (the service's system backend).
   mountTypeMissing: { status: 400, wording: 'service', text: () => ['backend type must be specified as a string'], rule: rule('mounts.enable', 'a secrets engine is enabled with its type') },

@@ -29,7 +29,7 @@ describe('sys/mounts', () => {
     const { req, w } = drPair();
     expect(req('east', 'POST', 'sys/mounts/payments', { type: 'kv', options: { version: '2' }, description: 'payments team' }).status).toBe(204);
     expect((req('east', 'GET', 'sys/mounts/payments').body as any).data).toMatchObject({ type: 'kv', options: { version: '2' }, description: 'payments team', local: false });
-    expect(Object.keys((req('east', 'GET', 'sys/mounts').body as any).data)).toEqual(['secret/', 'payments/']);
+    expect(Object.keys((req('east', 'GET', 'sys/mounts').body as any).data)).toEqual(['payments/', 'secret/']);
     expect(req('east', 'POST', 'payments/data/card', { data: { n: 1 } }).status).toBe(200);
     w.advance(1000);
     expect(w.state.clusters.named('west').storage.mounts['payments/']?.type).toBe('kv-v2');

@@ -13,7 +13,6 @@ const NOT_SERVED: string[] = [
   'sys/replication/dr/secondary/recover',
   'sys/replication/dr/secondary/license',
   'sys/replication/dr/secondary/license/signed',
-  'sys/replication/dr/secondary/license/status',
 ];
 
 const CLOSED = 'path disabled in replication DR secondary mode';
