@@ -8,6 +8,7 @@
 // same instant, and the explorer tries commands: the spec's areas first, the cluster's own (client
 // paths, KV writes, faults, waits) last. (Monitors run in the order of invariants.md, whatever the
 // areas' order: src/check/catalogue.ts.)
+import { authArea } from './areas/auth/area.js';
 import { clusterArea } from './areas/cluster/area.js';
 import { merkleArea } from './areas/merkle/area.js';
 import { operationTokenArea } from './areas/operation-token/area.js';
@@ -18,4 +19,4 @@ import { syncArea } from './areas/sync/area.js';
 
 export type { SimArea };
 
-export const AREAS: readonly SimArea[] = [replicationArea, operationTokenArea, merkleArea, pluginsArea, syncArea, clusterArea];
+export const AREAS: readonly SimArea[] = [replicationArea, operationTokenArea, merkleArea, pluginsArea, syncArea, authArea, clusterArea];

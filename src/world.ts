@@ -2,6 +2,7 @@
 // router and the timed processes, wired together. Everything a user does to a world (a request, a
 // wait, a fault) goes through here and ends as events in the log, or as a refusal that changes
 // nothing.
+import { hasUnauthenticatedAccessSetting } from './areas/cluster/version-rules.js';
 import type { Observable } from 'rxjs';
 import type { SimEvent } from './areas/cluster/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
@@ -466,6 +467,21 @@ export class World {
   restart(cluster: string): void {
     this.requireCluster(cluster);
     this.store.append({ type: 'cluster-restarted', at: this.now, cluster });
+  }
+
+  /**
+   * Edits a cluster's server configuration and reloads it (SIGHUP): `enable_unauthenticated_access`
+   * becomes `families` (2.x; on an older version the setting does not exist).
+   */
+  reload(spec: { on: string; enableUnauthenticatedAccess: string[] }): void {
+    this.requireCluster(spec.on);
+    const known = ['rekey', 'generate-root', 'generate-operation-token'];
+    const bad = spec.enableUnauthenticatedAccess.find((f) => !known.includes(f));
+    if (bad !== undefined) throw new WorldUsageError(`reload: "${bad}" is not an endpoint family enable_unauthenticated_access takes (${known.join(', ')})`);
+    const version = this.state.clusters.named(spec.on).version;
+    if (spec.enableUnauthenticatedAccess.length && !hasUnauthenticatedAccessSetting(version))
+      throw new WorldUsageError(`reload: ${spec.on} runs ${version}, which has no enable_unauthenticated_access (2.0.0 and 1.19.17 on)`);
+    this.store.append({ type: 'server-config-reloaded', at: this.now, cluster: spec.on, enableUnauthenticatedAccess: [...new Set(spec.enableUnauthenticatedAccess)].sort() });
   }
 
   /** Damages a merkle page of a cluster's tree (the `corrupt` fault). */

@@ -18,7 +18,7 @@ export const INVARIANT_IDS = [
 export type InvariantId = (typeof INVARIANT_IDS)[number];
 
 /** Hazard ids of invariants.md, which `expect: { hazard: <id> }` may name (one monitor each). */
-export const HAZARD_IDS = ['two-primaries', 'newer-primary', 'forced-promotion', 'lost-writes'] as const;
+export const HAZARD_IDS = ['two-primaries', 'newer-primary', 'forced-promotion', 'lost-writes', 'unauthenticated-ceremony-open'] as const;
 /** A hazard id of invariants.md. */
 export type HazardId = (typeof HAZARD_IDS)[number];
 

@@ -47,6 +47,7 @@ interface ServeCliOptions {
   controlPort?: number;
   seed?: number;
   clock: 'wall' | 'manual';
+  crashed?: '503' | 'refuse';
   speed?: number;
   record?: string;
   out?: string;
@@ -101,6 +102,10 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
       return v;
     }, 'wall')
     .option('--speed <n>', 'with the wall clock, run virtual time N times faster', positiveNumber('--speed'))
+    .option('--crashed <how>', '503: a crashed cluster answers 503 (default); refuse: its listener stops accepting connections until it restarts', (v) => {
+      if (v !== '503' && v !== 'refuse') throw new InvalidArgumentError(`--crashed must be 503 or refuse, got "${v}"`);
+      return v;
+    }, '503')
     .option('--record <file>', 'on stop, write everything that happened as a format-1 scenario that `replsim run` replays')
     .option('--out <dir>', 'on stop, write results.json and history.jsonl here, as `replsim run --out` does')
     .option('--allow-host <names>', 'also answer requests whose Host is NAME or NAME:PORT (comma-separated, repeatable); besides 127.0.0.1, localhost and [::1] every other Host or a foreign Origin gets 403', hostList)
@@ -134,6 +139,7 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
       // Named after the control port, known once it is bound (port 0 picks one).
       controlSecretFile: opts.secretFile ? { path: opts.secretFile } : (controlPort) => ({ path: defaultSecretFile(controlPort, io.env), folder: secretFolder(io.env) }),
       ui: opts.ui === true,
+      crashed: opts.crashed,
       onFinding: (f) => io.err(describeFinding(f)),
     });
   } catch (e) {

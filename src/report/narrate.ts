@@ -121,7 +121,7 @@ export function narrateStep(r: StepRecord, st: Style, options: NarrationOptions 
       lines.push(`${pad}→ ${statusText} (no content)`);
     } else {
       const b = body as Record<string, unknown>;
-      const shown = 'request_id' in b && !verbose ? { ...(b.data !== null ? { data: b.data } : {}), ...(b.wrap_info ? { wrap_info: b.wrap_info } : {}), ...(b.warnings ? { warnings: b.warnings } : {}) } : b;
+      const shown = 'request_id' in b && !verbose ? { ...(b.data !== null ? { data: b.data } : {}), ...(b.wrap_info ? { wrap_info: b.wrap_info } : {}), ...(b.auth ? { auth: b.auth } : {}), ...(b.warnings ? { warnings: b.warnings } : {}) } : b;
       lines.push(`${pad}→ ${statusText} ${shownBody(shown, r.expected, verbose)}`);
     }
   }

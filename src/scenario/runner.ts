@@ -1,6 +1,7 @@
 // Runs a loaded scenario against a fresh world: each step in order, its expectation checked, the
 // invariant and hazard monitors run after it, and the outcome judged against the file's `expect`.
 // The runner stops at the first step that fails: later steps usually depend on it.
+import { parseDuration } from '../kernel/clock.js';
 import type { RefusalExplanation } from '../kernel/http/refusal.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
@@ -116,7 +117,15 @@ export function topologyOf(scenario: Scenario): Topology {
       keyThreshold: c.keyThreshold,
       namespaces: c.namespaces,
       mounts: c.mounts,
-      tokens: Object.fromEntries(Object.entries(c.tokens).map(([n, t]) => [n, { namespace: t.namespace, policy: t.policy }])),
+      tokens: Object.fromEntries(
+        Object.entries(c.tokens).map(([n, t]) => [
+          n,
+          { namespace: t.namespace, policy: t.policy, policies: t.policies, type: t.type, role: t.role, ttl: t.ttl === undefined ? undefined : Math.round(parseDuration(t.ttl, 's')! / 1000) },
+        ]),
+      ),
+      policies: c.policies,
+      roles: c.roles,
+      enableUnauthenticatedAccess: c.enableUnauthenticatedAccess,
     };
   }
   return topology;
@@ -293,6 +302,12 @@ export async function runStep(world: World, step: Step, vars: Map<string, unknow
     case 'corrupt':
       record.title = `corrupt ${step.on}'s ${step.tree} merkle tree at page ${step.page}, subpage ${step.subpage}`;
       world.corrupt({ on: step.on, tree: step.tree, page: step.page, subpage: step.subpage });
+      return;
+    case 'reload':
+      record.title = step.enableUnauthenticatedAccess.length
+        ? `reload ${step.on}'s server configuration: enable_unauthenticated_access = [${step.enableUnauthenticatedAccess.join(', ')}]`
+        : `reload ${step.on}'s server configuration: enable_unauthenticated_access unset`;
+      world.reload({ on: step.on, enableUnauthenticatedAccess: step.enableUnauthenticatedAccess });
       return;
     case 'destination-fault':
       record.title =

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { parseStoreRef } from '../areas/sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
+import { readPolicy } from '../areas/cluster/policy-text.js';
+import { strictPolicyAttributes, UNAUTHENTICATED_FAMILIES } from '../areas/cluster/version-rules.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Vocabularies (the spec's own are defined once, in src/areas/vocabulary.ts; a scenario's store
@@ -27,6 +29,7 @@ export const STEP_ACTIONS = [
   'corrupt',
   'destination-fault',
   'inspect',
+  'reload',
 ] as const;
 /** Methods a request line may start with (LIST is the service's own verb). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'] as const;
@@ -126,6 +129,14 @@ export interface RestartStep {
   cluster: string;
 }
 
+/** `reload`: edit a cluster's server configuration and send it SIGHUP. */
+export interface ReloadStep {
+  kind: 'reload';
+  name?: string;
+  on: string;
+  enableUnauthenticatedAccess: string[];
+}
+
 /** `corrupt`: damage one subpage of one merkle page. */
 export interface CorruptStep {
   kind: 'corrupt';
@@ -167,6 +178,7 @@ export type Step =
   | CrashStep
   | RestartStep
   | CorruptStep
+  | ReloadStep
   | DestinationFaultStep
   | InspectStep;
 
@@ -380,7 +392,27 @@ const MountSchema = z
 const TokenSchema = strictObject('a token', {
   namespace: NamespaceSchema.or(z.literal('')).default('').describe('"" is the root namespace.'),
   policy: z.record(z.string().min(1), z.array(z.enum(CAPABILITIES))).default({}).describe('Path glob -> capabilities.'),
+  policies: z.array(z.string().min(1)).optional().describe('Named ACL policies (of this cluster\'s `policies`), as auth/token/create takes them; `default` is added.'),
+  type: z.enum(['service', 'batch']).optional().describe('service (hvs., stored) or batch (hvb., sealed with the keyring, stored nowhere).'),
+  role: z.string().min(1).optional().describe('A token role of this cluster\'s `roles`: its allowed policies, type, orphan and renewable apply.'),
+  ttl: z
+    .string()
+    .optional()
+    .refine((t) => t === undefined || tryParseDuration(t).ok, { message: 'a ttl is a duration with its unit, like "8h" or "30m"' })
+    .describe('How long the token lives from the start, like "8h"; absent: it never expires.'),
 });
+
+/** A token role, as auth/token/roles/:name takes it (the parts a declared token uses). */
+const RoleSchema = strictObject('a token role', {
+  allowed_policies: z.array(z.string().min(1)).default([]),
+  disallowed_policies: z.array(z.string().min(1)).default([]),
+  orphan: z.boolean().default(false),
+  renewable: z.boolean().default(true),
+  token_type: z.enum(['service', 'batch', 'default-service', 'default-batch']).default('default-service'),
+});
+
+/** A named ACL policy: its HCL or JSON text, or path glob -> capabilities. */
+const PolicySchema = z.union([z.string().min(1), z.record(z.string().min(1), z.array(z.enum(CAPABILITIES)))]).describe('HCL or JSON policy text, or path glob -> capabilities.');
 
 // Rules between a cluster's own keys, checked on the file's values so a default can be named as such.
 function checkClusterRules(raw: unknown, ctx: z.RefinementCtx): unknown {
@@ -398,6 +430,21 @@ function checkClusterRules(raw: unknown, ctx: z.RefinementCtx): unknown {
         `keyThreshold ${threshold}${raw.keyThreshold === undefined ? ' (the default)' : ''} is more than ` +
         `keyShares ${shares}${raw.keyShares === undefined ? ' (the default)' : ''}: the threshold cannot exceed the shares`,
     });
+  }
+  if (isPlainObject(raw.policies)) {
+    const strict = typeof raw.version === 'string' && strictPolicyAttributes(raw.version);
+    for (const [name, text] of Object.entries(raw.policies)) {
+      if (typeof text !== 'string') continue;
+      const read = readPolicy(text, strict);
+      if (!read.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['policies', name], message: `the policy cannot be read: ${read.error}` });
+    }
+  }
+  if (isPlainObject(raw.tokens)) {
+    const roles = isPlainObject(raw.roles) ? Object.keys(raw.roles) : [];
+    for (const [name, token] of Object.entries(raw.tokens)) {
+      if (!isPlainObject(token) || typeof token.role !== 'string' || roles.includes(token.role)) continue;
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['tokens', name, 'role'], message: `role "${token.role}" is not among this cluster's roles${roles.length ? ` (${quoteList(roles)})${hint(token.role, roles)}` : ': declare it under roles'}` });
+    }
   }
   if (isPlainObject(raw.tokens)) {
     const declared = Array.isArray(raw.namespaces)
@@ -448,6 +495,12 @@ const ClusterSchema = z.preprocess(
       )
       .default({})
       .describe('Token name -> namespace and policy; `root` always exists.'),
+    policies: z.record(z.string().regex(TOKEN_NAME, { message: 'a policy name is letters, digits, "_" and "-", and not root or none' }), PolicySchema).optional().describe('Named ACL policies the cluster starts with.'),
+    roles: z.record(z.string().regex(TOKEN_NAME, { message: 'a role name is letters, digits, "_" and "-"' }), RoleSchema).optional().describe('Token roles the cluster starts with.'),
+    enableUnauthenticatedAccess: z
+      .array(z.enum(UNAUTHENTICATED_FAMILIES))
+      .optional()
+      .describe('The server configuration\'s enable_unauthenticated_access (2.x): endpoint families served without a token again.'),
   }),
 );
 
@@ -582,6 +635,14 @@ const RestartStepSchema = strictObject('a restart step', {
   name: StepName.optional(),
 }).transform(({ restart, ...rest }): RestartStep => ({ kind: 'restart', cluster: restart, ...rest }));
 
+const ReloadStepSchema = strictObject('a reload step', {
+  reload: strictObject('reload', {
+    on: ClusterRef,
+    enableUnauthenticatedAccess: z.array(z.enum(UNAUTHENTICATED_FAMILIES)).default([]).describe('enable_unauthenticated_access after the reload ([]: the default, every family needs a token).'),
+  }).describe("Edit the cluster's server configuration and reload it (SIGHUP)."),
+  name: StepName.optional(),
+}).transform(({ reload, ...rest }): ReloadStep => ({ kind: 'reload', on: reload.on, enableUnauthenticatedAccess: reload.enableUnauthenticatedAccess, ...rest }));
+
 const CorruptStepSchema = strictObject('a corrupt step', {
   corrupt: strictObject('corrupt', {
     on: ClusterRef,
@@ -638,6 +699,7 @@ const STEP_SCHEMAS = {
   corrupt: CorruptStepSchema,
   'destination-fault': DestinationFaultStepSchema,
   inspect: InspectStepSchema,
+  reload: ReloadStepSchema,
 } satisfies Record<StepAction, z.ZodTypeAny>;
 
 // Every key any step may carry: a key outside this set, on a step without an action, is likely a
@@ -804,6 +866,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
         checkGroups(step[action], at(action));
         break;
       case 'corrupt':
+      case 'reload':
       case 'destination-fault': {
         const target = step[action];
         if (isPlainObject(target)) checkClusterName(target.on, at(action, 'on'));

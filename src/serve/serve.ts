@@ -12,6 +12,8 @@ import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';
 import { parseScenario, type Scenario } from '../scenario/schema.js';
 import { World } from '../world.js';
+import { isUp } from '../kernel/network.js';
+import { hasOwn } from '../kernel/own.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
 import { newControlSecret, removeSecretFile, writeSecretFile } from './control-secret.js';
 import { checkAllowedHost, guarded, type AllowedHosts } from './guard.js';
@@ -56,6 +58,12 @@ export interface ServeOptions {
   onFinding?: (f: Finding) => void;
   /** Serve the live classroom view (the report page, updated as requests arrive) at the control listener's `/ui`. */
   ui?: boolean;
+  /**
+   * What a client meets at a crashed cluster: `503` (default), an answer as from a load balancer
+   * in front of a dead node; `refuse`, no listener (connection refused) until the cluster restarts,
+   * as a dead server's port. Client retry logic differs between the two.
+   */
+  crashed?: '503' | 'refuse';
 }
 
 export interface SecretFileSpec {
@@ -246,6 +254,8 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         return result;
       })());
     stopNow = () => void stop();
+    if (options.crashed === 'refuse') refuseWhileCrashed(world, (name) => servers[session.clusters.indexOf(name)], clusters, () => stopping !== null);
+    else if (options.crashed !== undefined && options.crashed !== '503') throw new ServeError(`--crashed must be 503 or refuse, got "${options.crashed}"`);
     return { world, session, clusters, control, stop, stopped };
   } catch (e) {
     for (const s of servers) {
@@ -254,6 +264,24 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     }
     throw e;
   }
+}
+
+/**
+ * `--crashed refuse`: a cluster's listener closes when it crashes (its open connections cut) and
+ * listens again on the same port when it restarts. A cluster the served scenario left crashed starts closed.
+ */
+function refuseWhileCrashed(world: World, listenerOf: (name: string) => Listener, clusters: Record<string, ClusterEndpoint>, stopping: () => boolean): void {
+  const close = (name: string) => {
+    const l = listenerOf(name);
+    l.tcp.close();
+    l.http.closeAllConnections();
+  };
+  for (const name of Object.keys(clusters)) if (!isUp(world.state.network, name)) close(name);
+  world.events$.subscribe((e) => {
+    if (stopping() || !('cluster' in e) || typeof e.cluster !== 'string' || !hasOwn(clusters, e.cluster)) return;
+    if (e.type === 'cluster-crashed') close(e.cluster);
+    if (e.type === 'cluster-restarted') listen(listenerOf(e.cluster), clusters[e.cluster].port).catch((err: Error) => process.stderr.write(`replsim serve: ${e.cluster} cannot listen again: ${err.message}\n`));
+  });
 }
 
 /** Writes what `--record` and `--out` ask for, once the server has stopped. */

@@ -26,7 +26,7 @@ describe('the area contract', () => {
   });
 
   it('the world\'s reducer table is the network\'s and the six areas\' of src/areas.ts, each event type once', () => {
-    expect(AREAS.map((x) => x.name)).toEqual(['replication', 'operation-token', 'merkle', 'plugins', 'sync', 'cluster']);
+    expect(AREAS.map((x) => x.name)).toEqual(['replication', 'operation-token', 'merkle', 'plugins', 'sync', 'auth', 'cluster']);
     const owned = [...Object.keys(networkReducers), ...AREAS.flatMap((x) => Object.keys(x.reducers))];
     expect(new Set(owned).size).toBe(owned.length);
     expect(Object.keys(reducers).sort()).toEqual(owned.sort());

@@ -86,7 +86,7 @@ describe('top level', () => {
   it('names the ids of invariants.md when expect names another', () => {
     const base = { name: 't', clusters: { east: {} }, steps: [] };
     expect(errors({ ...base, expect: { hazard: 'two-primary' } })).toEqual([
-      'expect.hazard: "two-primary" is not one of two-primaries, newer-primary, forced-promotion, lost-writes: did you mean "two-primaries"?',
+      'expect.hazard: "two-primary" is not one of two-primaries, newer-primary, forced-promotion, lost-writes, unauthenticated-ceremony-open: did you mean "two-primaries"?',
     ]);
     expect(errors({ ...base, expect: { violation: 'two-primaries' } })[0]).toMatch(/^expect.violation: "two-primaries" is not one of wipe-on-enable, /);
     expect(errors({ ...base, expect: 'two-primaries' })).toEqual([
@@ -229,7 +229,7 @@ describe('steps', () => {
 
   it('wants exactly one action', () => {
     expect(errors(withSteps({ on: 'east' }))).toEqual([
-      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault, inspect',
+      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault, inspect, reload',
     ]);
     expect(errors(withSteps({ crash: 'east', restart: 'east' }))).toEqual([
       'steps.0.restart: a step has exactly one action, this one has crash and restart: make them separate steps',

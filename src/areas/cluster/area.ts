@@ -8,6 +8,7 @@ import { bounce } from './commands/bounce.js';
 import { wait } from './commands/wait.js';
 import { writeSecret } from './commands/write-secret.js';
 import { clientRoutes } from './client-endpoints.js';
+import { operatorRoutes } from './operator-endpoints.js';
 import { notBuilt } from './http/not-built.js';
 import { kvRoutes } from './kv.js';
 import { coreReducers } from './reducers.js';
@@ -20,6 +21,7 @@ export const clusterArea = simArea({
   reducers: coreReducers,
   routes: [
     ...clientRoutes,
+    ...operatorRoutes,
     // Activation flags are not simulated: 501 "not implemented in replsim" (README, Limits).
     notBuilt('sys/activation-flags', ['GET'], 'activation flags'),
     notBuilt('sys/activation-flags/:feature/activate', ['POST', 'PUT'], 'activation flags'),

@@ -1,6 +1,6 @@
 // What real clients call around the admin API before and between their real work: `sys/health`
 // and `sys/seal-status` (load balancers, the CLI's `status`, client libraries' readiness checks),
-// `sys/wrapping/lookup` and `unwrap`, and `auth/token/lookup-self`. They read the world and change
+// `sys/wrapping/lookup` and `unwrap` (`auth/token/lookup-self` is with the tokens, src/areas/auth). They read the world and change
 // nothing. Field names and status codes are the service's (api-docs system/health, seal-status,
 // wrapping-lookup, auth/token); values the simulation has no notion of are noted where they are set.
 import { modeOf } from '../../../models/replication-role.machine.js';
@@ -155,43 +155,4 @@ const wrappingUnwrapRoute: Route = {
   },
 };
 
-const lookupSelfRoute: Route = {
-  pattern: 'auth/token/lookup-self',
-  methods: {
-    GET: endpoint({
-      summary: 'look up the calling token',
-      // Every token may look itself up (the `default` policy grants it); an unknown token may not.
-      auth: { token: 'none' },
-      handle: (ctx) => {
-        const t = ctx.token;
-        if (!t) return errors.unknownToken();
-        const root = t.policy === 'root';
-        return reply.data(
-          {
-            accessor: t.accessor,
-            creation_time: epochSeconds(0),
-            creation_ttl: 0,
-            display_name: root ? 'root' : `token-${t.name}`,
-            entity_id: '',
-            expire_time: null,
-            explicit_max_ttl: 0,
-            id: t.id,
-            meta: null,
-            namespace_path: t.namespace,
-            num_uses: 0,
-            orphan: true,
-            path: root ? 'auth/token/root' : 'auth/token/create',
-            // Simulator choice: a scenario's token carries its policy inline; it is named after the token.
-            policies: root ? ['root'] : ['default', t.name],
-            renewable: false,
-            ttl: 0,
-            type: 'service',
-          },
-          { mountType: 'token' },
-        );
-      },
-    }),
-  },
-};
-
-export const clientRoutes: Route[] = [healthRoute, sealStatusRoute, wrappingLookupRoute, wrappingUnwrapRoute, lookupSelfRoute];
+export const clientRoutes: Route[] = [healthRoute, sealStatusRoute, wrappingLookupRoute, wrappingUnwrapRoute];

@@ -1,6 +1,7 @@
 // The domain events of clusters. Each line above a type says who emits it and what it means.
 // Events carry every random value and time they need, so reducers never draw or read a clock.
 import type { BaseEvent } from '../../kernel/engine.js';
+import type { AuthEvent } from '../auth/events.js';
 import type { NetworkEvent } from '../../kernel/network.js';
 import type { ClusterState } from './state.js';
 import type { MerkleEvent } from '../merkle/events.js';
@@ -86,10 +87,35 @@ export interface MerkleCorrupted extends BaseEvent {
   subpage: number;
 }
 
-export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | NetworkEvent;
+/** A secrets engine was enabled (`sys/mounts/:path`): replicated, unless local. */
+export interface MountEnabled extends BaseEvent {
+  type: 'mount-enabled';
+  cluster: string;
+  mount: import('./state.js').MountEntry;
+}
+
+/** A secrets engine was disabled: the mount and everything stored under it are gone. */
+export interface MountDisabled extends BaseEvent {
+  type: 'mount-disabled';
+  cluster: string;
+  /** Full path with its trailing slash. */
+  mount: string;
+}
+
+/**
+ * A cluster's server configuration was edited and reloaded (SIGHUP): `enable_unauthenticated_access`
+ * now lists these families (empty: none, the default).
+ */
+export interface ServerConfigReloaded extends BaseEvent {
+  type: 'server-config-reloaded';
+  cluster: string;
+  enableUnauthenticatedAccess: string[];
+}
+
+export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | MountEnabled | MountDisabled | ServerConfigReloaded | NetworkEvent;
 
 /** The events of the spec areas, each declared by its area in a types-only module. */
-export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent;
+export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent | AuthEvent;
 
 /** Every event a world's log can hold. */
 export type SimEvent = CoreEvent | DomainEvent;

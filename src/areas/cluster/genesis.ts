@@ -7,7 +7,10 @@ import { asFolder, namespaceOfPath } from './paths.js';
 import { splitRootKey } from './crypto/shamir.js';
 import type { WorldCreated } from './events.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
-import { emptyReplication, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry } from './state.js';
+import { emptyReplication, type AclPolicy, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry, type TokenRole } from './state.js';
+import { sealBatchToken } from './crypto/batch-token.js';
+import { policyText, readPolicy } from './policy-text.js';
+import { strictPolicyAttributes } from './version-rules.js';
 import { emptySyncState } from '../sync/sync.js';
 
 export interface ClusterSpec {
@@ -17,7 +20,27 @@ export interface ClusterSpec {
   keyThreshold?: number;
   namespaces?: string[];
   mounts?: Record<string, MountType | { type: MountType; local?: boolean }>;
-  tokens?: Record<string, { namespace?: string; policy: Policy }>;
+  tokens?: Record<string, TokenSpec>;
+  /** Named ACL policies: HCL or JSON text, or path glob → capabilities. */
+  policies?: Record<string, string | Policy>;
+  /** Token roles, as `auth/token/roles/:name` takes them. */
+  roles?: Record<string, Partial<Pick<TokenRole, 'allowed_policies' | 'disallowed_policies' | 'orphan' | 'renewable' | 'token_type'>>>;
+  /** `enable_unauthenticated_access` of the server's configuration (2.x). */
+  enableUnauthenticatedAccess?: string[];
+}
+
+/**
+ * A token a cluster starts with: inline rules (`policy`), or, like one made through
+ * `auth/token/create`, named `policies`, a `type` (service or batch), a `role` and a `ttl`.
+ */
+export interface TokenSpec {
+  namespace?: string;
+  policy?: Policy;
+  policies?: string[];
+  type?: 'service' | 'batch';
+  role?: string;
+  /** Seconds; 0 or absent: never expires. */
+  ttl?: number;
 }
 
 /** Cluster name → its options, as in a scenario file. */
@@ -65,9 +88,10 @@ function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: Clu
   const rootToken = newServiceToken(rng);
   named.root = rootToken;
   tokens[rootToken] = { id: rootToken, accessor: rng.base62(24), name: 'root', namespace: '', policy: 'root' };
-  for (const [tokenName, t] of Object.entries(spec.tokens ?? {})) {
+  const plainTokens = Object.entries(spec.tokens ?? {}).filter(([, t]) => !madeLikeTheApi(t));
+  for (const [tokenName, t] of plainTokens) {
     const id = newServiceToken(rng);
-    tokens[id] = { id, accessor: rng.base62(24), name: tokenName, namespace: asFolder(t.namespace), policy: t.policy };
+    tokens[id] = { id, accessor: rng.base62(24), name: tokenName, namespace: asFolder(t.namespace), policy: t.policy ?? {} };
     named[tokenName] = id;
   }
 
@@ -88,7 +112,77 @@ function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: Clu
     sync: emptySyncState(),
     plugins: emptyPluginCatalog(),
   };
+  // What only newer files declare is drawn after everything else, so older files draw as they always did.
+  declareAccess(cluster, spec, rng, named, tokens);
   return { cluster, rootToken, keys, named };
+}
+
+/** A token declared with what `auth/token/create` takes (named policies, type, role, ttl), not inline rules. */
+function madeLikeTheApi(t: TokenSpec): boolean {
+  return t.policies !== undefined || t.type !== undefined || t.role !== undefined || t.ttl !== undefined;
+}
+
+/** The policies, roles, API-style tokens and server settings a scenario declares for a cluster. */
+function declareAccess(cluster: ClusterState, spec: ClusterSpec, rng: Rng, named: Record<string, string>, tokens: Record<string, TokenEntry>): void {
+  if (spec.policies && Object.keys(spec.policies).length) {
+    const policies: Record<string, AclPolicy> = {};
+    for (const [raw, p] of Object.entries(spec.policies)) {
+      const name = raw.toLowerCase();
+      if (typeof p === 'string') {
+        const read = readPolicy(p, strictPolicyAttributes(cluster.version));
+        // The loader checked the text; a hand-built topology with a bad one is a programming error.
+        if (!read.ok) throw new Error(`policy ${name}: ${read.error}`);
+        policies[name] = { name, text: p, rules: read.rules };
+      } else policies[name] = { name, text: policyText(p), rules: p };
+    }
+    cluster.storage.policies = policies;
+  }
+  if (spec.roles && Object.keys(spec.roles).length) {
+    const roles: Record<string, TokenRole> = {};
+    for (const [name, r] of Object.entries(spec.roles)) roles[name] = { ...defaultRole(name), ...r };
+    cluster.storage.tokenRoles = roles;
+  }
+  for (const [tokenName, t] of Object.entries(spec.tokens ?? {})) {
+    if (!madeLikeTheApi(t)) continue;
+    const role = t.role !== undefined ? cluster.storage.tokenRoles?.[t.role] : undefined;
+    const type = t.type ?? (role?.token_type === 'batch' || role?.token_type === 'default-batch' ? 'batch' : 'service');
+    const asked = t.policies ?? role?.allowed_policies ?? [];
+    const policies = [...new Set(['default', ...asked.map((p) => p.toLowerCase())])].sort();
+    const ttl = t.ttl ?? 0;
+    const expiresAt = ttl > 0 ? ttl * 1000 : null;
+    const orphan = role?.orphan ?? true;
+    const common = { name: tokenName, namespace: asFolder(t.namespace), policy: {}, policies, type, expiresAt, issuedAt: 0, creationTtl: ttl, orphan, role: t.role ?? '', displayName: `token-${tokenName}`, meta: {} } as const;
+    if (type === 'batch') {
+      const id = sealBatchToken({ policies, namespace: common.namespace, issuedAt: 0, expiresAt: expiresAt ?? Number.MAX_SAFE_INTEGER, orphan, role: common.role, displayName: common.displayName, meta: {} }, cluster.storage.keyring.rootKeyHex, rng);
+      named[tokenName] = id;
+    } else {
+      const id = newServiceToken(rng);
+      tokens[id] = { ...common, id, accessor: rng.base62(24), renewable: role?.renewable ?? true, meta: {} };
+      named[tokenName] = id;
+    }
+  }
+  if (spec.enableUnauthenticatedAccess && spec.enableUnauthenticatedAccess.length) cluster.serverConfig = { enableUnauthenticatedAccess: [...spec.enableUnauthenticatedAccess] };
+}
+
+/** A role with the service's defaults (`renewable` true, `token_type` default-service). */
+export function defaultRole(name: string): TokenRole {
+  return {
+    name,
+    allowed_policies: [],
+    disallowed_policies: [],
+    allowed_policies_glob: [],
+    disallowed_policies_glob: [],
+    orphan: false,
+    renewable: true,
+    token_type: 'default-service',
+    token_explicit_max_ttl: 0,
+    token_period: 0,
+    token_num_uses: 0,
+    token_no_default_policy: false,
+    token_bound_cidrs: [],
+    path_suffix: '',
+    allowed_entity_aliases: [],
+  };
 }
 
 /** The first event of every world: its clusters as initialised, with every drawn value. */

@@ -2,7 +2,7 @@
 // are relative to the token's namespace; a trailing `*` is a prefix glob and `+` matches one path
 // segment, as in the service. When several rules match, the most specific wins (exact, then the
 // longest literal prefix, then the fewest `+`), and `deny` on the winner refuses everything.
-import type { Capability, Policy, TokenEntry } from './state.js';
+import type { AclPolicy, Capability, Policy, TokenEntry } from './state.js';
 import { remember } from '../../kernel/bounded.js';
 
 const ALL: Capability[] = ['create', 'read', 'update', 'delete', 'list', 'patch', 'sudo'];
@@ -58,13 +58,69 @@ function compile(policy: Policy): CompiledPolicy {
   return c;
 }
 
-/** The capabilities a token has on a path (relative to the root namespace). */
-export function capabilitiesOf(token: TokenEntry, fullPath: string): ReadonlySet<Capability> {
-  if (token.policy === 'root') return EVERY;
+/**
+ * The service's built-in `default` policy, attached to every token unless it is created with
+ * `no_default_policy`: what a token needs to look itself up, renew and revoke itself, and ask its
+ * own capabilities (the parts of it replsim serves or may serve).
+ */
+export const DEFAULT_POLICY: Policy = Object.freeze({
+  'auth/token/lookup-self': ['read'],
+  'auth/token/renew-self': ['update'],
+  'auth/token/revoke-self': ['update'],
+  'sys/capabilities-self': ['update'],
+  'sys/wrapping/lookup': ['update'],
+  'sys/wrapping/unwrap': ['update'],
+  'sys/wrapping/wrap': ['update'],
+}) as Policy;
+
+/**
+ * One policy made of several (a token's inline rules and its named policies): the rules of each
+ * path added up, and `deny` kept wherever any of them denies, as the service merges a token's
+ * policies into one ACL.
+ */
+function merged(parts: readonly Policy[]): Policy {
+  const out: Policy = {};
+  for (const p of parts)
+    for (const [rule, caps] of Object.entries(p)) {
+      const before = Object.prototype.hasOwnProperty.call(out, rule) ? out[rule] : [];
+      Object.defineProperty(out, rule, { value: [...before, ...caps.filter((c) => !before.includes(c))], enumerable: true, writable: true, configurable: true });
+    }
+  return out;
+}
+
+/** A token's whole policy, by the token and the named policies it was resolved against. */
+const mergedOf = new WeakMap<TokenEntry, { named: Readonly<Record<string, AclPolicy>> | undefined; policy: Policy | 'root' }>();
+
+function policyOf(token: TokenEntry, named: Readonly<Record<string, AclPolicy>> | undefined): Policy | 'root' {
+  if (token.policy === 'root' || token.policies === undefined) return token.policy;
+  const kept = mergedOf.get(token);
+  if (kept && kept.named === named) return kept.policy;
+  let policy: Policy | 'root';
+  if (token.policies.includes('root')) policy = 'root';
+  else {
+    const parts: Policy[] = [token.policy];
+    for (const name of token.policies) {
+      if (name === 'default') parts.push(DEFAULT_POLICY);
+      else if (named && Object.prototype.hasOwnProperty.call(named, name)) parts.push(named[name].rules);
+      // A name no policy has grants nothing, as on the service.
+    }
+    policy = merged(parts);
+  }
+  mergedOf.set(token, { named, policy });
+  return policy;
+}
+
+/**
+ * The capabilities a token has on a path (relative to the root namespace). `named` are the ACL
+ * policies of the cluster checking the token, which its policy names are resolved against.
+ */
+export function capabilitiesOf(token: TokenEntry, fullPath: string, named?: Readonly<Record<string, AclPolicy>>): ReadonlySet<Capability> {
+  const whole = policyOf(token, named);
+  if (whole === 'root') return EVERY;
   // A token only reaches paths in its own namespace and below.
   if (!fullPath.startsWith(token.namespace)) return NONE;
   const path = fullPath.slice(token.namespace.length);
-  const policy = compile(token.policy);
+  const policy = compile(whole);
   let caps = policy.answers.get(path);
   if (caps === undefined) {
     caps = bestRule(policy, path)?.caps ?? NONE;

@@ -10,7 +10,7 @@ import type { DraftReducer, SimDraft } from './draft.js';
 import { current, isDraft } from 'immer';
 import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, TimeAdvanced, WorldCreated } from './events.js';
+import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from './events.js';
 import { emptyKeyMap, recordAt } from './keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from './state.js';
 import { advancedWal, copyCluster, deepFreeze } from './state.js';
@@ -52,7 +52,11 @@ function withStorage(c: ClusterState, storage: Storage, at: number): ClusterStat
  */
 function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): ClusterState {
   const s = c.storage;
-  return withStorage(c, freeze({ namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring }), at);
+  const next: Storage = { namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring };
+  // The optional parts, in the order a draft adds them, only when the cluster has them.
+  if (s.policies !== undefined) next.policies = s.policies;
+  if (s.tokenRoles !== undefined) next.tokenRoles = s.tokenRoles;
+  return withStorage(c, freeze(next), at);
 }
 
 function kvWritten(c: ClusterState, e: KvWritten): ClusterState {
@@ -142,6 +146,24 @@ export const coreReducers = {
   'kv-deleted': onCluster(kvDeleted),
   'kv-config-written': onCluster(kvConfigWritten),
   'kv-metadata-written': onCluster(kvMetadataWritten),
+  // A mount is replicated configuration (a local one reaches DR secondaries only): its change advances the WAL.
+  'mount-enabled': (d: SimDraft, e: MountEnabled) => {
+    const c = d.clusters[e.cluster];
+    c.storage.mounts[e.mount.path] = e.mount;
+    c.wal = { last: c.wal.last + 1, lastAt: e.at };
+  },
+  'mount-disabled': (d: SimDraft, e: MountDisabled) => {
+    const c = d.clusters[e.cluster];
+    delete c.storage.mounts[e.mount];
+    delete c.storage.kv[e.mount];
+    c.wal = { last: c.wal.last + 1, lastAt: e.at };
+  },
+  // The server's own configuration: not storage, not replicated, no WAL. Back to the default, it is absent again.
+  'server-config-reloaded': (d: SimDraft, e: ServerConfigReloaded) => {
+    const c = d.clusters[e.cluster];
+    if (e.enableUnauthenticatedAccess.length) c.serverConfig = { enableUnauthenticatedAccess: [...e.enableUnauthenticatedAccess] };
+    else delete c.serverConfig;
+  },
   'merkle-corrupted': (d: SimDraft, e: MerkleCorrupted) => {
     const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
     const subpages = pages[e.page] ?? [];

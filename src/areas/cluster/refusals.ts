@@ -2,10 +2,34 @@
 // wrapping, token lookup), registered once (kernel/http/refusal.ts). These are the service's
 // behaviour from the facts file, outside the spec's areas: their rule ids start with `facts.`.
 import { defineRefusals } from '../../kernel/http/refusal.js';
+import { multierror } from '../../kernel/http/http.js';
 
 const rule = (id: string, words: string) => ({ id, words });
 
 export const clusterRefusals = defineRefusals('cluster', {
+  /** 2.x: a generation endpoint called without a token it takes (CVE-2026-5807); the text is the service's 403. */
+  generationNeedsToken: {
+    status: 403,
+    wording: 'service',
+    text: () => [multierror('permission denied')],
+    rule: rule('v2.auth', 'from 2.0.0 (1.19.17) the generation endpoints need a valid Vault token as well as key shares, unless the server\'s enable_unauthenticated_access names the family (on a DR secondary: a batch token of its keyring, or its primary\'s root token)'),
+  },
+  uncleanedPath: {
+    status: 400,
+    wording: 'simulator',
+    text: (path: string) => [`the path ${JSON.stringify(path)} is not clean (it holds /../, /./ or //)`],
+    rule: rule('v2.paths', 'from 2.0.0 (1.21.5, 1.20.10, 1.19.16) paths holding /../, /./ or // are rejected; the service\'s status and text are not documented'),
+  },
+  tokenHeaderTooLarge: {
+    status: 431,
+    wording: 'simulator',
+    text: (limit: number) => [`the token header is larger than max_token_header_size (${limit} bytes)`],
+    rule: rule('v2.header', 'from 2.0.0 a token header over max_token_header_size (8192 bytes by default) gets 431 before token validation'),
+  },
+  // sys/mounts (the service's system backend).
+  mountTypeMissing: { status: 400, wording: 'service', text: () => ['backend type must be specified as a string'], rule: rule('mounts.enable', 'a secrets engine is enabled with its type') },
+  mountInUse: { status: 400, wording: 'service', text: (at: string) => [`path is already in use at ${at}`], rule: rule('mounts.enable', 'a mount path may not be, hold or lie under another mount') },
+  noMountAt: { status: 400, wording: 'service', text: (path: string) => [`No secret engine mount at ${path}`], rule: rule('mounts.read', 'a mount is read at the path it was enabled at') },
   /** The service's text (vault/logical/framework) for a KV write with no data. */
   missingData: { status: 400, wording: 'service', text: () => ['missing data fields'], rule: rule('facts.kv', 'a KV write must carry at least one field of data') },
   // KV-v2 (hashicorp/vault-plugin-secrets-kv path_data.go, path_metadata.go): the service's texts.

@@ -31,6 +31,14 @@ export interface MountEntry {
    * keeps it in the mount's own storage: it replicates as the mount does (a local mount's stays local).
    */
   kvConfig?: KvMountConfig;
+  /** Set when enabled through `sys/mounts` (a scenario's mounts have none): what a read reports. */
+  description?: string;
+  /** `sys/mounts` `config` and `options` as given (the lease TTLs and the like are stored, not simulated). */
+  config?: Record<string, unknown>;
+  options?: Record<string, unknown>;
+  sealWrap?: boolean;
+  externalEntropyAccess?: boolean;
+  pluginVersion?: string;
 }
 
 /** A KV-v2 mount's `config`, as the service stores it (src/areas/cluster/README.md, "KV v2 versions"). */
@@ -81,14 +89,61 @@ export interface KvRecord {
 }
 
 export interface TokenEntry {
-  /** The token itself, `hvs.` + 24 characters. */
+  /** The token itself, `hvs.` + 24 characters (`hvb.` and its sealed claims for a batch token). */
   id: string;
+  /** "" for a batch token, which has none. */
   accessor: string;
   /** The scenario's name for it (`root`, `ops`, ...), for narration. */
   name: string;
   namespace: string;
-  /** `root` grants everything. */
+  /** `root` grants everything; else the rules written inline in the scenario (`{}` for a token made through the API). */
   policy: Policy | 'root';
+  // What a token made through `auth/token/create` (or declared with them in a scenario) carries
+  // besides; absent on the scenario's inline-policy tokens and the root token, which keep their form.
+  /** Named ACL policies (`sys/policies/acl`), resolved on the cluster that checks the token. */
+  policies?: string[];
+  type?: 'service' | 'batch';
+  /** Virtual ms; null when it never expires. */
+  expiresAt?: number | null;
+  issuedAt?: number;
+  /** The TTL it was created with, in seconds. */
+  creationTtl?: number;
+  orphan?: boolean;
+  renewable?: boolean;
+  /** The token role it was created against, or "". */
+  role?: string;
+  displayName?: string;
+  meta?: Record<string, string>;
+  numUses?: number;
+  explicitMaxTtl?: number;
+  period?: number;
+}
+
+/** A named ACL policy: its text as written, and the rules read from it. */
+export interface AclPolicy {
+  name: string;
+  text: string;
+  rules: Policy;
+}
+
+/** A token role (`auth/token/roles/:role_name`): what tokens created against it get. Durations in seconds. */
+export interface TokenRole {
+  name: string;
+  allowed_policies: string[];
+  disallowed_policies: string[];
+  allowed_policies_glob: string[];
+  disallowed_policies_glob: string[];
+  orphan: boolean;
+  renewable: boolean;
+  /** `service`, `batch`, `default-service` or `default-batch`. */
+  token_type: string;
+  token_explicit_max_ttl: number;
+  token_period: number;
+  token_num_uses: number;
+  token_no_default_policy: boolean;
+  token_bound_cidrs: string[];
+  path_suffix: string;
+  allowed_entity_aliases: string[];
 }
 
 export interface Keyring {
@@ -109,6 +164,11 @@ export interface Storage {
   kv: Record<string, KeyMap>;
   tokens: Record<string, TokenEntry>;
   keyring: Keyring;
+  // Absent until first written, so a world that uses none keeps the state (and hash) it always had.
+  /** Named ACL policies by name (replicated). */
+  policies?: Record<string, AclPolicy>;
+  /** Token roles by name (replicated). */
+  tokenRoles?: Record<string, TokenRole>;
 }
 
 /** An activation token a primary issued, by secondary id. */
@@ -227,6 +287,18 @@ export interface ClusterState {
   sync: import('../sync/types.js').SyncState;
   /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
   plugins: import('../plugins/types.js').PluginCatalogState;
+  /**
+   * The server's configuration file, where a scenario or a reload set something in it: absent for
+   * the defaults (so a world that sets nothing keeps the state it always had). Not storage: it is
+   * each cluster's own, never replicated, and a wipe keeps it.
+   */
+  serverConfig?: ServerConfig;
+}
+
+/** What replsim simulates of a server's configuration file. */
+export interface ServerConfig {
+  /** `enable_unauthenticated_access` (2.x): the endpoint families served without a token again. */
+  enableUnauthenticatedAccess: string[];
 }
 
 /** The world's clusters by name: a persistent table (cluster-table.ts). */
@@ -324,6 +396,8 @@ export function copyCluster(c: ClusterState): ClusterState {
     secondaryKeys: c.secondaryKeys,
     sync: c.sync,
     plugins: c.plugins,
+    // Last, and only when set, as a draft keeps it.
+    ...(c.serverConfig !== undefined ? { serverConfig: c.serverConfig } : {}),
   };
 }
 

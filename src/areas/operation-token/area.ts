@@ -3,6 +3,7 @@ import { simArea } from '../sim-area.js';
 import { oneGenerationAttempt } from './monitors/one-generation-attempt.js';
 import { operationTokenGate } from './monitors/operation-token-gate.js';
 import { otpNeverReturned } from './monitors/otp-never-returned.js';
+import { unauthenticatedCeremonyOpen } from './monitors/unauthenticated-ceremony-open.js';
 import { operationTokenReducers } from './evolve.js';
 import { operationTokenRefusals } from './refusals.js';
 import { operationTokenRoutes } from './routes.js';
@@ -12,6 +13,6 @@ export const operationTokenArea = simArea({
   readme: 'src/areas/operation-token/README.md',
   reducers: operationTokenReducers,
   routes: operationTokenRoutes,
-  monitors: [oneGenerationAttempt, operationTokenGate, otpNeverReturned],
+  monitors: [oneGenerationAttempt, operationTokenGate, otpNeverReturned, unauthenticatedCeremonyOpen],
   refusals: operationTokenRefusals,
 });

@@ -14,11 +14,12 @@ import { drStrategy, rootStrategy, type Strategy } from './decide/strategy.js';
 /** The DR calls that need a DR operation token (authentication rule 2). */
 export const drOperationTokenAuth: AuthRule = { token: 'dr-operation-token', rootNamespace: true, license: 'enterprise', openOnDrSecondary: true };
 
-// No client token for the DR strategy: a DR secondary has none that work (facts file: the docs'
-// calls carry none). The root strategy is unauthenticated and restricted-root; a DR secondary keeps
+// No client token for the DR strategy before 2.0.0 (1.19.17): the docs' calls carry none. From
+// then on both strategies need a token unless the server's enable_unauthenticated_access names the
+// family (authorize.ts `familyRefusal`). The root strategy is restricted-root; a DR secondary keeps
 // it closed and uses the DR strategy.
-const drAttemptAuth: AuthRule = { token: 'none', rootNamespace: true, license: 'enterprise', openOnDrSecondary: true };
-const rootAttemptAuth: AuthRule = { token: 'none', rootNamespace: true };
+const drAttemptAuth: AuthRule = { token: 'none', rootNamespace: true, license: 'enterprise', openOnDrSecondary: true, unauthenticatedFamily: 'generate-operation-token' };
+const rootAttemptAuth: AuthRule = { token: 'none', rootNamespace: true, unauthenticatedFamily: 'generate-root' };
 
 function generationRows(s: Strategy, auth: AuthRule): Row[] {
   return [

@@ -21,6 +21,11 @@ export interface PluginRuntime {
   cpu_nanos: number;
   /** 0 means no limit. */
   memory_bytes: number;
+  /**
+   * Whether the container runs rootless (the OCI runtime must support it). Kept only when true, so
+   * a catalog that never used it keeps the state it always had; reads report false otherwise.
+   */
+  rootless?: true;
 }
 
 /** A registered plugin, as far as the simulator keeps one. */

@@ -30,7 +30,8 @@ import { wipeOnEnable } from './monitors/wipe-on-enable.js';
 import { replicationReducers } from './evolve.js';
 import { replicationProcesses } from './index.js';
 import { replicationRefusals } from './refusals.js';
-import { drRoutes, performanceRoutes } from './routes.js';
+import { drRoutes, legacyRoutes, performanceRoutes } from './routes.js';
+import { licenseStatusRoute } from './decide/license-status.js';
 
 export const replicationArea = simArea({
   name: 'replication',
@@ -40,10 +41,14 @@ export const replicationArea = simArea({
   routes: [
     ...drRoutes,
     ...performanceRoutes,
+    ...legacyRoutes,
+    licenseStatusRoute,
     // Paths of the service replsim does not simulate: 501 "not implemented in replsim", not 404,
     // so nobody mistakes them for absent on the service (README, Limits).
     notBuilt('sys/replication/dr/secondary/recover', ['POST'], 'DR recover'),
     notBuilt('sys/replication/recover', ['POST'], 'replication recover'),
+    // The service documents the path ("Reload the given subsystem") but not what a subsystem is.
+    notBuilt('sys/replication/dr/secondary/config/reload/:subsystem', ['POST'], 'DR secondary config reload (which subsystems exist and what a reload does is not documented)'),
   ],
   messages: [replicationMessages],
   receivers: { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync },

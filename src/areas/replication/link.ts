@@ -17,6 +17,7 @@ import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '
 import type { Derived } from '../cluster/cluster-table.js';
 import type { SimDraft } from '../cluster/draft.js';
 import { REPLICATION_KINDS } from '../vocabulary.js';
+import { sameAddress } from './address.js';
 
 /**
  * The secondary's redial schedule while its primary is down (a dial dropped because nothing answers
@@ -31,11 +32,6 @@ export function redialDelayMs(attempt: number): number {
   return Math.min(REDIAL.maxMs, Math.round(REDIAL.initialMs * REDIAL.multiplier ** (attempt - 1)));
 }
 
-/** "https://east.replsim.test:8200/" and "https://east.replsim.test:8200" are one address. */
-function sameAddress(a: string, b: string): boolean {
-  const norm = (x: string) => x.trim().replace(/\/+$/, '').toLowerCase();
-  return norm(a) === norm(b);
-}
 
 /** The cluster whose API or cluster address this is, if any. */
 export function clusterAt(state: SimState, address: string): ClusterState | null {

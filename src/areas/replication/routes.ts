@@ -79,3 +79,13 @@ export const performanceRoutes: Route[] = routesOf([
   row('GET', `${PERF}/primary/dynamic-filter/:id`, { summary: 'read the dynamic filter of a performance secondary (on the primary)', auth: adminAuth, decide: dynamicFilter.decideOnPrimary }),
   row('GET', `${PERF}/secondary/dynamic-filter/:id`, { summary: 'read the dynamic filter of this performance secondary', auth: adminAuth, decide: dynamicFilter.decideOnSecondary }),
 ]);
+
+/**
+ * The legacy paths `sys/replication/primary/*` and `sys/replication/secondary/*`: aliases of the
+ * performance paths (the facts file), served by the same decisions.
+ */
+export const legacyRoutes: Route[] = routesOf(
+  sharedRows('performance')
+    .filter((r) => /^sys\/replication\/performance\/(primary|secondary)\//.test(r.path) && !r.path.endsWith('/generate-public-key'))
+    .map((r) => ({ ...r, path: r.path.replace('sys/replication/performance/', 'sys/replication/'), endpoint: { ...r.endpoint, summary: `${r.endpoint.summary} (legacy path)` } })),
+);

@@ -59,7 +59,11 @@ export function replicatedStorage(kind: ReplicationKind, primary: ClusterState, 
     mounts[path] = m;
     if (own.kv[path]) kv[path] = own.kv[path];
   }
-  return { namespaces, mounts, kv, tokens: own.tokens, keyring: from.keyring };
+  const out: Storage = { namespaces, mounts, kv, tokens: own.tokens, keyring: from.keyring };
+  // ACL policies and token roles are replicated configuration; tokens stay local (above).
+  if (from.policies) out.policies = from.policies;
+  if (from.tokenRoles) out.tokenRoles = from.tokenRoles;
+  return out;
 }
 
 /**

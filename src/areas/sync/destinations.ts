@@ -4,6 +4,7 @@
 // store spells a secret's name.
 
 import { DESTINATION_TYPES, type DestinationType } from '../vocabulary.js';
+import type { FieldSpec } from '../../kernel/http/fields.js';
 export { DESTINATION_TYPES, type DestinationType };
 
 export type Granularity = 'secret-path' | 'secret-key';
@@ -105,3 +106,49 @@ export function isDestinationType(type: string): type is DestinationType {
 export function obfuscated(value: string): string {
   return value === '' ? '' : '*****';
 }
+
+// The parameters of a destination's create/update body (the service's Enterprise API document)
+// that a simulated store has no use for: accepted, stored and read back, never acted on (README,
+// Limits). The network allow-lists and the two flags are every type's.
+const COMMON_SETTINGS: Record<string, FieldSpec> = {
+  allowed_ipv4_addresses: { type: 'strings' },
+  allowed_ipv6_addresses: { type: 'strings' },
+  allowed_ports: { type: 'strings' },
+  disable_strict_networking: { type: 'bool' },
+  force_delete: { type: 'bool' },
+  purge: { type: 'bool' },
+};
+const WORKLOAD_IDENTITY: Record<string, FieldSpec> = {
+  identity_token_audience: { type: 'string' },
+  identity_token_key: { type: 'string' },
+  identity_token_ttl: { type: 'duration' },
+  tags_to_remove: { type: 'strings' },
+};
+
+export const STORED_SETTINGS: Record<DestinationType, Record<string, FieldSpec>> = {
+  'cloudone-sm': { ...COMMON_SETTINGS, ...WORKLOAD_IDENTITY, external_id: { type: 'string' }, kms_key_id: { type: 'string' }, replica_regions: { type: 'map' }, role_arn: { type: 'string' } },
+  'cloudtwo-kv': { ...COMMON_SETTINGS, ...WORKLOAD_IDENTITY },
+  'cloudthree-sm': {
+    ...COMMON_SETTINGS,
+    ...WORKLOAD_IDENTITY,
+    global_kms_key: { type: 'string' },
+    kms_key_id: { type: 'string' },
+    locational_kms_keys: { type: 'map' },
+    project_id: { type: 'string' },
+    replica_regions: { type: 'map' },
+    replication_locations: { type: 'strings' },
+    service_account_email: { type: 'string' },
+  },
+  codehost: {
+    ...COMMON_SETTINGS,
+    app_name: { type: 'string' },
+    enterprise_url: { type: 'string' },
+    environment_name: { type: 'string' },
+    installation_id: { type: 'int' },
+    organization_name: { type: 'string' },
+    organization_visibility: { type: 'string' },
+    secrets_location: { type: 'string' },
+    selected_repository_names: { type: 'strings' },
+  },
+  'webhost-project': { ...COMMON_SETTINGS },
+};

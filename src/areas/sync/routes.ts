@@ -36,6 +36,7 @@ function destinationRows(type: DestinationType): Row[] {
   const exists = (ctx: RequestContext) => (destinationOf(ctx, type) ? ('update' as const) : ('create' as const));
   return [
     row('POST', base, { summary: `create or update a ${type} sync destination`, auth: syncAuth(exists), fields: configureDestination.fields(type), decide: configureDestination.decide(type) }),
+    row('PATCH', base, { summary: `update some settings of a ${type} sync destination`, auth: syncAuth(exists), fields: configureDestination.fields(type), decide: configureDestination.decide(type, true) }),
     row('GET', base, { summary: `read a ${type} sync destination`, auth: syncAuth(), decide: readDestination.decide(type) }),
     row('DELETE', base, { summary: `delete a ${type} sync destination`, auth: syncAuth(), fields: deleteDestination.fields, decide: deleteDestination.decide(type) }),
     row('GET', `${base}/associations`, { summary: `read the associations of a ${type} sync destination`, auth: syncAuth(), decide: readDestination.decideAssociations(type) }),

@@ -43,6 +43,12 @@ export interface SyncDestination {
   granularity: Granularity;
   secretNameTemplate: string;
   customTags: Record<string, string>;
+  /**
+   * The documented parameters the simulation has no use for (network allow-lists, role ARNs, KMS
+   * keys, workload identity, app authentication …), as given: stored and read back under `options`.
+   * Absent when none was given.
+   */
+  settings?: Record<string, unknown>;
   /** A DELETE with `purge=true` in progress: every association is being unsynced, then the destination goes. */
   purge: { initiatedAt: number; force: boolean; error: string } | null;
   associations: Record<string, SyncAssociation>;

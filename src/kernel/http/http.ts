@@ -33,14 +33,14 @@ export interface WrapInfo {
 
 /** What a handler answers; the router adds `request_id` and the envelope. A refusal is data (refusal.ts). */
 export type Reply =
-  | { kind: 'data'; data: unknown; wrapInfo?: WrapInfo; warnings?: string[]; mountType?: string }
+  | { kind: 'data'; data: unknown; wrapInfo?: WrapInfo; warnings?: string[]; mountType?: string; auth?: unknown }
   /** A body outside the envelope; `status` for the few reads that answer another 2xx-or-not code (sys/health). */
   | { kind: 'bare'; body: unknown; status?: number }
   | { kind: 'empty'; warnings?: string[] }
   | Refused;
 
 export const reply = {
-  data: (data: unknown, extra: { wrapInfo?: WrapInfo; warnings?: string[]; mountType?: string } = {}): Reply => ({ kind: 'data', data, ...extra }),
+  data: (data: unknown, extra: { wrapInfo?: WrapInfo; warnings?: string[]; mountType?: string; auth?: unknown } = {}): Reply => ({ kind: 'data', data, ...extra }),
   bare: (body: unknown): Reply => ({ kind: 'bare', body }),
   empty: (): Reply => ({ kind: 'empty' }),
 };
@@ -127,7 +127,7 @@ export function render(r: Reply, requestId: () => string, mountType = 'system'):
           data: r.wrapInfo ? null : r.data,
           wrap_info: r.wrapInfo ?? null,
           warnings: r.warnings?.length ? r.warnings : null,
-          auth: null,
+          auth: r.auth ?? null,
           mount_type: r.mountType ?? mountType,
         },
       };

@@ -25,7 +25,7 @@ describe('DR carries the plugin runtime catalog', () => {
     const op = drOperationToken(w, 'west', 'east');
     w.crash('east');
     expectOk(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: op }, null));
-    expect(dataOf(get(w, 'west', `${RUNTIME}/gvisor`, root(w, 'east')))).toEqual({ name: 'gvisor', type: 'container', oci_runtime: 'runsc', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 2_000 });
+    expect(dataOf(get(w, 'west', `${RUNTIME}/gvisor`, root(w, 'east')))).toEqual({ name: 'gvisor', type: 'container', oci_runtime: 'runsc', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 2_000, rootless: false });
     expect(dataOf(get(w, 'west', `${PLUGINS}/secret/my-plugin`, root(w, 'east'))).runtime).toBe('gvisor');
   });
 

@@ -2,26 +2,29 @@ import { describe, expect, it } from 'vitest';
 import { World } from '../../../src/world.js';
 import { CATALOG, PLUGINS, SHA, call, dataOf, pluginWorld } from './helpers.js';
 
-const GVISOR = { oci_runtime: 'runsc', cgroup_parent: 'vault-plugins', cpu_nanos: 500_000_000, memory_bytes: 268_435_456 };
+const GVISOR = { oci_runtime: 'runsc', cgroup_parent: 'vault-plugins', cpu_nanos: 500_000_000, memory_bytes: 268_435_456, rootless: false };
 
 describe('plugin runtime catalog: endpoints', () => {
   it('POST registers a container runtime and answers 204; GET returns its fields', () => {
     const w = pluginWorld();
     expect(call(w, 'POST', `${CATALOG}/container/gvisor`, GVISOR)).toEqual({ status: 204, body: null });
-    expect(dataOf(call(w, 'GET', `${CATALOG}/container/gvisor`))).toEqual({ name: 'gvisor', type: 'container', ...GVISOR });
+    expect(dataOf(call(w, 'GET', `${CATALOG}/container/gvisor`))).toEqual({ name: 'gvisor', type: 'container', ...GVISOR, rootless: false });
+    // rootless is stored and read back.
+    expect(call(w, 'POST', `${CATALOG}/container/rootless`, { ...GVISOR, rootless: true }).status).toBe(204);
+    expect(dataOf(call(w, 'GET', `${CATALOG}/container/rootless`))).toMatchObject({ rootless: true });
   });
 
   it('every body field is optional: an empty oci_runtime (meaning runsc) reads back as given, limits 0 mean none', () => {
     const w = pluginWorld();
     expect(call(w, 'PUT', `${CATALOG}/container/plain`, {}).status).toBe(204);
-    expect(dataOf(call(w, 'GET', `${CATALOG}/container/plain`))).toEqual({ name: 'plain', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 0 });
+    expect(dataOf(call(w, 'GET', `${CATALOG}/container/plain`))).toEqual({ name: 'plain', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 0, rootless: false });
   });
 
   it('POST on an existing runtime overwrites it (an upsert)', () => {
     const w = pluginWorld();
     call(w, 'POST', `${CATALOG}/container/gvisor`, GVISOR);
     expect(call(w, 'POST', `${CATALOG}/container/gvisor`, { memory_bytes: 1024 }).status).toBe(204);
-    expect(dataOf(call(w, 'GET', `${CATALOG}/container/gvisor`))).toEqual({ name: 'gvisor', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 1024 });
+    expect(dataOf(call(w, 'GET', `${CATALOG}/container/gvisor`))).toEqual({ name: 'gvisor', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 1024, rootless: false });
   });
 
   it('LIST or GET of the catalog: data.runtimes sorted by name, and no keys', () => {
@@ -31,8 +34,8 @@ describe('plugin runtime catalog: endpoints', () => {
     const listed = call(w, 'LIST', CATALOG);
     expect(dataOf(listed)).toEqual({
       runtimes: [
-        { name: 'alpha', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 1, memory_bytes: 0 },
-        { name: 'zeta', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 0 },
+        { name: 'alpha', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 1, memory_bytes: 0, rootless: false },
+        { name: 'zeta', type: 'container', oci_runtime: '', cgroup_parent: '', cpu_nanos: 0, memory_bytes: 0, rootless: false },
       ],
     });
     expect(dataOf(call(w, 'GET', CATALOG))).toEqual(dataOf(listed));
@@ -61,7 +64,7 @@ describe('plugin runtime catalog: errors', () => {
     const w = pluginWorld();
     expect(call(w, 'POST', `${CATALOG}/container/x`, { cpu_nanos: -1 })).toEqual({ status: 400, body: { errors: ['runtime cpu in nanos cannot be negative'] } });
     expect(call(w, 'POST', `${CATALOG}/container/x`, { memory_bytes: -5 })).toEqual({ status: 400, body: { errors: ['runtime memory in bytes cannot be negative'] } });
-    expect(call(w, 'POST', `${CATALOG}/container/x`, { cpu_nanos: 0, memory_bytes: 0 }).status).toBe(204);
+    expect(call(w, 'POST', `${CATALOG}/container/x`, { cpu_nanos: 0, memory_bytes: 0, rootless: false }).status).toBe(204);
   });
 
   it('a type other than container does not match the URL pattern: 404 unsupported path', () => {

@@ -65,6 +65,20 @@ describe.skipIf(!operationTokensBuilt)('area A rules for update-primary', () => 
     expect(w.state.clusters.named('south').replication.dr.primary).toBe('west');
   });
 
+  it('rule 2: update_primary_addrs takes host:port strings, as the service documents them', () => {
+    const { w, op } = twoPrimariesOfOneSet();
+    // "A comma separated list of host:port strings": west's cluster port, written without a scheme.
+    expectOk(updatePrimary(w, 'south', { dr_operation_token: op, update_primary_addrs: ['nowhere.example:8201', 'west.replsim.test:8201'] }));
+    expect(w.state.clusters.named('south').replication.dr.primary).toBe('west');
+    expect(drStatus(w, 'south').known_primary_cluster_addrs).toEqual(['nowhere.example:8201', 'west.replsim.test:8201']);
+    // Letter case and the API port name the same cluster; a host without its port names none.
+    expectOk(updatePrimary(w, 'south', { dr_operation_token: op, update_primary_addrs: ['EAST.replsim.test:8200'] }));
+    expect(w.state.clusters.named('south').replication.dr.primary).toBe('east');
+    const hash = w.stateHash();
+    expectRefused(updatePrimary(w, 'south', { dr_operation_token: op, update_primary_addrs: ['west.replsim.test', 'west.replsim.test:9999'] }), 400, 'none of update_primary_addrs answered');
+    expect(w.stateHash()).toBe(hash);
+  });
+
   it('rule 3: a newly demoted secondary must be updated with a token, not addresses', () => {
     const w = drWorld();
     drPair(w);

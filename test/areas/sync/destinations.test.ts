@@ -84,9 +84,9 @@ describe('sync destinations: create and update per type', () => {
     expect((r.body as any).warnings).toEqual(['Endpoint ignored these unrecognized parameters: [custom_tags]']);
   });
 
-  it('a type the spec does not list is an unsupported path', () => {
+  it('a type the spec does not list is an unsupported path; the service\'s in-mem test type answers 501', () => {
     const w = syncWorld();
-    expectRefused(call(w, 'POST', `${DEST}/in-mem/x`, {}), 404, 'unsupported path');
+    expectRefused(call(w, 'POST', `${DEST}/in-mem/x`, {}), 501, 'not implemented in replsim: the in-mem sync destination type');
     expectRefused(call(w, 'GET', `${DEST}/nosuch/x`), 404, 'unsupported path');
     expectRefused(call(w, 'LIST', `${DEST}/nosuch`), 404, 'unsupported path');
   });
@@ -199,9 +199,18 @@ describe('sync destinations: who may call', () => {
     expect(w.log.filter((e) => 'cluster' in e && (e as { cluster: string }).cluster === 'ce')).toEqual([]);
   });
 
-  it('PATCH is not a method of the spec: 405', () => {
+  it('PATCH changes only what it gives; the rest keeps its values; an absent destination is 404', () => {
     const w = syncWorld();
-    createDestination(w, 'codehost', 'gh1');
-    expectRefused(call(w, 'PATCH', `${DEST}/codehost/gh1`, {}), 405, 'unsupported operation');
+    createDestination(w, 'codehost', 'gh1', { allowed_ports: ['443'] });
+    const r = dataOf(expectOk(call(w, 'PATCH', `${DEST}/codehost/gh1`, { repository_name: 'api', app_name: 'sync-app', installation_id: 42 })));
+    expect(r.connection_details).toMatchObject({ ...CONNECTIONS.codehost, repository_name: 'api', access_token: '*****' });
+    expect(r.options).toMatchObject({ granularity_level: 'secret-key', allowed_ports: ['443'], app_name: 'sync-app', installation_id: 42 });
+    expect(call(w, 'PATCH', `${DEST}/codehost/nosuch`, {}).status).toBe(404);
+  });
+
+  it('a code host destination with app authentication needs no access token', () => {
+    const w = syncWorld();
+    const { access_token: _, ...rest } = CONNECTIONS.codehost as Record<string, unknown>;
+    expectOk(call(w, 'POST', `${DEST}/codehost/app`, { ...rest, app_name: 'sync-app', installation_id: 42 }));
   });
 });

@@ -4,3 +4,4 @@ export * from './otp.js';
 export * from './pgp.js';
 export * from './activation-token.js';
 export * from './sealed-box.js';
+export * from './batch-token.js';

@@ -29,6 +29,11 @@ export interface AuthRule {
   enterpriseBuildOnly?: boolean;
   /** The path stays open on a DR secondary (status, the DR secondary's own endpoints). */
   openOnDrSecondary?: boolean;
+  /**
+   * An unauthenticated endpoint of a family that needs a token from 2.0.0 (1.19.17) unless the
+   * server's `enable_unauthenticated_access` names it (version-rules.ts `generationNeedsToken`).
+   */
+  unauthenticatedFamily?: 'generate-operation-token' | 'generate-root' | 'rekey';
 }
 
 /** Everything a handler may read. It must not change anything: it returns events instead. */

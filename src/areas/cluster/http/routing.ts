@@ -8,11 +8,17 @@ import type { Method, Reply } from '../../../kernel/http/http.js';
 import { errors } from '../../../kernel/http/http.js';
 import type { Location, Routing } from '../../../kernel/http/router.js';
 import { isUp } from '../../../kernel/network.js';
-import { hasOwn, own } from '../../../kernel/own.js';
+import { hasOwn } from '../../../kernel/own.js';
 import type { Rng } from '../../../kernel/prng.js';
 import { asFolder, namespaceOfPath } from '../paths.js';
 import type { ClusterState, MountType, SimState } from '../state.js';
 import { authorize } from './authorize.js';
+import { resolveToken } from '../tokens.js';
+import { clusterRefusals } from '../refusals.js';
+import { rejectsUncleanedPaths, tokenHeaderLimit } from '../version-rules.js';
+
+/** A path segment `.` or `..`, or an empty one (`//`). */
+const UNCLEANED = /(^|\/)\.\.?(\/|$)|\/\//;
 import type { AuthRule, BaseContext, Endpoint, Route } from './route.js';
 
 /** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
@@ -38,6 +44,8 @@ export function clusterRouting(state: SimState, clusterName: string, rng: Rng, t
     unavailable: () => (isUp(state.network, clusterName) ? null : errors.clusterDown(clusterName)),
 
     locate(line, namespaceHeader): ClusterLocation | Reply {
+      // From 2.0.0 (and 1.21.5, 1.20.10, 1.19.16) a path holding /../, /./ or // is refused.
+      if (UNCLEANED.test(line.path) && rejectsUncleanedPaths(cluster.version)) return clusterRefusals.uncleanedPath(line.path);
       const headerNs = asFolder(namespaceHeader);
       if (headerNs !== '' && !hasOwn(cluster.storage.namespaces, headerNs)) return errors.noNamespace();
       const full = headerNs + line.path;
@@ -64,12 +72,15 @@ export function clusterRouting(state: SimState, clusterName: string, rng: Rng, t
       params,
       query,
       body,
-      token: token ? (own(cluster.storage.tokens, token) ?? null) : null,
+      token: resolveToken(cluster, token, state.now),
       now: state.now,
       rng,
     }),
 
     authorize(rule, ctx, location, token) {
+      // From 2.0.0 a token header over the listener's max_token_header_size (8192 bytes) gets 431 before the token is looked at.
+      const limit = tokenHeaderLimit(cluster.version);
+      if (limit !== null && token !== undefined && Buffer.byteLength(token, 'utf8') > limit) return clusterRefusals.tokenHeaderTooLarge(limit);
       // The service checks a LIST against the path with a trailing slash (a policy on `x/*` lists `x/`).
       const authPath = ctx.method === 'LIST' && !location.full.endsWith('/') ? location.full + '/' : location.full;
       return authorize(rule, ctx, authPath, token);

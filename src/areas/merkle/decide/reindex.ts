@@ -18,8 +18,16 @@ export const fields = {
 } as const;
 
 export function decide(ctx: RequestContext<typeof fields>): Outcome {
+  if (!isDrSecondary(ctx.cluster)) return notDrSecondary(PATH);
+  return start(ctx);
+}
+
+/** POST sys/replication/reindex: the same reindex, of whichever cluster is asked (sudo, a client token). */
+export const ANY_PATH = 'sys/replication/reindex';
+export const anyFields = { diff: fields.diff, force: fields.force, skip_flush: fields.skip_flush } as const;
+
+export function start(ctx: RequestContext<typeof anyFields>): Outcome {
   const c = ctx.cluster;
-  if (!isDrSecondary(c)) return notDrSecondary(PATH);
   // Simulator wording: the service's answer to a second reindex is not public.
   if (c.merkle.reindexUntil !== null) return merkleRefusals.reindexRunning(c.merkle.reindexUntil);
   const { diff, force, skip_flush: skipFlush } = ctx.fields;

@@ -20,5 +20,5 @@ export function forwarded(ctx: RequestContext, target: ClusterState): { forwarde
 
 /** A runtime as the catalog shows it. */
 export function runtimeView(r: PluginRuntime) {
-  return { name: r.name, type: r.type, oci_runtime: r.oci_runtime, cgroup_parent: r.cgroup_parent, cpu_nanos: r.cpu_nanos, memory_bytes: r.memory_bytes };
+  return { name: r.name, type: r.type, oci_runtime: r.oci_runtime, cgroup_parent: r.cgroup_parent, cpu_nanos: r.cpu_nanos, memory_bytes: r.memory_bytes, rootless: r.rootless === true };
 }

@@ -12,6 +12,7 @@ export const fields = {
   cgroup_parent: { type: 'string', default: '' },
   cpu_nanos: { type: 'int', default: 0 },
   memory_bytes: { type: 'int', default: 0 },
+  rootless: { type: 'bool', default: false },
 } as const satisfies Record<string, FieldSpec>;
 
 export function decide(ctx: RequestContext<typeof fields>): Outcome {
@@ -21,7 +22,7 @@ export function decide(ctx: RequestContext<typeof fields>): Outcome {
   const target = landing(ctx);
   if ('kind' in target) return target;
   // Stored as given: an empty `oci_runtime` means the default, runsc, and reads back empty.
-  const runtime: PluginRuntime = { name: ctx.params.name, type: 'container', oci_runtime, cgroup_parent, cpu_nanos, memory_bytes };
+  const runtime: PluginRuntime = { name: ctx.params.name, type: 'container', oci_runtime, cgroup_parent, cpu_nanos, memory_bytes, ...(ctx.fields.rootless ? { rootless: true as const } : {}) };
   const event: PluginRuntimeRegistered = { type: 'plugin-runtime-registered', at: ctx.now, cluster: target.name, runtime, ...forwarded(ctx, target) };
   return { events: [event], reply: () => reply.empty() };
 }

@@ -25,7 +25,7 @@ export function decide(kind: ReplicationKind) {
     if (!isSecondary(c, kind)) return err.notSecondary();
     // A primary that is down is no reason to refuse: that is what a failover is for.
     const blockers = promotionBlockers(c, kind);
-    const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: operationTokenValid(c, ctx.body), force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
+    const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: operationTokenValid(ctx), force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
     const next = stepRole(kind, c.replication[kind].role, event);
     if (next === null) return err.unsafePromotion(blockers);
     return accepted(

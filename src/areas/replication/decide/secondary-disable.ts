@@ -12,7 +12,7 @@ export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext<ReturnType<typeof fields>>): Outcome => {
     const c = ctx.cluster;
-    const next = isSecondary(c, kind) ? stepRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(c, ctx.body) }) : null;
+    const next = isSecondary(c, kind) ? stepRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(ctx) }) : null;
     if (next === null) return err.notSecondary();
     return accepted([{ type: 'replication-secondary-disabled', at: ctx.now, kind, cluster: c.name, role: next }], WARNINGS.disabled);
   };

@@ -18,8 +18,11 @@ export const fields = (kind: ReplicationKind) =>
     // Required in the schema, yet it may be empty (area A rule 4), and addresses may stand in for it.
     token: { type: 'string' },
     primary_api_addr: { type: 'string', default: '' },
+    // The simulated network needs no TLS: CA and client certificate settings are accepted and unused, as on enable.
     ca_file: { type: 'string', default: '' },
     ca_path: { type: 'string', default: '' },
+    client_cert_pem: { type: 'string', default: '' },
+    client_key_pem: { type: 'string', default: '' },
     update_primary_addrs: { type: 'strings', default: [] },
   }) as const;
 
@@ -54,10 +57,10 @@ export function decide(kind: ReplicationKind) {
     let roleEvent: RoleEvent;
     if (addrs.length > 0) {
       via = 'addresses';
-      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), addresses: addrs };
+      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), addresses: addrs };
     } else {
       via = token === '' ? 'empty-token' : 'token';
-      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(c, ctx.body), token };
+      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), token };
     }
     const next = stepRole(kind, r.role, roleEvent);
     if (next === null) {

@@ -3,7 +3,9 @@
 //
 // The open paths are listed here from the facts file (the unauthenticated `PathsSpecial` of the DR
 // secondary, the status endpoints, and the DR secondary's own generation-attempt and public-key
-// endpoints), not read from the router, so that a route wrongly marked open is caught. Two views:
+// endpoints; and the service's HTTP-layer handlers that answer before any replication mode is
+// looked at: health, seal status, leader), not read from the router, so that a route wrongly marked
+// open is caught (a test compares this list with what the routes declare). Two views:
 //  - responses: a request to any other path, answered with success by a cluster that was a DR
 //    secondary just before it, is a violation;
 //  - the log: a KV write or delete applied on a cluster that is a DR secondary at that moment (a
@@ -17,6 +19,11 @@ export const DR_SECONDARY_OPEN_PATHS: readonly string[] = [
   'sys/replication/status',
   'sys/replication/dr/status',
   'sys/replication/performance/status',
+  // answered by the service's HTTP layer on every node, whatever its replication mode: what
+  // `vault status` and load balancers read (sys/health answers 472 there unless told otherwise)
+  'sys/health',
+  'sys/seal-status',
+  'sys/leader',
   // the DR secondary's own calls, authorised by a DR operation token
   'sys/replication/dr/secondary/promote',
   'sys/replication/dr/secondary/disable',

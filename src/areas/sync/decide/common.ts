@@ -58,7 +58,7 @@ export function destinationView(d: SyncDestination) {
     connection_details,
     name: d.name,
     type: d.type,
-    options: { granularity_level: d.granularity, secret_name_template: d.secretNameTemplate, custom_tags: d.customTags },
+    options: { granularity_level: d.granularity, secret_name_template: d.secretNameTemplate, custom_tags: d.customTags, ...d.settings },
   };
   if (d.purge) {
     view.purge_initiated_at = rfc3339(d.purge.initiatedAt);

@@ -28,6 +28,15 @@ describe('invariant dr-secondary-closed', () => {
     expect(x.findings).toEqual([]);
   });
 
+  it('raises nothing on what `vault status` and a load balancer read on a DR secondary', () => {
+    const x = new Watched(world(), [drSecondaryClosed]);
+    drPair(x);
+    expect(x.get('west', 'sys/seal-status').status).toBe(200);
+    expect(x.get('west', 'sys/health').status).toBe(472);
+    expect(x.get('west', 'sys/health?drsecondarycode=200').status).toBe(200);
+    expect(x.findings).toEqual([]);
+  });
+
   it('catches a DR secondary that served a client read', () => {
     const x = new Watched(world(), []);
     drPair(x);

@@ -1,0 +1,42 @@
+// The events of ACL policies, token roles and tokens (types only; reducers in evolve.ts).
+import type { BaseEvent } from '../../kernel/engine.js';
+import type { AclPolicy, TokenEntry, TokenRole } from '../cluster/state.js';
+
+/** An ACL policy was written (`sys/policies/acl/:name`): replicated configuration. */
+export interface AclPolicyWritten extends BaseEvent {
+  type: 'acl-policy-written';
+  cluster: string;
+  policy: AclPolicy;
+}
+
+export interface AclPolicyDeleted extends BaseEvent {
+  type: 'acl-policy-deleted';
+  cluster: string;
+  name: string;
+}
+
+/** A token role was written (`auth/token/roles/:role_name`): replicated configuration. */
+export interface TokenRoleWritten extends BaseEvent {
+  type: 'token-role-written';
+  cluster: string;
+  role: TokenRole;
+}
+
+export interface TokenRoleDeleted extends BaseEvent {
+  type: 'token-role-deleted';
+  cluster: string;
+  name: string;
+}
+
+/**
+ * A token was created (`auth/token/create…`). A service token is stored on the cluster (local
+ * storage: DR secondaries receive it, performance ones do not); a batch token is stored nowhere, and
+ * the event only records that it was handed out (its claims are sealed in it).
+ */
+export interface TokenCreated extends BaseEvent {
+  type: 'token-created';
+  cluster: string;
+  token: TokenEntry;
+}
+
+export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated;

@@ -1,0 +1,35 @@
+// The table of ACL policies, token roles and tokens: method and path → summary, authorisation rule,
+// fields and the decision (decide/<file>.ts). Every path needs a client token with the capability
+// on it (create-orphan `sudo` too); simulated in the root namespace only (README, Limits). None is
+// open on a DR secondary, which serves no client request. PUT is taken as POST by the router.
+import { routesOf, row, type AuthRule, type Route } from '../cluster/http/route.js';
+import * as policies from './decide/policies.js';
+import * as roles from './decide/roles.js';
+import * as tokens from './decide/tokens.js';
+
+const clientAuth: AuthRule = { token: 'client', rootNamespace: true };
+
+const policyRows = (base: string) => [
+  row('LIST', base, { summary: 'list the ACL policies', auth: clientAuth, decide: policies.list }),
+  row('GET', base, { summary: 'list the ACL policies', auth: clientAuth, decide: policies.list }),
+  row('GET', `${base}/:name`, { summary: 'read an ACL policy', auth: clientAuth, decide: policies.read }),
+  row('POST', `${base}/:name`, { summary: 'write an ACL policy (HCL or JSON)', auth: clientAuth, fields: policies.writeFields, decide: policies.write }),
+  row('DELETE', `${base}/:name`, { summary: 'delete an ACL policy', auth: clientAuth, decide: policies.remove }),
+];
+
+export const authRoutes: Route[] = routesOf([
+  ...policyRows('sys/policies/acl'),
+  // The older path of the same policies.
+  ...policyRows('sys/policy'),
+  row('LIST', 'auth/token/roles', { summary: 'list the token roles', auth: clientAuth, decide: roles.list }),
+  row('GET', 'auth/token/roles', { summary: 'list the token roles', auth: clientAuth, decide: roles.list }),
+  row('GET', 'auth/token/roles/:role_name', { summary: 'read a token role', auth: clientAuth, decide: roles.read }),
+  row('POST', 'auth/token/roles/:role_name', { summary: 'write a token role', auth: clientAuth, fields: roles.writeFields, decide: roles.write }),
+  row('DELETE', 'auth/token/roles/:role_name', { summary: 'delete a token role', auth: clientAuth, decide: roles.remove }),
+  row('POST', 'auth/token/create', { summary: 'create a token (service or batch)', auth: clientAuth, fields: tokens.createFields, decide: tokens.createToken }),
+  row('POST', 'auth/token/create-orphan', { summary: 'create an orphan token', auth: { ...clientAuth, sudo: true }, fields: tokens.createFields, decide: tokens.createOrphan }),
+  row('POST', 'auth/token/create/:role_name', { summary: 'create a token against a role', auth: clientAuth, fields: tokens.createFields, decide: tokens.createAgainstRole }),
+  row('GET', 'auth/token/lookup-self', { summary: 'look up the calling token', auth: { token: 'none' }, decide: tokens.lookupSelf }),
+  row('GET', 'auth/token/lookup', { summary: 'look up a token (token in the query)', auth: clientAuth, fields: tokens.lookupFields, decide: tokens.lookup }),
+  row('POST', 'auth/token/lookup', { summary: 'look up a token', auth: { ...clientAuth, capability: 'update' }, fields: tokens.lookupFields, decide: tokens.lookup }),
+]);
