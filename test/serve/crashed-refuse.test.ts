@@ -10,7 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-const step = (s: ServeHandle, body: unknown) => fetch(`${s.control.url}/v1/step`, { method: 'POST', body: JSON.stringify(body) });
+const step = (s: ServeHandle, body: unknown) => fetch(`${s.control.url}/v1/step`, { method: 'POST', body: JSON.stringify(body), headers: { Authorization: `Bearer ${s.control.secret}` } });
 /** The status a health read gets, or the connection error's code. */
 async function health(url: string): Promise<number | string> {
   try {

@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 async function control(url: string, step: unknown): Promise<void> {
-  const r = await fetch(`${url}/v1/step`, { method: 'POST', body: JSON.stringify(step) });
+  const r = await fetch(`${url}/v1/step`, { method: 'POST', body: JSON.stringify(step), headers: { Authorization: `Bearer ${server!.control.secret}` } });
   expect(r.status, await r.text()).toBeLessThan(300);
 }
 
