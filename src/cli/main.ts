@@ -10,6 +10,8 @@ import { registerExplore } from './explore.js';
 import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
 import { registerMerge } from './merge.js';
+import { bytesText, readUpTo } from '../kernel/files.js';
+import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -91,6 +93,11 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   return program;
 }
 
+/** Standard input's text, bounded as a scenario file is: `replsim run - </dev/zero` is refused, not read until the memory is gone. */
+export function readStdin(): string {
+  return readUpTo(0, SCENARIO_BOUNDS.maxFileBytes, () => new Error(`more than ${bytesText(SCENARIO_BOUNDS.maxFileBytes)} on standard input, larger than a scenario file may be`));
+}
+
 export async function main(argv: string[], io: Io): Promise<number> {
   let code = 0;
   const program = buildProgram(io, (c) => (code = c));
@@ -116,7 +123,7 @@ if (isEntry) {
     err: (l) => process.stderr.write(l + '\n'),
     stdout: process.stdout,
     env: process.env,
-    stdin: () => readFileSync(0, 'utf8'),
+    stdin: readStdin,
   };
   main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;

@@ -2,7 +2,7 @@
 // a summary table when there are several. Exit code: 0 valid, 1 invalid, 2 bad file or misuse; the
 // worst of all files. One file that cannot be read, loaded or run never stops the others: it is
 // reported, counted as "not run", and the run goes on to the next file and the summary.
-import { readdirSync, readFileSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readdirSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
@@ -13,6 +13,8 @@ import { redact } from '../report/redact.js';
 import { roundMs, stepJson, summaryJson, writeRunFiles, writeSummary, type FileOutcome } from '../report/results.js';
 import { githubAnnotations, junitXml } from '../report/ci.js';
 import { formatWall } from './progress.js';
+import { InputFileError, readRegularFile } from '../kernel/files.js';
+import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 
 export interface RunCommandOptions {
   seed?: number;
@@ -179,10 +181,11 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
     if (source.stdin) {
       if (!io.stdin) throw new Error('standard input cannot be read here');
       text = io.stdin();
-    } else text = readFileSync(file, 'utf8');
+    } else text = readRegularFile(file, SCENARIO_BOUNDS.maxFileBytes, 'scenario file');
   } catch (e) {
-    io.err(`replsim: ${file}: cannot read: ${(e as Error).message}`);
-    return notRun([`${file}: cannot read: ${(e as Error).message}`]);
+    const message = e instanceof InputFileError ? e.message : `${file}: cannot read: ${(e as Error).message}`;
+    io.err(`replsim: ${message}`);
+    return notRun([message]);
   }
   const loaded = loadScenario(text, file);
   if (!loaded.ok) {

@@ -116,6 +116,9 @@ export function writeHistory(file: string, history: History<unknown>): void {
  */
 const READ_CHUNK = 1 << 16;
 
+/** The longest line a history may hold: an event carries at most a 32 MiB request body, and escaping can double it. */
+const MAX_LINE_BYTES = 64 << 20;
+
 /**
  * Files from this size on have their hash chain checked on a second thread (src/kernel/chain-check.ts)
  * while this one parses: starting the thread costs some 20–30 ms, hashing 1 MiB of lines ~4 ms.
@@ -155,6 +158,9 @@ export function readHistory<E>(file: string, isKnownType?: (type: string) => boo
   try {
     for (;;) {
       if (carry === buf.length) {
+        // A line this long is no event replsim writes (a request body is at most 32 MiB): refused
+        // before the buffer grows without bound (a link to /dev/zero has no newline at all).
+        if (buf.length >= MAX_LINE_BYTES) throw new HistoryFileError(file, reader.lineCount + 1, `a line longer than ${MAX_LINE_BYTES >> 20} MiB: not a replsim history`);
         // One line longer than the buffer (a world of many clusters is created on one line).
         const bigger = Buffer.allocUnsafe(buf.length * 2);
         buf.copy(bigger, 0, 0, carry);

@@ -183,6 +183,9 @@ export function didYouMean(input: string, candidates: readonly string[]): string
   let best: string | undefined;
   let bestDistance = limit + 1;
   for (const candidate of candidates) {
+    // The distance is at least the difference in length; the library allocates a square of the
+    // longer word's length, so a megabyte-long value must never reach it.
+    if (Math.abs(input.length - candidate.length) >= bestDistance) continue;
     // Optimal string alignment (damerau-levenshtein): a swapped pair of letters ("PSOT", "lisence")
     // costs one edit, as typists make them.
     const distance = damerauLevenshtein(input.toLowerCase(), candidate.toLowerCase()).steps;
@@ -801,7 +804,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
             code: z.ZodIssueCode.custom,
             path: at('token'),
             message:
-              `unknown token "${token}": use root, none, "\${var}" or a token declared under a cluster's tokens ` +
+              `unknown token ${show(token)}: use root, none, "\${var}" or a token declared under a cluster's tokens ` +
               `(${known.length === 0 ? 'none are declared' : `declared: ${known.join(', ')}`})${hint(token, ['root', 'none', ...known])}`,
           });
         }

@@ -12,6 +12,8 @@ import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';
 import { parseScenario, type Scenario } from '../scenario/schema.js';
 import { World } from '../world.js';
+import { InputFileError, readRegularFile } from '../kernel/files.js';
+import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
 import { clusterHandler, DEFAULT_LIMITS, type ListenerLimits } from './http-face.js';
 import { ListMethodSocket } from './list-method.js';
@@ -62,9 +64,9 @@ async function setUp(options: ServeOptions): Promise<{ world: World; base: Recor
     if (options.clusters) throw new ServeError('give either a scenario file or --clusters, not both (the scenario names its clusters)');
     let text: string;
     try {
-      text = readFileSync(options.scenario, 'utf8');
+      text = readRegularFile(options.scenario, SCENARIO_BOUNDS.maxFileBytes, 'scenario file');
     } catch (e) {
-      throw new ServeError(`${options.scenario}: cannot read: ${(e as Error).message}`);
+      throw new ServeError(e instanceof InputFileError ? e.message : `${options.scenario}: cannot read: ${(e as Error).message}`);
     }
     const loaded = loadScenario(text, options.scenario);
     if (!loaded.ok) throw new ServeError(loaded.errors.map(formatScenarioError).join('\n'));
