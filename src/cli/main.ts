@@ -2,7 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { isKnownEventType, World } from '../world.js';
-import { HistoryFileError, readHistory } from '../kernel/persist.js';
+import { HistoryFileError, readHistory, runIdOf } from '../kernel/persist.js';
+import { mixedRuns } from '../report/run-id.js';
+import { basename, dirname } from 'node:path';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { colourOptions, runCommand, type Io } from './run.js';
 import { registerCheck } from './check.js';
@@ -73,9 +75,19 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
     .argument('<history>', 'a history.jsonl written by run --out')
     .action((file: string) => {
       try {
-        const world = World.replay(readHistory<SimEvent>(file, isKnownEventType));
+        const history = readHistory<SimEvent>(file, isKnownEventType, { incomplete: true });
+        const world = World.replay(history);
         io.out(world.stateHash());
-        setExit(0);
+        let code = 0;
+        if (history.incomplete) {
+          // A run or session stopped before its end: what it committed is replayed, and said to be all there is.
+          io.err(`${file}: incomplete: ${history.events.length} events, no closing line${history.incomplete.cutShort ? ' (and a last line cut short, left out)' : ''}: the run was stopped before its end; the state hash is of the events it committed`);
+          code = 1;
+        }
+        // The folder's other files must be of the same run (a run killed midway, files copied together).
+        const mixed = isHistoryFile(file) ? mixedRuns(dirname(file), runIdOf(history)) : [];
+        for (const m of mixed) io.err(`${file}: warning: the folder holds files of different runs: ${m}`);
+        setExit(mixed.length > 0 ? 1 : code);
       } catch (e) {
         // A flawed history is a bad file: `file:line: what`, exit 2. Anything else is a bug.
         if (!(e instanceof HistoryFileError)) throw e;
@@ -91,6 +103,11 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   registerMerge(program, io, setExit);
 
   return program;
+}
+
+/** A history.jsonl of an --out folder (not standard input, a pipe or a file renamed elsewhere). */
+function isHistoryFile(file: string): boolean {
+  return basename(file) === 'history.jsonl';
 }
 
 /** Standard input's text, bounded as a scenario file is: `replsim run - </dev/zero` is refused, not read until the memory is gone. */

@@ -96,3 +96,32 @@ export function writeFileAtomic(path: string, data: string | Uint8Array): void {
   closeSync(fd);
   renameSync(temp, path);
 }
+
+/** The signals that ask a process to stop: a terminal's Ctrl-C, `kill`, a closed terminal. */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/**
+ * Runs synchronous writing work with the stop signals held back: one that arrives meanwhile waits
+ * until the files are written, then stops the process as it would have (the handler is removed and
+ * the signal raised again). Without this, the default action of SIGINT or SIGTERM ends the process
+ * in the middle of a write.
+ */
+export function whileWriting<T>(work: () => T): T {
+  let caught: NodeJS.Signals | null = null;
+  const hold = (signal: NodeJS.Signals) => {
+    caught ??= signal;
+  };
+  // Only when nobody else handles them (`replsim serve` has its own handlers, which already wait).
+  const mine = STOP_SIGNALS.filter((sig) => process.listenerCount(sig) === 0);
+  for (const sig of mine) process.on(sig, hold);
+  try {
+    return work();
+  } finally {
+    // A signal delivered during the synchronous work reaches its handler only when the event loop
+    // turns (its poll phase); the handlers are removed, and the signal raised again, just after.
+    setImmediate(() => {
+      for (const sig of mine) process.off(sig, hold);
+      if (caught) process.kill(process.pid, caught);
+    });
+  }
+}

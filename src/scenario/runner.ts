@@ -89,6 +89,8 @@ export interface RunOptions {
   seed?: number;
   /** Called after each step, as it happens (narration streams). */
   onStep?: (record: StepRecord) => void;
+  /** Called with the world once it is created, before the first step (the history is written as it grows). */
+  onWorld?: (world: World) => void;
   /** The line of a key path in the file (the loader's locate), so steps and failures name their line. */
   locate?: (path: readonly (string | number)[]) => { line: number };
   /**
@@ -126,6 +128,7 @@ class StepError extends Error {}
 export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
   const seed = options.seed ?? scenario.seed;
   const world = World.create(topologyOf(scenario), { seed });
+  options.onWorld?.(world);
   const watch = new Watch(world);
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
   const steps: StepRecord[] = [];

@@ -13,6 +13,7 @@ import { problems, runStep, shorten, type RunResult, type StepRecord } from '../
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
 import { WorldUsageError, type World } from '../world.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
+import type { RecorderCall } from './journal.js';
 import type { ServeClock } from './wall-clock.js';
 
 /** What a control command answered: the step as applied, or why it was refused. */
@@ -31,6 +32,13 @@ export interface SessionOptions {
   setup?: { steps: StepRecord[]; findings: Finding[] };
   /** Told of every invariant violation or hazard as it is seen. */
   onFinding?: (f: Finding) => void;
+  /**
+   * Told of each step once it is applied and recorded, before its client is answered (the history
+   * and the journal are written there), with what the recording was told of it.
+   */
+  onCommitted?: (record: StepRecord, recorded: RecorderCall) => void;
+  /** A session resumed from its journal: the recorder's variables when serving began, and what it was told since. */
+  resumed?: { builtins: Record<string, string>; namedTokens: Record<string, Record<string, string>>; calls: RecorderCall[] };
 }
 
 export class Session {
@@ -57,8 +65,15 @@ export class Session {
     this.clusterNames = [...this.world.state.clusters.names];
     const named: Record<string, Record<string, string>> = {};
     for (const [c, ops] of Object.entries(this.world.state.operators)) named[c] = { ...ops.tokens };
-    this.recorder = new Recorder(options.base, this.world.variables(), named);
+    this.builtins = options.resumed?.builtins ?? this.world.variables();
+    this.namedTokens = options.resumed?.namedTokens ?? named;
+    this.recorder = new Recorder(options.base, this.builtins, this.namedTokens);
+    for (const call of options.resumed?.calls ?? []) record(this.recorder, call);
   }
+
+  /** The recorder's variables when serving began (the journal keeps them for a resume). */
+  readonly builtins: Record<string, string>;
+  readonly namedTokens: Record<string, Record<string, string>>;
 
   /** Requests and commands queued or running. */
   get inFlight(): number {
@@ -131,13 +146,14 @@ export class Session {
       };
       this.finish(record);
       const unrecordable = whyUnrecordable(req);
-      if (unrecordable) {
-        // Refused requests change nothing, so leaving them out keeps the replay exact; one that
-        // changed the world is listed at the top of the recording, which then cannot replay exactly.
-        if (record.events.length > 0) this.recorder.omitted(`${record.title}: ${unrecordable}`);
-        return response;
-      }
-      this.recorder.request({ cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, response.status, response.body);
+      // Refused requests change nothing, so leaving them out keeps the replay exact; one that
+      // changed the world is listed at the top of the recording, which then cannot replay exactly.
+      const call: RecorderCall = unrecordable
+        ? record.events.length > 0
+          ? { omitted: `${record.title}: ${unrecordable}` }
+          : null
+        : { request: { cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, status: response.status, body: response.body };
+      this.commit(record, call);
       return response;
     });
   }
@@ -203,9 +219,14 @@ export class Session {
     record.virtualMs = this.world.now - record.virtualAt;
     record.events = this.world.log.slice(logAt) as SimEvent[];
     this.finish(record);
-    if (step.kind === 'wait') this.recorder.wait(step.ms);
-    else this.recorder.fault(raw);
+    this.commit(record, step.kind === 'wait' ? { wait: step.ms } : { fault: raw });
     return record;
+  }
+
+  /** Tells the recorder of an applied step, then whoever keeps the session on disk. */
+  private commit(step: StepRecord, call: RecorderCall): void {
+    record(this.recorder, call);
+    this.options.onCommitted?.(step, call);
   }
 
   private finish(record: StepRecord): void {
@@ -241,6 +262,15 @@ export class Session {
   scenarioYaml(): string {
     return this.recorder.yaml(this.options.expect);
   }
+}
+
+/** Tells a recorder what it was told of one step (live, or again from a journal on resume). */
+export function record(recorder: Recorder, call: RecorderCall): void {
+  if (call === null) return;
+  if ('request' in call) recorder.request(call.request, call.status, call.body);
+  else if ('wait' in call) recorder.wait(call.wait);
+  else if ('fault' in call) recorder.fault(call.fault);
+  else recorder.omitted(call.omitted);
 }
 
 /** Why a request cannot be written as a format-1 request step, or null when it can. */
