@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest';
 import { readHistory } from '../../src/kernel/persist.js';
 import { mixedRuns } from '../../src/report/run-id.js';
 import { isKnownEventType, World } from '../../src/world.js';
-import { BIN, ROOT, replsim, scratch } from './helpers.js';
+import { BIN, ROOT, scratch } from './helpers.js';
 
 const s = scratch('replsim-crash-');
 
@@ -47,13 +47,20 @@ async function until(ready: () => boolean, ms: number): Promise<boolean> {
   return ready();
 }
 
+/** `replsim ARGS` to its end without blocking the test worker: exit code and output. */
+async function replsim(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const p = start(args);
+  const code = await p.exited;
+  return { code, out: p.out(), err: p.err() };
+}
+
 const lineCount = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8').split('\n').length - 1 : 0);
 
 describe('run --out killed at moments spread over its run', () => {
   it('leaves the first lines of the complete history, and no other file unless the history is complete and of the same run', async () => {
     const scenario = s.file('writes.yaml', writesScenario(600));
     const complete = join(s.dir, 'complete');
-    expect(replsim(['run', scenario, '--out', complete, '-q']).code).toBe(0);
+    expect((await replsim(['run', scenario, '--out', complete, '-q'])).code).toBe(0);
     const full = readFileSync(join(complete, 'history.jsonl'), 'utf8').split('\n').slice(0, -1);
     // Kills after the history reached these many lines (the last one may come after the run ended).
     for (const at of [1, 150, 400, full.length]) {
@@ -82,7 +89,7 @@ describe('run --out killed at moments spread over its run', () => {
   it('the killed history is a prefix of the complete one (same seed): every committed event, in order', async () => {
     const scenario = s.file('writes-prefix.yaml', writesScenario(600));
     const complete = join(s.dir, 'prefix-complete');
-    expect(replsim(['run', scenario, '--out', complete, '-q']).code).toBe(0);
+    expect((await replsim(['run', scenario, '--out', complete, '-q'])).code).toBe(0);
     const full = readFileSync(join(complete, 'history.jsonl'), 'utf8').split('\n').slice(0, -1);
     const out = join(s.dir, 'prefix-killed');
     const p = start(['run', scenario, '--out', out, '-q']);
@@ -92,7 +99,7 @@ describe('run --out killed at moments spread over its run', () => {
     const killed = readFileSync(join(out, 'history.jsonl'), 'utf8').split('\n').slice(0, -1);
     expect(killed.length).toBeGreaterThanOrEqual(200);
     expect(killed).toEqual(full.slice(0, killed.length));
-    const replay = replsim(['replay', join(out, 'history.jsonl')]);
+    const replay = await replsim(['replay', join(out, 'history.jsonl')]);
     if (killed.length < full.length) {
       expect(replay.code).toBe(1);
       expect(replay.err).toMatch(new RegExp(`incomplete: ${killed.length} events, no closing line`));
@@ -132,7 +139,7 @@ describe('serve --out under kills', () => {
     const world = World.replay(history);
     const east = world.state.clusters.named('east');
     for (let i = 0; i < N; i++) expect(JSON.stringify(east.storage.kv)).toContain(`"value":${i}`);
-    const replay = replsim(['replay', join(out, 'history.jsonl')]);
+    const replay = await replsim(['replay', join(out, 'history.jsonl')]);
     expect(replay.code).toBe(1);
     expect(replay.err).toMatch(/incomplete: \d+ events, no closing line/);
     expect(replay.out.trim()).toBe(world.stateHash());
@@ -147,13 +154,13 @@ describe('serve --out under kills', () => {
     expect(await second.exited).toBe(0);
     expect(second.out()).toMatch(/SIGHUP: stopping/);
 
-    const done = replsim(['replay', join(out, 'history.jsonl')]);
+    const done = await replsim(['replay', join(out, 'history.jsonl')]);
     expect(done.code).toBe(0);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as { stateHash: string; steps: unknown[] };
     expect(done.out.trim()).toBe(results.stateHash);
     expect(results.steps.length).toBe(N + 2);
     // The recording holds the requests of both halves, and replays to the session's state.
-    const rerun = replsim(['run', record, '--out', join(s.dir, 'session-rerun'), '-q']);
+    const rerun = await replsim(['run', record, '--out', join(s.dir, 'session-rerun'), '-q']);
     expect(rerun.code).toBe(0);
     expect(JSON.parse(readFileSync(join(s.dir, 'session-rerun', 'results.json'), 'utf8')).stateHash).toBe(results.stateHash);
   }, 240_000);
@@ -184,21 +191,21 @@ describe('serve --out under kills', () => {
 });
 
 describe('a folder mixing the files of different runs', () => {
-  it('is reported by replay (exit 1) and by run, which replaces the files', () => {
+  it('is reported by replay (exit 1) and by run, which replaces the files', async () => {
     const a = join(s.dir, 'mix-a');
     const b = join(s.dir, 'mix-b');
     const scenario = s.file('mix.yaml', writesScenario(3));
-    expect(replsim(['run', scenario, '--out', a, '-q']).code).toBe(0);
-    expect(replsim(['run', scenario, '--out', b, '-q', '--seed', '9']).code).toBe(0);
+    expect((await replsim(['run', scenario, '--out', a, '-q'])).code).toBe(0);
+    expect((await replsim(['run', scenario, '--out', b, '-q', '--seed', '9'])).code).toBe(0);
     // The issue's case: results.json rewritten by another run, the previous history beside it.
     cpSync(join(b, 'results.json'), join(a, 'results.json'));
-    const replay = replsim(['replay', join(a, 'history.jsonl')]);
+    const replay = await replsim(['replay', join(a, 'history.jsonl')]);
     expect(replay.code).toBe(1);
     expect(replay.err).toMatch(/the folder holds files of different runs: results\.json is of another run than history\.jsonl: seed 9/);
-    const run = replsim(['run', scenario, '--out', a, '-q']);
+    const run = await replsim(['run', scenario, '--out', a, '-q']);
     expect(run.code).toBe(0);
     expect(run.err).toMatch(/warning: .*mix-a held files of different runs \(results\.json is of another run/);
-    expect(replsim(['replay', join(a, 'history.jsonl')]).code).toBe(0);
+    expect((await replsim(['replay', join(a, 'history.jsonl')])).code).toBe(0);
     expect(mixedRuns(a)).toEqual([]);
   }, 120_000);
 });

@@ -2,7 +2,7 @@
 // JavaScript engine message), within bounded time and memory — the spawned process gets a heap of
 // 500 MB and is killed after 10 s of work; the loader's bounds are also checked in-process, with
 // files just inside each bound still loading.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,23 @@ import { serve, type ServeHandle } from '../../src/serve/serve.js';
 import { BIN, ROOT, scratch } from '../cli/helpers.js';
 
 const s = scratch('replsim-hostile-');
+
+/**
+ * Spawns a command without blocking the test worker (a blocked worker misses vitest's own calls),
+ * killed with SIGKILL after `timeout` ms: its exit code, the signal that ended it, and its output.
+ */
+function spawned(command: string, args: string[], timeout: number): Promise<{ status: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: undefined }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeout);
+    child.on('exit', (status, signal) => {
+      clearTimeout(timer);
+      resolve({ status, signal, stderr });
+    });
+  });
+}
 
 /** Node has no mkfifo: the system's command makes the named pipe. */
 function mkfifoSync(path: string): void {
@@ -62,35 +79,30 @@ function hostileFiles(): Record<string, { file: string; error: RegExp }> {
 
 describe('hostile scenario files are refused in replsim words, bounded (spawned)', () => {
   const cases = hostileFiles();
-  it.each(Object.keys(cases))('%s: exit 2, an error naming the file and the bound', (name) => {
+  // Starting from the TypeScript sources takes a few seconds on a busy machine: 10 s of work on top.
+  const LIMIT_MS = 25_000;
+  it.each(Object.keys(cases))('%s: exit 2, an error naming the file and the bound', async (name) => {
     const { file, error } = cases[name];
-    const r = spawnSync(process.execPath, ['--max-old-space-size=500', BIN, 'run', file], {
-      encoding: 'utf8',
-      cwd: ROOT,
-      env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: undefined },
-      // Starting from the TypeScript sources takes a few seconds on a busy machine: 10 s of work on top.
-      timeout: 25_000,
-      killSignal: 'SIGKILL',
-    });
+    const r = await spawned(process.execPath, ['--max-old-space-size=500', BIN, 'run', file], LIMIT_MS);
     expect(r.signal, `${name} was killed (stderr: ${r.stderr.slice(0, 300)})`).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(error);
     expect(r.stderr).not.toMatch(/Maximum call stack|Invalid string length|please report|RangeError|heap/i);
-  });
+  }, 60_000);
 
-  it('standard input is bounded too: /dev/zero piped in is refused, not read until the memory is gone', () => {
-    const r = spawnSync('sh', ['-c', `exec "${process.execPath}" --max-old-space-size=500 "${BIN}" run - < /dev/zero`], { encoding: 'utf8', cwd: ROOT, timeout: 25_000, killSignal: 'SIGKILL' });
+  it('standard input is bounded too: /dev/zero piped in is refused, not read until the memory is gone', async () => {
+    const r = await spawned('sh', ['-c', `exec "${process.execPath}" --max-old-space-size=500 "${BIN}" run - < /dev/zero`], LIMIT_MS);
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/<stdin>: cannot read: more than 8 MiB on standard input, larger than a scenario file may be/);
-  });
+  }, 60_000);
 
-  it('replay refuses a link to /dev/zero by its first line, before the line grows without bound', () => {
-    const r = spawnSync(process.execPath, ['--max-old-space-size=500', BIN, 'replay', cases['/dev/zero'].file], { encoding: 'utf8', cwd: ROOT, timeout: 25_000, killSignal: 'SIGKILL' });
+  it('replay refuses a link to /dev/zero by its first line, before the line grows without bound', async () => {
+    const r = await spawned(process.execPath, ['--max-old-space-size=500', BIN, 'replay', cases['/dev/zero'].file], LIMIT_MS);
     expect(r.signal).toBeNull();
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/zero\.yaml:1: a line longer than 64 MiB: not a replsim history/);
-  });
+  }, 60_000);
 });
 
 describe('the bounds refuse only what crosses them', () => {
