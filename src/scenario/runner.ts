@@ -2,6 +2,7 @@
 // invariant and hazard monitors run after it, and the outcome judged against the file's `expect`.
 // The runner stops at the first step that fails: later steps usually depend on it.
 import type { RefusalExplanation } from '../kernel/http/refusal.js';
+import { Timeline } from './timeline.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/cluster/events.js';
@@ -129,6 +130,9 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const seed = options.seed ?? scenario.seed;
   const world = World.create(topologyOf(scenario), { seed });
   options.onWorld?.(world);
+  // Each step's states are read from checkpoints and the log, not kept per step (timeline.ts).
+  const timeline = new Timeline(world.log);
+  timeline.note(world.log.length, world.state);
   const watch = new Watch(world);
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
   const steps: StepRecord[] = [];
@@ -152,6 +156,8 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     }
     record.after = world.state;
     record.events = world.log.slice(logAt) as SimEvent[];
+    timeline.note(world.log.length, world.state);
+    timeline.attach(record, logAt, world.log.length);
     if (record.request && record.response) watch.observeResponse(record.request.cluster, record.request, record.response, before);
     record.findings = watch.afterStep();
     record.virtualMs = world.now - virtualAt;

@@ -16,6 +16,7 @@ import { InputFileError, readRegularFile, whileWriting, writeFileAtomic } from '
 import { HistoryFileError, readHistory, type History } from '../kernel/persist.js';
 import { hashOf } from '../kernel/canonical.js';
 import { foldEvent } from '../check/catalogue.js';
+import { Timeline } from '../scenario/timeline.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
 import { JOURNAL_FILE, JOURNAL_FORMAT, JournalError, JournalWriter, readJournal, type JournalEntry, type JournalHeader, type JournalRecord } from './journal.js';
@@ -334,12 +335,18 @@ function resumeFrom(dir: string, options: ServeOptions) {
   const findings: Finding[] = [];
   try {
     state = World.replay(events.slice(0, header.startEvents)).state;
+    // The steps' states are read from checkpoints, as a live session's are (timeline.ts).
+    const timeline = new Timeline(events);
+    timeline.note(header.startEvents, state);
     let at = header.startEvents;
     for (const [index, e] of kept.entries()) {
       const before = state;
       const stepEvents = events.slice(at, e.events);
       for (const ev of stepEvents) state = foldEvent(state, ev);
-      records.push({ index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before, after: state, events: stepEvents, saved: {}, savedFrom: {} });
+      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before, after: state, events: stepEvents, saved: {}, savedFrom: {} };
+      timeline.note(e.events, state);
+      timeline.attach(record, at, e.events);
+      records.push(record);
       findings.push(...e.record.findings);
       at = e.events;
     }

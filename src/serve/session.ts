@@ -14,6 +14,7 @@ import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
 import { WorldUsageError, type World } from '../world.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
 import type { RecorderCall } from './journal.js';
+import { Timeline } from '../scenario/timeline.js';
 import type { ServeClock } from './wall-clock.js';
 
 /** What a control command answered: the step as applied, or why it was refused. */
@@ -68,8 +69,13 @@ export class Session {
     this.builtins = options.resumed?.builtins ?? this.world.variables();
     this.namedTokens = options.resumed?.namedTokens ?? named;
     this.recorder = new Recorder(options.base, this.builtins, this.namedTokens);
+    this.timeline = new Timeline(this.world.log);
+    this.timeline.note(this.world.log.length, this.world.state);
     for (const call of options.resumed?.calls ?? []) record(this.recorder, call);
   }
+
+  /** Each step's states, read from checkpoints and the log rather than kept per step. */
+  private readonly timeline: Timeline;
 
   /** The recorder's variables when serving began (the journal keeps them for a resume). */
   readonly builtins: Record<string, string>;
@@ -144,7 +150,7 @@ export class Session {
         saved: {},
         savedFrom: {},
       };
-      this.finish(record);
+      this.finish(record, logAt);
       const unrecordable = whyUnrecordable(req);
       // Refused requests change nothing, so leaving them out keeps the replay exact; one that
       // changed the world is listed at the top of the recording, which then cannot replay exactly.
@@ -218,7 +224,7 @@ export class Session {
     record.after = this.world.state;
     record.virtualMs = this.world.now - record.virtualAt;
     record.events = this.world.log.slice(logAt) as SimEvent[];
-    this.finish(record);
+    this.finish(record, logAt);
     this.commit(record, step.kind === 'wait' ? { wait: step.ms } : { fault: raw });
     return record;
   }
@@ -229,7 +235,9 @@ export class Session {
     this.options.onCommitted?.(step, call);
   }
 
-  private finish(record: StepRecord): void {
+  private finish(record: StepRecord, logAt: number): void {
+    this.timeline.note(this.world.log.length, this.world.state);
+    this.timeline.attach(record, logAt, this.world.log.length);
     record.findings = this.watch.afterStep();
     this.records.push(record);
     this.findings.push(...record.findings);
