@@ -28,6 +28,7 @@ const SECTIONS: { name: string; issue: number; title: string; timeoutMs: number;
   { name: 'serve', issue: 7, title: 'replsim serve over HTTP', timeoutMs: 120_000 },
   { name: 'kv-versions', issue: 5, title: 'One KV-v2 key rewritten (max_versions)', timeoutMs: 90_000 },
   { name: 'scaling', issue: 8, title: 'Scaling: keys, clusters, replay and heap', timeoutMs: 300_000, heapMb: 4096 },
+  { name: 'session-memory', issue: 10, title: 'Memory of long sessions and runs', timeoutMs: 600_000, heapMb: 4096 },
 ];
 
 const args = process.argv.slice(2);
