@@ -29,6 +29,7 @@ const SECTIONS: { name: string; issue: number; title: string; timeoutMs: number;
   { name: 'kv-versions', issue: 5, title: 'One KV-v2 key rewritten (max_versions)', timeoutMs: 90_000 },
   { name: 'scaling', issue: 8, title: 'Scaling: keys, clusters, replay and heap', timeoutMs: 300_000, heapMb: 4096 },
   { name: 'whatif', issue: 9, title: 'replsim whatif on a runbook', timeoutMs: 180_000 },
+  { name: 'session-memory', issue: 10, title: 'Memory of long sessions and runs', timeoutMs: 600_000, heapMb: 4096 },
 ];
 
 const args = process.argv.slice(2);

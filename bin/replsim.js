@@ -11,8 +11,9 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bundle = `${root}dist/cli/replsim.mjs`;
 
 let main;
+let readStdin;
 if (bundleIsFresh(bundle, root)) {
-  ({ main } = await import(bundle));
+  ({ main, readStdin } = await import(bundle));
 } else {
   let register;
   try {
@@ -22,15 +23,16 @@ if (bundleIsFresh(bundle, root)) {
     process.exit(2);
   }
   register();
-  ({ main } = await import('../src/cli/main.ts'));
+  ({ main, readStdin } = await import('../src/cli/main.ts'));
 }
 const io = {
   out: (l) => process.stdout.write(l + '\n'),
   err: (l) => process.stderr.write(l + '\n'),
   stdout: process.stdout,
   env: process.env,
-  // `replsim run -` reads a scenario from standard input (file descriptor 0), only when asked.
-  stdin: () => readFileSync(0, 'utf8'),
+  // `replsim run -` reads a scenario from standard input (file descriptor 0), only when asked, and
+  // no more than a scenario file may hold.
+  stdin: () => readStdin(),
 };
 // A reader that stops early (`replsim run scenarios/ | head`) closes the pipe: stop quietly, as
 // Unix tools do, instead of dying on an unhandled EPIPE with a stack trace.

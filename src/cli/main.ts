@@ -1,9 +1,10 @@
 // The `replsim` command. Exit codes: 0 valid, 1 invalid, 2 misuse or a bad file, 3 unknown (exit-codes.ts).
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { isKnownEventType, World } from '../world.js';
-import { HistoryFileError, readHistory } from '../kernel/persist.js';
+import { HistoryFileError, readHistory, runIdOf } from '../kernel/persist.js';
+import { mixedRuns } from '../report/run-id.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { colourOptions, runCommand, type Io } from './run.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
@@ -13,6 +14,8 @@ import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
 import { registerMerge } from './merge.js';
 import { registerWhatif } from './whatif.js';
+import { bytesText, readUpTo } from '../kernel/files.js';
+import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -100,9 +103,19 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
     .argument('<history>', 'a history.jsonl written by run --out')
     .action((file: string) => {
       try {
-        const world = World.replay(readHistory<SimEvent>(file, isKnownEventType));
+        const history = readHistory<SimEvent>(file, isKnownEventType, { incomplete: true });
+        const world = World.replay(history);
         io.out(world.stateHash());
-        setExit(0);
+        let code = 0;
+        if (history.incomplete) {
+          // A run or session stopped before its end: what it committed is replayed, and said to be all there is.
+          io.err(`${file}: incomplete: ${history.events.length} events, no closing line${history.incomplete.cutShort ? ' (and a last line cut short, left out)' : ''}: the run was stopped before its end; the state hash is of the events it committed`);
+          code = 1;
+        }
+        // The folder's other files must be of the same run (a run killed midway, files copied together).
+        const mixed = isHistoryFile(file) ? mixedRuns(dirname(file), runIdOf(history)) : [];
+        for (const m of mixed) io.err(`${file}: warning: the folder holds files of different runs: ${m}`);
+        setExit(mixed.length > 0 ? 1 : code);
       } catch (e) {
         // A flawed history is a bad file: `file:line: what`, exit 2. Anything else is a bug.
         if (!(e instanceof HistoryFileError)) throw e;
@@ -120,6 +133,16 @@ On GitHub Actions (GITHUB_ACTIONS=true) each failure is also printed as an ::err
   registerWhatif(program, io, setExit);
 
   return program;
+}
+
+/** A history.jsonl of an --out folder (not standard input, a pipe or a file renamed elsewhere). */
+function isHistoryFile(file: string): boolean {
+  return basename(file) === 'history.jsonl';
+}
+
+/** Standard input's text, bounded as a scenario file is: `replsim run - </dev/zero` is refused, not read until the memory is gone. */
+export function readStdin(): string {
+  return readUpTo(0, SCENARIO_BOUNDS.maxFileBytes, () => new Error(`more than ${bytesText(SCENARIO_BOUNDS.maxFileBytes)} on standard input, larger than a scenario file may be`));
 }
 
 export async function main(argv: string[], io: Io): Promise<number> {
@@ -148,7 +171,7 @@ if (isEntry) {
     stdout: process.stdout,
     stderr: process.stderr,
     env: process.env,
-    stdin: () => readFileSync(0, 'utf8'),
+    stdin: readStdin,
   };
   main(process.argv.slice(2), io).then((code) => {
     process.exitCode = code;

@@ -10,9 +10,12 @@ import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
 import { narrateHeader, narrateStep, narrateVerdict, oneLine, styleFor, type Style } from '../report/narrate.js';
 import { redact } from '../report/redact.js';
-import { roundMs, stepJson, summaryJson, writeRunFiles, writeSummary, type FileOutcome } from '../report/results.js';
+import { roundMs, RunFiles, stepJson, summaryJson, writeSummary, type FileOutcome } from '../report/results.js';
+import type { World } from '../world.js';
 import { githubAnnotations, junitXml } from '../report/ci.js';
 import { formatWall } from './progress.js';
+import { InputFileError, readRegularFile } from '../kernel/files.js';
+import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 
 export interface RunCommandOptions {
   seed?: number;
@@ -253,10 +256,11 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
     if (source.stdin) {
       if (!io.stdin) throw new Error('standard input cannot be read here');
       text = io.stdin();
-    } else text = readFileSync(file, 'utf8');
+    } else text = readRegularFile(file, SCENARIO_BOUNDS.maxFileBytes, 'scenario file');
   } catch (e) {
-    io.err(`replsim: ${file}: cannot read: ${(e as Error).message}`);
-    return notRun([`${file}: cannot read: ${(e as Error).message}`]);
+    const message = e instanceof InputFileError ? e.message : `${file}: cannot read: ${(e as Error).message}`;
+    io.err(`replsim: ${message}`);
+    return notRun([message]);
   }
   const loaded = loadScenario(text, file);
   if (!loaded.ok) {
@@ -269,6 +273,19 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
   const seed = opts.seed ?? scenario.seed;
   const replay = `npx replsim run ${source.stdin ? '-' : file} --seed ${seed}${opts.keepGoing ? ' --keep-going' : ''}`;
   if (!opts.quiet && !opts.json) for (const l of narrateHeader(file, scenario.name, scenario.description, seed, st)) io.out(l);
+  // With --out, the history is written as the run goes: a run killed midway leaves every step's events.
+  let files: RunFiles | undefined;
+  const dir = outDir !== undefined && opts.out !== undefined ? join(opts.out, outDir) : undefined;
+  if (dir !== undefined) {
+    try {
+      files = RunFiles.open(dir, { now: () => performance.now(), everyMs: 1000 });
+    } catch (e) {
+      io.err(`replsim: ${file}: cannot write results to ${dir}: ${(e as Error).message}`);
+      return notRun([`cannot write results to ${dir}`]);
+    }
+    if (files.replaced.length > 0) io.err(`replsim: warning: ${dir} held files of different runs (${files.replaced.join('; ')}): they are replaced by this run's`);
+  }
+  let world: World | undefined;
   let result;
   try {
     result = await runScenario(scenario, {
@@ -276,7 +293,12 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
       locate: loaded.locate,
       wallClock: () => performance.now(),
       keepGoing: opts.keepGoing === true,
+      onWorld: (w) => {
+        world = w;
+        files?.follow(w.log);
+      },
       onStep: (r) => {
+        if (world) files?.follow(world.log);
         // --json is narration for machines: secrets are shortened there too (results.json keeps them).
         if (opts.json) {
           if (!opts.quiet) io.out(JSON.stringify(redact({ file, ...stepJson(r) })));
@@ -286,15 +308,15 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
   } catch (e) {
     // The simulator itself failed on this file: a replsim bug, reported on one line; the other files still run.
     const message = `${file}: not run to the end: replsim failed (please report, with this file): ${oneLine(e instanceof Error ? e.message : String(e))}`;
+    files?.release();
     io.err(message);
     return notRun([message]);
   }
   const expectLine = loaded.locate(['expect']).line || 1;
   const outcome: FileOutcome = { file, code: result.verdict === 'valid' ? 0 : 1, result, wallMs: performance.now() - started, expectLine };
-  if (outDir !== undefined && opts.out !== undefined) {
-    const dir = join(opts.out, outDir);
+  if (files && dir !== undefined && outDir !== undefined) {
     try {
-      writeRunFiles(dir, file, result, scenario.description);
+      files.finish(file, result, scenario.description);
       outcome.outDir = outDir;
     } catch (e) {
       io.err(`replsim: ${file}: cannot write results to ${dir}: ${(e as Error).message}`);

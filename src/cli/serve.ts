@@ -6,6 +6,7 @@ import type { Finding } from '../areas/monitoring/types.js';
 import { serve, ServeError, writeSessionFiles, type ServeHandle } from '../serve/serve.js';
 import { defaultSecretFile, readSecretFile, SECRET_ENV, SECRET_FILE_ENV, secretFolder } from '../serve/control-secret.js';
 import { checkAllowedHost } from '../serve/guard.js';
+import { STOP_SIGNALS } from '../kernel/files.js';
 
 const DEFAULT_PORT = 8200;
 const SECRET_FILE_HELP = '$XDG_RUNTIME_DIR/replsim/control-PORT.secret, or replsim-UID/control-PORT.secret in the temporary folder';
@@ -54,6 +55,7 @@ interface ServeCliOptions {
   allowHost?: string[];
   secretFile?: string;
   ui?: boolean;
+  resume?: string;
 }
 
 /** The lines `serve` prints once every listener is up: where each cluster is and how to reach it. */
@@ -107,7 +109,8 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
       return v;
     }, '503')
     .option('--record <file>', 'on stop, write everything that happened as a format-1 scenario that `replsim run` replays')
-    .option('--out <dir>', 'on stop, write results.json and history.jsonl here, as `replsim run --out` does')
+    .option('--out <dir>', 'keep the session here as it goes (history.jsonl, session.jsonl); on stop, write results.json and the report, as `replsim run --out` does')
+    .option('--resume <dir>', 'resume the session kept in DIR by --out (killed or stopped): same clusters, ports, clock and recording')
     .option('--allow-host <names>', 'also answer requests whose Host is NAME or NAME:PORT (comma-separated, repeatable); besides 127.0.0.1, localhost and [::1] every other Host or a foreign Origin gets 403', hostList)
     .option('--secret-file <file>', `where to write the control listener's secret (mode 600; default ${SECRET_FILE_HELP})`)
     .option('--ui', 'serve the live classroom view (the report page, following every request) at the control listener\'s /ui')
@@ -140,6 +143,9 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
       controlSecretFile: opts.secretFile ? { path: opts.secretFile } : (controlPort) => ({ path: defaultSecretFile(controlPort, io.env), folder: secretFolder(io.env) }),
       ui: opts.ui === true,
       crashed: opts.crashed,
+      out: opts.out,
+      record: opts.record,
+      resume: opts.resume,
       onFinding: (f) => io.err(describeFinding(f)),
     });
   } catch (e) {
@@ -147,18 +153,41 @@ async function serveCommand(scenario: string | undefined, opts: ServeCliOptions,
     io.err(`replsim serve: ${e.message}`);
     return 2;
   }
-  for (const l of banner(handle, opts)) io.out(l);
-  // Stop on SIGINT/SIGTERM or `replsim ctl stop`: stop accepting, let in-flight requests finish,
-  // write the files, exit 0.
+  if (handle.resumed) {
+    const r = handle.resumed;
+    io.out(`replsim serve: resumed ${opts.resume}: ${r.steps} steps, ${r.events} events${r.leftOut > 0 ? ` (${r.leftOut} events of a step whose client was never answered left out)` : ''}`);
+  }
+  for (const l of banner(handle, { clock: handle.clock, speed: opts.speed })) io.out(l);
+  // Stop on SIGINT, SIGTERM or SIGHUP, or `replsim ctl stop`: stop accepting, let in-flight requests
+  // finish, write the files, exit 0. A second signal changes nothing (the files are being written);
+  // a third exits at once, saying what was not written.
+  let signals = 0;
+  let writing: string[] = [];
+  const onSignal = (signal: NodeJS.Signals) => {
+    signals++;
+    if (signals === 1) return resolveStop(signal);
+    if (signals === 2) return io.err(`replsim serve: ${signal} again: still stopping; the files are written first (a third signal exits at once)`);
+    const history = handle.files ? `${handle.files.dir}/history.jsonl holds the ${handle.files.history.events} events committed, without its closing line` : 'no history is kept (no --out)';
+    io.err(`replsim serve: ${signal} a third time: exiting now; not written: ${writing.length > 0 ? writing.join(', ') : 'nothing else'}; ${history}`);
+    process.exit(2);
+  };
+  let resolveStop: (reason: string) => void = () => undefined;
   const reason = await new Promise<string>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
+    resolveStop = resolve;
+    for (const sig of STOP_SIGNALS) process.on(sig, onSignal);
     void handle.stopped.then(() => resolve('stop requested on the control listener'));
   });
+  const record = opts.record ?? handle.record;
+  writing = [...(record ? [record] : []), ...(opts.out ?? handle.files?.dir ? ['results.json', 'report.html', 'sequence.md', 'the closing line of history.jsonl'] : [])];
   io.out(`replsim serve: ${reason}: stopping`);
-  const result = await handle.stop();
-  for (const f of writeSessionFiles(handle, result, { record: opts.record, out: opts.out })) io.out(`replsim serve: wrote ${f}`);
-  io.out(`replsim serve: ${result.steps.length} steps, verdict ${result.verdict}${result.reasons.length ? `: ${result.reasons.join('; ')}` : ''}`);
+  try {
+    const result = await handle.stop();
+    for (const f of writeSessionFiles(handle, result, { record: opts.record, out: opts.out })) io.out(`replsim serve: wrote ${f}`);
+    writing = [];
+    io.out(`replsim serve: ${result.steps.length} steps, verdict ${result.verdict}${result.reasons.length ? `: ${result.reasons.join('; ')}` : ''}`);
+  } finally {
+    for (const sig of STOP_SIGNALS) process.off(sig, onSignal);
+  }
   return 0;
 }
 

@@ -18,7 +18,7 @@
 // pieces (readHistory), a piece checked line by line straight from its text.
 import * as crypto from 'node:crypto';
 import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, writeFileSync } from 'node:fs';
+import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeFileSync, writeSync } from 'node:fs';
 import { canonicalJson } from './canonical.js';
 import { ChainCheck } from './chain-check.js';
 
@@ -40,6 +40,36 @@ export interface History<E> {
   end: HistoryEnd | null;
   /** The file it was read from, for `file:line:` in errors found later (replay). */
   file?: string;
+  /** The chain links of the first and the last event line, as read (they name the run: `RunId`). */
+  links?: { first: string; last: string };
+  /** Read with `incomplete: true` from a file without its closing line: whether its last line was cut short (and left out). */
+  incomplete?: { cutShort: boolean };
+}
+
+/**
+ * What names a run, carried by every file it writes: its seed, its event count and the chain links
+ * of its first and last event lines (the last link covers every event before it), and the state
+ * hash it ended with (null while it runs, or for a history that was never closed). Two files of the
+ * same run carry the same id.
+ */
+export interface RunId {
+  seed: number | null;
+  events: number;
+  start: string;
+  last: string;
+  stateHash: string | null;
+}
+
+/** A history's run id (read by `readHistory`, which records its links). */
+export function runIdOf(history: History<unknown>): RunId {
+  const first = history.events[0] as { seed?: unknown } | undefined;
+  return {
+    seed: typeof first?.seed === 'number' ? first.seed : null,
+    events: history.events.length,
+    start: history.links?.first ?? '',
+    last: history.links?.last ?? '',
+    stateHash: history.end?.stateHash ?? null,
+  };
 }
 
 /** A history that cannot be trusted or used: `file:line: what`. */
@@ -81,6 +111,11 @@ function chained(prev: string, body: string): { line: string; hash: string } {
 export class HistoryChain {
   private prev = GENESIS;
 
+  /** The link of the last line made (the format's genesis before the first). */
+  get link(): string {
+    return this.prev;
+  }
+
   /** The chained line of one event, newline included. */
   line(event: unknown): string {
     const { line, hash } = chained(this.prev, canonicalJson(event));
@@ -108,6 +143,91 @@ export function writeHistory(file: string, history: History<unknown>): void {
 }
 
 /**
+ * history.jsonl written as the run goes: each step's events are appended as soon as they are
+ * committed, in one write of whole lines, so a process killed at any moment leaves every committed
+ * event on disk (the operating system holds what was written); `close` adds the closing line.
+ * Durability against a power cut is the disk's: the file is synced to the disk at `close`, and,
+ * given a clock, after a write when `syncEveryMs` passed since the last sync; a power cut loses at
+ * most the events of that interval (and may cut the last line, which `replay` leaves out).
+ */
+export class HistoryAppender {
+  private readonly chain = new HistoryChain();
+  private fd: number | null;
+  private count = 0;
+  private start = '';
+  private lastLink = '';
+  private seed: number | null = null;
+  private syncedAt: number;
+
+  constructor(
+    readonly file: string,
+    private readonly sync: { now?: () => number; everyMs?: number } = {},
+  ) {
+    this.fd = openSync(file, 'w');
+    this.syncedAt = sync.now?.() ?? 0;
+  }
+
+  /** Events written so far. */
+  get events(): number {
+    return this.count;
+  }
+
+  get open(): boolean {
+    return this.fd !== null;
+  }
+
+  /** Appends the events of `log` not written yet (a log only grows). */
+  follow(log: readonly unknown[]): void {
+    if (this.fd === null || log.length <= this.count) return;
+    let text = '';
+    for (let i = this.count; i < log.length; i++) {
+      if (i === 0) {
+        const seed = (log[0] as { seed?: unknown }).seed;
+        this.seed = typeof seed === 'number' ? seed : null;
+      }
+      text += this.chain.line(log[i]);
+      if (i === 0) this.start = this.chain.link;
+    }
+    this.count = log.length;
+    this.lastLink = this.chain.link;
+    writeAll(this.fd, text);
+    const { now, everyMs } = this.sync;
+    if (now && everyMs !== undefined && now() - this.syncedAt >= everyMs) {
+      fsyncSync(this.fd);
+      this.syncedAt = now();
+    }
+  }
+
+  /** The run's id so far, with the state hash it ended with once known. */
+  id(stateHash: string | null = null): RunId {
+    return { seed: this.seed, events: this.count, start: this.start, last: this.lastLink, stateHash };
+  }
+
+  /** Writes the closing line (after the events of `log` not written yet), syncs and closes the file. */
+  close(log: readonly unknown[], end: HistoryEnd): RunId {
+    this.follow(log);
+    if (this.fd === null) throw new Error('the history is already closed');
+    writeAll(this.fd, this.chain.close(end));
+    this.release();
+    return this.id(end.stateHash);
+  }
+
+  /** Syncs and closes the file as it is, without a closing line (the run did not end). */
+  release(): void {
+    if (this.fd === null) return;
+    fsyncSync(this.fd);
+    closeSync(this.fd);
+    this.fd = null;
+  }
+}
+
+function writeAll(fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  let at = 0;
+  while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+}
+
+/**
  * Bytes read from a history file at a time. The file is read and decoded piece by piece, each piece
  * checked while it is still in the processor's cache: reading a 50 MiB history whole, then checking
  * it, took 1.3x the time (issue #15: 2.05 → 1.55 µs a line; pieces of 64 KiB to 1 MiB within 5% of
@@ -115,6 +235,9 @@ export function writeHistory(file: string, history: History<unknown>): void {
  * history of some 3M events. A longer line grows the buffer.
  */
 const READ_CHUNK = 1 << 16;
+
+/** The longest line a history may hold: an event carries at most a 32 MiB request body, and escaping can double it. */
+const MAX_LINE_BYTES = 64 << 20;
 
 /**
  * Files from this size on have their hash chain checked on a second thread (src/kernel/chain-check.ts)
@@ -127,6 +250,12 @@ export interface ReadOptions {
   chunkBytes?: number;
   /** Check the hash chain on a second thread (default: for regular files of 8 MiB and more); the result does not depend on it. */
   chainOnWorker?: boolean;
+  /**
+   * Accept a history without its closing line (a run or a session stopped before its end): its
+   * events are returned with `end: null` and `incomplete` set; a last line cut short (a write
+   * interrupted by a power cut) is left out. Any other flaw is still an error.
+   */
+  incomplete?: boolean;
 }
 
 /** Reads a history file; any flaw is a HistoryFileError naming the file and the first bad line. */
@@ -155,6 +284,9 @@ export function readHistory<E>(file: string, isKnownType?: (type: string) => boo
   try {
     for (;;) {
       if (carry === buf.length) {
+        // A line this long is no event replsim writes (a request body is at most 32 MiB): refused
+        // before the buffer grows without bound (a link to /dev/zero has no newline at all).
+        if (buf.length >= MAX_LINE_BYTES) throw new HistoryFileError(file, reader.lineCount + 1, `a line longer than ${MAX_LINE_BYTES >> 20} MiB: not a replsim history`);
         // One line longer than the buffer (a world of many clusters is created on one line).
         const bigger = Buffer.allocUnsafe(buf.length * 2);
         buf.copy(bigger, 0, 0, carry);
@@ -195,7 +327,10 @@ export function readHistory<E>(file: string, isKnownType?: (type: string) => boo
   } finally {
     closeSync(fd);
   }
-  if (carry > 0) {
+  // A run stopped mid-write can leave its last line cut short: without its closing line, that line
+  // is left out when an incomplete history is asked for.
+  const tolerated = carry > 0 && options.incomplete === true && !flaw && !reader.closed;
+  if (carry > 0 && !tolerated) {
     chain?.abandon();
     throw cutShort(file, (flaw ? newlines : reader.lineCount) + 1);
   }
@@ -207,7 +342,7 @@ export function readHistory<E>(file: string, isKnownType?: (type: string) => boo
     if (answer.badLine !== null && (!flaw || flaw.line === null || answer.badLine < flaw.line)) throw reader.unlinked(answer.badLine);
   }
   if (flaw) throw flaw;
-  return reader.finish();
+  return reader.finish(options.incomplete ? { cutShort: tolerated } : undefined);
 }
 
 function countNewlines(buf: Buffer, end: number): number {
@@ -264,7 +399,10 @@ class HistoryReader<E> {
     let prev = this.prev;
     let pos = 0;
     let nl: number;
+    // Where the last event line of this text starts: its stated link is read once, after the loop.
+    let lastEventAt = -1;
     while ((nl = text.indexOf('\n', pos)) >= 0) {
+      const lineAt = pos;
       const n = ++this.lineCount;
       if (this.end) throw new HistoryFileError(file, n, 'a line after the closing line: the history continues past its end');
       const linked = nl - pos > LINK_END + 1 && text.startsWith(HEAD, pos) && text.charCodeAt(pos + LINK_END) === 34 && text.charCodeAt(pos + LINK_END + 1) === 44;
@@ -292,17 +430,35 @@ class HistoryReader<E> {
       const seq = record.seq;
       if (typeof type !== 'string' || (isKnownType && !isKnownType(type)) || seq !== events.length + 1 || !matches) throw new HistoryFileError(file, n, this.eventProblem(record, events.length + 1, matches));
       prev = hash;
+      lastEventAt = lineAt;
+      if (events.length === 0) this.firstLink = text.slice(lineAt + HEAD.length, lineAt + LINK_END);
       events.push(record as E);
     }
     this.prev = prev;
+    if (lastEventAt >= 0) this.lastLink = text.slice(lastEventAt + HEAD.length, lastEventAt + LINK_END);
   }
 
-  /** The history, once every line was read: a closing line must have come. */
-  finish(): History<E> {
+  private firstLink = '';
+  private lastLink = '';
+
+  /** True once the closing line was read. */
+  get closed(): boolean {
+    return this.end !== null;
+  }
+
+  /**
+   * The history, once every line was read: a closing line must have come, unless `incomplete` is
+   * given (a run stopped before its end: its events are what it committed).
+   */
+  finish(incomplete?: { cutShort: boolean }): History<E> {
     const { events, end, file } = this;
     if (events.length === 0 && end === null) throw new HistoryFileError(file, null, 'empty: no events');
-    if (end === null) throw new HistoryFileError(file, this.lineCount, 'no closing line after this one: the history was truncated (or not written by `replsim run --out`)');
-    return { events, end, file };
+    const links = { first: this.firstLink, last: this.lastLink };
+    if (end === null) {
+      if (incomplete) return { events, end, file, links, incomplete };
+      throw new HistoryFileError(file, this.lineCount, 'no closing line after this one: the history was truncated (or not written by `replsim run --out`)');
+    }
+    return { events, end, file, links };
   }
 
   /**

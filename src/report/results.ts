@@ -2,10 +2,12 @@
 // response with its file line and times, invariants and hazards, state hash) and history.jsonl (the
 // world's event log); a run of several files also writes summary.json beside their sub-folders.
 // `format` numbers the shape of these files: a reader checks it before trusting the fields.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
-import { writeHistory } from '../kernel/persist.js';
+import { HistoryAppender, type RunId } from '../kernel/persist.js';
+import { whileWriting, writeFileAtomic } from '../kernel/files.js';
+import { mixedRuns, RUN_FILES, runMark } from './run-id.js';
 import { reportHtml } from './report-html.js';
 import { reportModel } from './report-model.js';
 import { sequenceMarkdown } from './sequence.js';
@@ -41,9 +43,12 @@ export function roundMs(ms: number): number {
   return Math.round(ms * 1000) / 1000;
 }
 
-export function resultsJson(file: string, r: RunResult) {
+export function resultsJson(file: string, r: RunResult, run?: RunId) {
   return {
     format: RESULTS_FORMAT,
+    // The run's id, which every file of the run carries (src/report/run-id.ts): kept near the top,
+    // where it is read without reading the whole file.
+    ...(run ? { run } : {}),
     file,
     name: r.name,
     valid: r.verdict === 'valid',
@@ -68,12 +73,59 @@ export function resultsJson(file: string, r: RunResult) {
  * report.html (the page trainers open) and sequence.md (a Mermaid sequence diagram).
  */
 export function writeRunFiles(dir: string, file: string, r: RunResult, description?: string): void {
-  mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'results.json'), JSON.stringify(resultsJson(file, r), null, 2) + '\n');
-  writeHistory(join(dir, 'history.jsonl'), r.world.history());
-  const model = reportModel(file, r, description);
-  writeFileSync(join(dir, 'report.html'), reportHtml(model));
-  writeFileSync(join(dir, 'sequence.md'), sequenceMarkdown(model));
+  RunFiles.open(dir).finish(file, r, description);
+}
+
+/**
+ * The files of one run in an --out folder, written as the run goes. Opening removes the previous
+ * run's results and pictures and starts history.jsonl afresh, so the folder never mixes two runs;
+ * `follow` appends each step's events to the history as they are committed; `finish` closes the
+ * history and writes results.json, report.html and sequence.md, each under a temporary name then
+ * renamed, each carrying the run's id. A run stopped before `finish` leaves a history of the events
+ * it committed, without its closing line, and nothing else.
+ */
+export class RunFiles {
+  private constructor(
+    readonly dir: string,
+    readonly history: HistoryAppender,
+    /** What the folder held before, when its files were of different runs (they were replaced). */
+    readonly replaced: string[],
+  ) {}
+
+  static open(dir: string, sync: { now?: () => number; everyMs?: number } = {}): RunFiles {
+    mkdirSync(dir, { recursive: true });
+    let replaced: string[] = [];
+    try {
+      replaced = mixedRuns(dir);
+    } catch {
+      // A folder whose files cannot even be read is replaced all the same.
+    }
+    for (const name of RUN_FILES) rmSync(join(dir, name), { force: true });
+    return new RunFiles(dir, new HistoryAppender(join(dir, 'history.jsonl'), sync), replaced);
+  }
+
+  /** Appends the events of the world's log not written yet. */
+  follow(log: readonly unknown[]): void {
+    this.history.follow(log);
+  }
+
+  /** The history as it stands, without its closing line (a run stopped before its end). */
+  release(): void {
+    this.history.release();
+  }
+
+  /** Closes the history and writes the run's other files; returns the paths written. */
+  finish(file: string, r: RunResult, description?: string): string[] {
+    return whileWriting(() => {
+      const id = this.history.close(r.world.log, r.world.history().end!);
+      const model = reportModel(file, r, description);
+      const mark = runMark(id);
+      writeFileAtomic(join(this.dir, 'results.json'), JSON.stringify(resultsJson(file, r, id), null, 2) + '\n');
+      writeFileAtomic(join(this.dir, 'report.html'), reportHtml(model) + mark);
+      writeFileAtomic(join(this.dir, 'sequence.md'), sequenceMarkdown(model) + '\n' + mark);
+      return ['results.json', 'history.jsonl', 'report.html', 'sequence.md'].map((n) => join(this.dir, n));
+    });
+  }
 }
 
 /** What a multi-file run knows about one file, for summary.json, JUnit and the summary table. */
@@ -118,6 +170,6 @@ export function summaryJson(outcomes: FileOutcome[]) {
 export function writeSummary(dir: string, outcomes: FileOutcome[]): string {
   mkdirSync(dir, { recursive: true });
   const path = join(dir, 'summary.json');
-  writeFileSync(path, JSON.stringify(summaryJson(outcomes), null, 2) + '\n');
+  writeFileAtomic(path, JSON.stringify(summaryJson(outcomes), null, 2) + '\n');
   return path;
 }

@@ -8,6 +8,7 @@ import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { parseScenario, type Scenario } from './schema.js';
 import { checkRecordingEnd, checkRecordingSteps } from './recording-mark.js';
+import { documentProblem, textProblem } from './bounds.js';
 
 
 /** A loaded scenario with a way back to its lines (for runtime messages), or every error found. */
@@ -25,7 +26,12 @@ export function loadScenario(text: string, file: string): LoadResult {
 
 /** One line for a terminal or an editor's problem matcher: `file:line:column: key: message`. */
 export function formatScenarioError(e: ScenarioError): string {
-  return `${e.file}:${e.line}:${e.column}: ${e.key === '' ? '' : `${readableKey(e.key)}: `}${e.message}`;
+  return `${e.file}:${e.line}:${e.column}: ${e.key === '' ? '' : `${readableKey(shortened(e.key))}: `}${shortened(e.message)}`;
+}
+
+/** A message quoting a value of a megabyte stays one readable line: its middle is left out. */
+function shortened(text: string, max = 1000): string {
+  return text.length <= max ? text : `${text.slice(0, max / 2)}… (${(text.length - max).toLocaleString('en-US')} characters left out) …${text.slice(-max / 2)}`;
 }
 
 /**
@@ -44,11 +50,17 @@ function load(text: string, file: string): LoadResult {
   const cut = checkRecordingEnd(text, file);
   if (cut) return { ok: false, errors: [cut] };
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   const position = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
     return { line, column: col };
   };
+  // Size and nesting first: the YAML library's composer recurses, and a file past the bounds would
+  // exhaust its stack or the memory.
+  const tooBig = textProblem(text);
+  if (tooBig) {
+    return { ok: false, errors: [{ file, ...lineAndColumn(text, tooBig.offset), key: '', message: tooBig.message }] };
+  }
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
   if (doc.errors.length > 0) {
     // Prose or another format fed by mistake (`run README.md` via stdin) gives dozens of YAML errors;
     // one line saying what the file is not serves better, with the first error for the doubtful.
@@ -58,6 +70,8 @@ function load(text: string, file: string): LoadResult {
     }
     return { ok: false, errors: doc.errors.map((e) => yamlError(e, doc, file, position)) };
   }
+  const bound = documentProblem(doc);
+  if (bound) return { ok: false, errors: [{ file, ...position(bound.offset), key: pathAt(doc, bound.offset).join('.'), message: bound.message }] };
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 1000 });
@@ -83,6 +97,17 @@ function load(text: string, file: string): LoadResult {
 }
 
 type Position = (offset: number) => { line: number; column: number };
+
+/** The line and column of an offset, from the text alone (before any YAML document exists). */
+function lineAndColumn(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let at = text.indexOf('\n'); at >= 0 && at < offset; at = text.indexOf('\n', at + 1)) {
+    line++;
+    lineStart = at + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
 
 // A scenario is a map: its first line that is not blank, a comment or a directive opens one, as a YAML
 // key (`name: …`) or a JSON object (`{`). Markdown, prose or a list start otherwise.

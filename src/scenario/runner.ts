@@ -3,6 +3,7 @@
 // The runner stops at the first step that fails: later steps usually depend on it.
 import { parseDuration } from '../kernel/clock.js';
 import type { RefusalExplanation } from '../kernel/http/refusal.js';
+import { Timeline } from './timeline.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/cluster/events.js';
@@ -92,6 +93,8 @@ export interface RunOptions {
   seed?: number;
   /** Called after each step, as it happens (narration streams). */
   onStep?: (record: StepRecord) => void;
+  /** Called with the world once it is created, before the first step (the history is written as it grows). */
+  onWorld?: (world: World) => void;
   /** The line of a key path in the file (the loader's locate), so steps and failures name their line. */
   locate?: (path: readonly (string | number)[]) => { line: number };
   /**
@@ -142,6 +145,10 @@ class StepError extends Error {}
 export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
   const seed = options.seed ?? scenario.seed;
   const world = World.create(topologyOf(scenario), { seed });
+  options.onWorld?.(world);
+  // Each step's states are read from checkpoints and the log, not kept per step (timeline.ts).
+  const timeline = new Timeline(world.log);
+  timeline.note(world.log.length, world.state);
   const watch = new Watch(world);
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
   const steps: StepRecord[] = [];
@@ -149,7 +156,11 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const wallStart = options.wallClock?.();
 
   for (let index = 0; index < scenario.steps.length && (!failed || options.keepGoing === true); index++) {
+    const logAt = world.log.length;
     const record = await runStepWatched(world, watch, scenario.steps[index], index, vars, options);
+    // The step's states are kept as checkpoints of the log, read back when asked (timeline.ts).
+    timeline.note(world.log.length, world.state);
+    timeline.attach(record, logAt, world.log.length);
     steps.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;

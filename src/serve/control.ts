@@ -21,6 +21,7 @@ import { isUp } from '../kernel/network.js';
 import { rfc3339 } from '../kernel/clock.js';
 import { showsSecret } from './control-secret.js';
 import { readBody, sendJson, type ListenerLimits } from './http-face.js';
+import { bodyLimitProblem, DEFAULT_REQUEST_LIMITS } from '../kernel/http/limits.js';
 import type { Session } from './session.js';
 
 /** A cluster's listener, as the status page shows it. */
@@ -116,6 +117,10 @@ async function handleControl(
     } catch {
       return sendJson(res, 400, { errors: ['error parsing JSON'] });
     }
+    // The bounds the clusters' listeners put on a body: a command nested thousands deep would
+    // otherwise reach code that recurses (the schema, the recording) and exhaust the stack.
+    const tooBig = bodyLimitProblem(raw, { ...DEFAULT_REQUEST_LIMITS, maxRequestSize: limits.maxRequestSize });
+    if (tooBig) return sendJson(res, 400, { errors: [tooBig] });
     const a = await session.control(raw);
     if (!a.ok) return sendJson(res, a.status, { errors: [a.error] });
     return sendJson(res, 200, { step: a.title, now_ms: a.now, now: rfc3339(a.now), findings: a.findings });

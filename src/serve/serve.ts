@@ -3,15 +3,24 @@
 // programmatic entry (src/entry/index.ts) and `replsim serve` (src/cli/serve.ts) both start here.
 import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from 'node:net';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Finding } from '../areas/monitoring/types.js';
-import { writeRunFiles } from '../report/results.js';
+import { RunFiles, writeRunFiles } from '../report/results.js';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
-import { runScenario, topologyOf, type RunResult } from '../scenario/runner.js';
+import { runScenario, topologyOf, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario } from '../scenario/schema.js';
-import { World } from '../world.js';
+import { isKnownEventType, World } from '../world.js';
+import { InputFileError, readRegularFile, whileWriting, writeFileAtomic } from '../kernel/files.js';
+import { HistoryFileError, readHistory, type History } from '../kernel/persist.js';
+import { hashOf } from '../kernel/canonical.js';
+import { foldEvent } from '../check/catalogue.js';
+import { Timeline } from '../scenario/timeline.js';
+import type { SimEvent } from '../areas/cluster/events.js';
+import type { SimState } from '../areas/cluster/state.js';
+import { JOURNAL_FILE, JOURNAL_FORMAT, JournalError, JournalWriter, readJournal, type JournalEntry, type JournalHeader, type JournalRecord } from './journal.js';
+import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 import { isUp } from '../kernel/network.js';
 import { hasOwn } from '../kernel/own.js';
 import { controlHandler, type ClusterEndpoint } from './control.js';
@@ -22,9 +31,10 @@ import { ListMethodSocket } from './list-method.js';
 import { withLiveUi } from './live-ui.js';
 import type { RawStep, RecordingBase } from './recorder.js';
 import { Session } from './session.js';
-import { ManualClock, WallClock, type ClockMode } from './wall-clock.js';
+import { ManualClock, realMs, WallClock, type ClockMode } from './wall-clock.js';
 
 export const HOST = '127.0.0.1';
+
 
 /** A caller's mistake in starting a server (a bad scenario file, a port in use): nothing is served. */
 export class ServeError extends Error {}
@@ -64,6 +74,15 @@ export interface ServeOptions {
    * as a dead server's port. Client retry logic differs between the two.
    */
   crashed?: '503' | 'refuse';
+  /**
+   * A folder to keep the session in as it goes: history.jsonl gets each step's events as they are
+   * committed, session.jsonl what a resume needs; results.json and the pictures are written on stop.
+   */
+  out?: string;
+  /** Where `--record` writes the recording on stop (kept in the journal, so a resume writes it too). */
+  record?: string;
+  /** Resume the session kept in this folder (`out` of a session killed or stopped): same clusters, ports and clock. */
+  resume?: string;
 }
 
 export interface SecretFileSpec {
@@ -81,6 +100,14 @@ export interface ServeHandle {
   stop(): Promise<RunResult>;
   /** Settles once the server has stopped, whoever stopped it (`stop()`, or `POST /v1/stop` on the control listener). */
   stopped: Promise<RunResult>;
+  /** The session's files as they are written (with `out`). */
+  files?: RunFiles;
+  /** How virtual time moves (a resumed session keeps its own). */
+  clock: ClockMode;
+  /** Where the recording goes on stop (`record`, or the resumed session's). */
+  record?: string;
+  /** For a resumed session: the steps and events taken back, and the events left out (a step no client was answered). */
+  resumed?: { steps: number; events: number; leftOut: number };
 }
 
 const NAME = /^[a-z][a-z0-9-]*$/;
@@ -90,9 +117,9 @@ async function setUp(options: ServeOptions): Promise<{ world: World; base: Recor
     if (options.clusters) throw new ServeError('give either a scenario file or --clusters, not both (the scenario names its clusters)');
     let text: string;
     try {
-      text = readFileSync(options.scenario, 'utf8');
+      text = readRegularFile(options.scenario, SCENARIO_BOUNDS.maxFileBytes, 'scenario file');
     } catch (e) {
-      throw new ServeError(`${options.scenario}: cannot read: ${(e as Error).message}`);
+      throw new ServeError(e instanceof InputFileError ? e.message : `${options.scenario}: cannot read: ${(e as Error).message}`);
     }
     const loaded = loadScenario(text, options.scenario);
     if (!loaded.ok) throw new ServeError(loaded.errors.map(formatScenarioError).join('\n'));
@@ -183,10 +210,29 @@ function makeListener(limits: ListenerLimits, allowHosts: AllowedHosts, handler:
 /** Starts serving. Every listener is bound before this resolves; on any failure none is left open. */
 export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const limits: ListenerLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const { world, base, expect, setup } = await setUp(options);
+  const resumed = options.resume === undefined ? undefined : resumeFrom(options.resume, options);
+  if (resumed) options = { ...options, clock: resumed.header.clock, speed: resumed.header.speed, out: options.out ?? options.resume, record: options.record ?? resumed.header.record };
+  const { world, base, expect, setup } = resumed ?? (await setUp(options));
   const clock = options.clock === 'manual' ? new ManualClock() : new WallClock(options.speed ?? 1);
   if (options.clock !== undefined && options.clock !== 'manual' && options.clock !== 'wall') throw new ServeError(`--clock must be wall or manual, got "${options.clock}"`);
-  const session = new Session({ world, clock, base, expect, setup: setup && { steps: setup.steps, findings: setup.findings }, onFinding: options.onFinding });
+  const startEvents = world.log.length;
+  const startRng = world.generatorState();
+  let files: RunFiles | undefined;
+  let journal: JournalWriter | undefined;
+  const session = new Session({
+    world,
+    clock,
+    base,
+    expect,
+    setup: setup && { steps: setup.steps, findings: setup.findings },
+    onFinding: options.onFinding,
+    resumed: resumed && { builtins: resumed.header.builtins, namedTokens: resumed.header.namedTokens, calls: resumed.entries.map((e) => e.recorder) },
+    onCommitted: (record, call) => {
+      // The step's events first, then the journal line: a journal step always has its events on disk.
+      files?.follow(world.log);
+      journal?.append({ events: world.log.length, rng: world.generatorState(), record: journalRecord(record), recorder: call });
+    },
+  });
 
   const allowHosts = options.allowHosts ?? [];
   for (const h of allowHosts) {
@@ -210,7 +256,8 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     for (const name of session.clusters) {
       const server = makeListener(limits, allowHosts, clusterHandler(session, name, limits, addressOf));
       servers.push(server);
-      const port = await listen(server, firstPort === 0 ? 0 : firstPort + i++);
+      // A resumed session listens where it did, so its clients carry on unchanged.
+      const port = await listen(server, resumed ? (resumed.header.ports[name] ?? 0) : firstPort === 0 ? 0 : firstPort + i++);
       clusters[name] = { url: `http://${HOST}:${port}`, port };
     }
     let stopNow: () => void = () => undefined;
@@ -219,7 +266,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     const controlRoutes = controlHandler(session, () => clusters, clock.mode, limits, secret, () => stopNow());
     const controlServer = makeListener(limits, allowHosts, options.ui === true ? withLiveUi(session, () => clusters, controlRoutes) : controlRoutes);
     servers.push(controlServer);
-    const wanted = options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length);
+    const wanted = resumed ? resumed.header.controlPort : (options.controlPort ?? (firstPort === 0 ? 0 : firstPort + session.clusters.length));
     const controlPort = await listen(controlServer, wanted);
     const spec = options.controlSecretFile;
     const secretFile = typeof spec === 'function' ? spec(controlPort) : spec;
@@ -231,6 +278,31 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       }
     }
     const control = { url: `http://${HOST}:${controlPort}`, port: controlPort, secret, secretFile: secretFile?.path };
+    if (options.out !== undefined) {
+      try {
+        files = RunFiles.open(options.out, { now: realMs, everyMs: 1000 });
+        files.follow(world.log);
+        const header: JournalHeader = {
+          format: JOURNAL_FORMAT,
+          seed: base.seed,
+          clusters: [...session.clusters],
+          ports: Object.fromEntries(Object.entries(clusters).map(([n, e]) => [n, e.port])),
+          controlPort,
+          clock: clock.mode,
+          ...(options.speed !== undefined ? { speed: options.speed } : {}),
+          ...(options.record !== undefined ? { record: options.record } : {}),
+          base,
+          expect,
+          builtins: session.builtins,
+          namedTokens: session.namedTokens,
+          startEvents: resumed?.header.startEvents ?? startEvents,
+          startRng: resumed?.header.startRng ?? startRng,
+        };
+        journal = new JournalWriter(join(options.out, JOURNAL_FILE), header, resumed?.entries);
+      } catch (e) {
+        throw new ServeError(`--out ${options.out}: cannot write the session's files: ${(e as Error).message}`);
+      }
+    }
 
     let stopping: Promise<RunResult> | null = null;
     let settle: (r: RunResult) => void = () => undefined;
@@ -249,6 +321,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         clearTimeout(cut);
         await session.drained();
         if (secretFile) removeSecretFile(secretFile.path);
+        journal?.close();
         const result = session.result();
         settle(result);
         return result;
@@ -256,12 +329,14 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     stopNow = () => void stop();
     if (options.crashed === 'refuse') refuseWhileCrashed(world, (name) => servers[session.clusters.indexOf(name)], clusters, () => stopping !== null);
     else if (options.crashed !== undefined && options.crashed !== '503') throw new ServeError(`--crashed must be 503 or refuse, got "${options.crashed}"`);
-    return { world, session, clusters, control, stop, stopped };
+    return { world, session, clusters, control, stop, stopped, files, clock: clock.mode, record: options.record, ...(resumed ? { resumed: resumed.summary } : {}) };
   } catch (e) {
     for (const s of servers) {
       s.tcp.close();
       s.http.close(() => undefined);
     }
+    files?.release();
+    journal?.close();
     throw e;
   }
 }
@@ -284,16 +359,97 @@ function refuseWhileCrashed(world: World, listenerOf: (name: string) => Listener
   });
 }
 
-/** Writes what `--record` and `--out` ask for, once the server has stopped. */
+/** A step's record as the journal keeps it: without the world's states, which a resume folds again. */
+function journalRecord(r: StepRecord): JournalRecord {
+  return {
+    kind: r.kind,
+    title: r.title,
+    virtualAt: r.virtualAt,
+    virtualMs: r.virtualMs,
+    ...(r.request ? { request: r.request } : {}),
+    ...(r.response ? { response: r.response } : {}),
+    ...(r.endpoint ? { endpoint: r.endpoint } : {}),
+    findings: r.findings,
+  };
+}
+
+/**
+ * Rebuilds a session kept in `dir` (history.jsonl and session.jsonl): the world from the history's
+ * events up to the journal's last step (with the generator where it was then), each step's record
+ * with its states folded again, and the journal's header for the listeners, the clock and the
+ * recording. Events past the journal's last step are left out: no client was answered for them.
+ */
+function resumeFrom(dir: string, options: ServeOptions) {
+  if (options.scenario !== undefined || options.clusters !== undefined) throw new ServeError('--resume takes the clusters, ports and clock of the session it resumes: give no scenario or --clusters');
+  let header: JournalHeader;
+  let entries: JournalEntry[];
+  let history: History<SimEvent>;
+  try {
+    ({ header, entries } = readJournal(join(dir, JOURNAL_FILE)));
+    history = readHistory<SimEvent>(join(dir, 'history.jsonl'), isKnownEventType, { incomplete: true });
+  } catch (e) {
+    if (e instanceof JournalError || e instanceof HistoryFileError) throw new ServeError(`--resume ${dir}: ${e.message}`);
+    throw e;
+  }
+  let k = entries.length;
+  while (k > 0 && entries[k - 1].events > history.events.length) k--;
+  const kept = entries.slice(0, k);
+  const n = k > 0 ? kept[k - 1].events : header.startEvents;
+  if (n > history.events.length) throw new ServeError(`--resume ${dir}: history.jsonl holds ${history.events.length} events, fewer than the session started with (${n}): it is not this session's`);
+  const events = history.events.slice(0, n);
+  let world: World;
+  let state: SimState;
+  const records: StepRecord[] = [];
+  const findings: Finding[] = [];
+  try {
+    state = World.replay(events.slice(0, header.startEvents)).state;
+    // The steps' states are read from checkpoints, as a live session's are (timeline.ts).
+    const timeline = new Timeline(events);
+    timeline.note(header.startEvents, state);
+    let at = header.startEvents;
+    for (const [index, e] of kept.entries()) {
+      const before = state;
+      const stepEvents = events.slice(at, e.events);
+      for (const ev of stepEvents) state = foldEvent(state, ev);
+      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before, after: state, events: stepEvents, saved: {}, savedFrom: {} };
+      timeline.note(e.events, state);
+      timeline.attach(record, at, e.events);
+      records.push(record);
+      findings.push(...e.record.findings);
+      at = e.events;
+    }
+    const rng = k > 0 ? kept[k - 1].rng : header.startRng;
+    world = World.replay({ events, end: { events: n, rng, stateHash: hashOf(state) }, file: history.file });
+  } catch (e) {
+    if (e instanceof HistoryFileError) throw new ServeError(`--resume ${dir}: ${e.message}`);
+    throw e;
+  }
+  return {
+    header,
+    entries: kept,
+    world,
+    base: header.base,
+    expect: header.expect,
+    setup: { steps: records, findings } as Pick<RunResult, 'steps' | 'findings'>,
+    summary: { steps: kept.length, events: n, leftOut: history.events.length - n },
+  };
+}
+
+/**
+ * Writes what `--record` and `--out` ask for, once the server has stopped: each file under a
+ * temporary name, then renamed (history.jsonl, written as the session went, gets its closing line).
+ */
 export function writeSessionFiles(handle: ServeHandle, result: RunResult, files: { record?: string; out?: string }): string[] {
   const written: string[] = [];
-  if (files.record) {
-    mkdirSync(dirname(files.record), { recursive: true });
-    writeFileSync(files.record, handle.session.scenarioYaml());
-    written.push(files.record);
+  const record = files.record ?? handle.record;
+  if (record) {
+    mkdirSync(dirname(record), { recursive: true });
+    whileWriting(() => writeFileAtomic(record, handle.session.scenarioYaml()));
+    written.push(record);
   }
-  if (files.out) {
-    writeRunFiles(files.out, files.record ?? 'replsim serve', result);
+  if (handle.files) written.push(...handle.files.finish(record ?? 'replsim serve', result));
+  else if (files.out) {
+    writeRunFiles(files.out, record ?? 'replsim serve', result);
     written.push(`${files.out}/results.json`, `${files.out}/history.jsonl`);
   }
   return written;

@@ -14,6 +14,8 @@ import { problems, runStep, shorten, type RunResult, type StepRecord } from '../
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
 import { WorldUsageError, type World } from '../world.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
+import type { RecorderCall } from './journal.js';
+import { Timeline } from '../scenario/timeline.js';
 import type { ServeClock } from './wall-clock.js';
 
 /** What a control command answered: the step as applied, or why it was refused. */
@@ -32,6 +34,13 @@ export interface SessionOptions {
   setup?: { steps: StepRecord[]; findings: Finding[] };
   /** Told of every invariant violation or hazard as it is seen. */
   onFinding?: (f: Finding) => void;
+  /**
+   * Told of each step once it is applied and recorded, before its client is answered (the history
+   * and the journal are written there), with what the recording was told of it.
+   */
+  onCommitted?: (record: StepRecord, recorded: RecorderCall) => void;
+  /** A session resumed from its journal: the recorder's variables when serving began, and what it was told since. */
+  resumed?: { builtins: Record<string, string>; namedTokens: Record<string, Record<string, string>>; calls: RecorderCall[] };
 }
 
 export class Session {
@@ -58,8 +67,20 @@ export class Session {
     this.clusterNames = [...this.world.state.clusters.names];
     const named: Record<string, Record<string, string>> = {};
     for (const [c, ops] of Object.entries(this.world.state.operators)) named[c] = { ...ops.tokens };
-    this.recorder = new Recorder(options.base, this.world.variables(), named);
+    this.builtins = options.resumed?.builtins ?? this.world.variables();
+    this.namedTokens = options.resumed?.namedTokens ?? named;
+    this.recorder = new Recorder(options.base, this.builtins, this.namedTokens);
+    this.timeline = new Timeline(this.world.log);
+    this.timeline.note(this.world.log.length, this.world.state);
+    for (const call of options.resumed?.calls ?? []) record(this.recorder, call);
   }
+
+  /** Each step's states, read from checkpoints and the log rather than kept per step. */
+  private readonly timeline: Timeline;
+
+  /** The recorder's variables when serving began (the journal keeps them for a resume). */
+  readonly builtins: Record<string, string>;
+  readonly namedTokens: Record<string, Record<string, string>>;
 
   /** Requests and commands queued or running. */
   get inFlight(): number {
@@ -130,18 +151,20 @@ export class Session {
         saved: {},
         savedFrom: {},
       };
-      this.finish(record);
+      this.finish(record, logAt);
       const changed = record.events.length > 0;
       const refused = response.status >= 400 && !changed;
       const unrecordable = whyUnrecordable(req);
-      if (unrecordable && !refused) {
-        // Requests that changed nothing replay exactly without their step; one that changed the
-        // world is listed at the top of the recording, which then cannot replay exactly. (A refused
-        // one is a comment line, which needs no body.)
-        if (changed) this.recorder.omitted(`${record.title}: ${unrecordable}`);
-        return response;
-      }
-      this.recorder.request({ cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, response.status, response.body, { endpoint, changed });
+      // Requests that changed nothing replay exactly without their step; one that changed the world
+      // is listed at the top of the recording, which then cannot replay exactly. (A refused one is a
+      // comment line, which needs no body.)
+      const call: RecorderCall =
+        unrecordable && !refused
+          ? changed
+            ? { omitted: `${record.title}: ${unrecordable}` }
+            : null
+          : { request: { cluster, method: req.method, path: req.path, body: req.body, token: req.token, namespace: req.namespace }, status: response.status, body: response.body, info: { endpoint, changed } };
+      this.commit(record, call);
       return response;
     });
   }
@@ -206,13 +229,20 @@ export class Session {
     record.after = this.world.state;
     record.virtualMs = this.world.now - record.virtualAt;
     record.events = this.world.log.slice(logAt) as SimEvent[];
-    this.finish(record);
-    if (step.kind === 'wait') this.recorder.wait(step.ms);
-    else this.recorder.fault(raw);
+    this.finish(record, logAt);
+    this.commit(record, step.kind === 'wait' ? { wait: step.ms } : { fault: raw });
     return record;
   }
 
-  private finish(record: StepRecord): void {
+  /** Tells the recorder of an applied step, then whoever keeps the session on disk. */
+  private commit(step: StepRecord, call: RecorderCall): void {
+    record(this.recorder, call);
+    this.options.onCommitted?.(step, call);
+  }
+
+  private finish(record: StepRecord, logAt: number): void {
+    this.timeline.note(this.world.log.length, this.world.state);
+    this.timeline.attach(record, logAt, this.world.log.length);
     record.findings = this.watch.afterStep();
     this.records.push(record);
     this.findings.push(...record.findings);
@@ -263,6 +293,15 @@ export class Session {
     if (hazards.length === 0) return base;
     return hazards.length === 1 ? { hazard: hazards[0] } : { hazards };
   }
+}
+
+/** Tells a recorder what it was told of one step (live, or again from a journal on resume). */
+export function record(recorder: Recorder, call: RecorderCall): void {
+  if (call === null) return;
+  if ('request' in call) recorder.request(call.request, call.status, call.body, call.info);
+  else if ('wait' in call) recorder.wait(call.wait);
+  else if ('fault' in call) recorder.fault(call.fault);
+  else recorder.omitted(call.omitted);
 }
 
 /** Why a request cannot be written as a format-1 request step, or null when it can. */

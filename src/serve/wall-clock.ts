@@ -10,6 +10,9 @@ import { performance } from 'node:perf_hooks';
 
 export type ClockMode = 'wall' | 'manual';
 
+/** Real milliseconds, for how often the session's files are synced to the disk: never for the world. */
+export const realMs = (): number => performance.now();
+
 /** Where the virtual time of a served world comes from. */
 export interface ServeClock {
   readonly mode: ClockMode;

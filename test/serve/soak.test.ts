@@ -1,0 +1,37 @@
+// A soak sized for CI: a serving session takes 3,000 small KV writes and its heap, after a full
+// collection, must not grow by more than a bound per 1,000 requests once warmed up. The bound is
+// loose on purpose (the benchmark, `npm run bench -- --only session-memory`, measures the rate): it
+// catches unbounded growth — a state kept per request that shares nothing, a cache that never lets go.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serve, type ServeHandle } from '../../src/serve/serve.js';
+
+// A full collection from a test: the flag is set at run time, and a fresh context exposes `gc`.
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+const heap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+let handle: ServeHandle | undefined;
+afterEach(async () => {
+  await handle?.stop();
+  handle = undefined;
+});
+
+describe('a long session stays within a memory bound per request', () => {
+  it('3,000 small writes: the heap grows by less than 10 MB per 1,000 after 1,000 of warm-up', async () => {
+    handle = await serve({ clusters: ['east', 'west'], clock: 'manual' });
+    const token = handle.world.tokenNamed('east', 'root')!;
+    let warm = 0;
+    for (let i = 0; i < 3000; i++) {
+      if (i === 1000) warm = heap();
+      await handle.session.request('east', { method: 'POST', path: `secret/data/k${i % 100}`, body: { data: { v: i } }, token });
+    }
+    const perThousand = (heap() - warm) / 2;
+    expect(perThousand).toBeLessThan(10e6);
+  }, 120_000);
+});
