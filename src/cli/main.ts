@@ -14,7 +14,7 @@ import { registerDiagram } from './diagram.js';
 import { registerServe } from './serve.js';
 import { registerMerge } from './merge.js';
 import { registerWhatif } from './whatif.js';
-import { bytesText, readUpTo } from '../kernel/files.js';
+import { bytesText, readRegularFile, readUpTo } from '../kernel/files.js';
 import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -41,7 +41,8 @@ function otherRunFile(file: string): string | undefined {
     : 'replay reads the history.jsonl that `replsim run --out DIR` writes: replsim replay DIR/history.jsonl';
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Read only when a regular file of a scenario's size at most (a link to /dev/zero is none).
+    text = readRegularFile(file, SCENARIO_BOUNDS.maxFileBytes);
   } catch {
     return undefined;
   }

@@ -113,7 +113,9 @@ async function startServe(args: string[]) {
   const listening = await until(() => /^listening /m.test(p.out()), 60_000);
   if (!listening) throw new Error(`serve did not start: ${p.err()}`);
   const urls = JSON.parse(/^listening (.*)$/m.exec(p.out())![1]) as Record<string, string>;
-  const status = (await (await fetch(`${urls.control}/v1/status`)).json()) as { clusters: Record<string, { root_token: string }> };
+  // The control listener answers only with this session's secret, which serve prints at start.
+  const secret = /REPLSIM_CTL_SECRET=(\S+)/.exec(p.out())![1];
+  const status = (await (await fetch(`${urls.control}/v1/status`, { headers: { Authorization: `Bearer ${secret}` } })).json()) as { clusters: Record<string, { root_token: string }> };
   return { ...p, urls, root: status.clusters.east.root_token };
 }
 

@@ -152,10 +152,11 @@ describe('the control listener takes its bodies within the service listener boun
   it('a command nested 100,000 deep is refused with 400 naming max_json_depth, and the listener lives on', async () => {
     handle = await serve({ clusters: ['east', 'west'], clock: 'manual' });
     const deep = '{"wait":' + '['.repeat(100_000) + ']'.repeat(100_000) + '}';
-    const res = await fetch(`${handle.control.url}/v1/step`, { method: 'POST', body: deep });
+    const auth = { Authorization: `Bearer ${handle.control.secret}` };
+    const res = await fetch(`${handle.control.url}/v1/step`, { method: 'POST', body: deep, headers: auth });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ errors: ['request body is nested deeper than 500 (max_json_depth)'] });
-    const ok = await fetch(`${handle.control.url}/v1/step`, { method: 'POST', body: JSON.stringify({ wait: '1s' }) });
+    const ok = await fetch(`${handle.control.url}/v1/step`, { method: 'POST', body: JSON.stringify({ wait: '1s' }), headers: auth });
     expect(ok.status).toBe(200);
   });
 });
