@@ -23,9 +23,11 @@ const SHOTS = [
 const VIEWPORT = { width: 1400, height: 1000 };
 
 /** What a class's first minutes send to `serve --ui`: a DR primary, a token, a secondary, a write. */
-async function classSession(base: Record<string, string>, control: string, root: string, westRoot: string): Promise<void> {
+async function classSession(base: Record<string, string>, control: string, secret: string, root: string, westRoot: string): Promise<void> {
   const call = async (url: string, token: string, body?: unknown) => {
-    const r = await fetch(url, { method: 'POST', headers: { 'X-Vault-Token': token }, body: body === undefined ? undefined : JSON.stringify(body) });
+    // The control listener takes the session's secret; a cluster, its Vault token.
+    const headers = url.startsWith(control) ? { Authorization: `Bearer ${secret}` } : { 'X-Vault-Token': token };
+    const r = await fetch(url, { method: 'POST', headers, body: body === undefined ? undefined : JSON.stringify(body) });
     if (!r.ok) throw new Error(`${url}: ${r.status} ${await r.text()}`);
     return r.json() as Promise<Record<string, any>>;
   };
@@ -56,7 +58,7 @@ try {
     const page = await browser.newPage({ viewport: VIEWPORT });
     await page.goto(`${handle.control.url}/ui`);
     const ops = handle.world.state.operators;
-    await classSession({ east: handle.clusters.east.url, west: handle.clusters.west.url }, handle.control.url, ops.east.rootToken, ops.west.rootToken);
+    await classSession({ east: handle.clusters.east.url, west: handle.clusters.west.url }, handle.control.url, handle.control.secret, ops.east.rootToken, ops.west.rootToken);
     await page.waitForSelector('#steps li[data-i="6"]');
     await page.screenshot({ path: 'docs/img/serve-ui-live.png', fullPage: false });
     console.log('wrote docs/img/serve-ui-live.png');
