@@ -197,7 +197,7 @@ const EVENTS = Object.keys(EVENT).length;
 /**
  * Every input the guards and actions read, as a number: each combination is asked of the machine
  * once. (A number, not a text key: the link's streaming asks at every WAL delivered, and building and
- * hashing a text key there cost more than the rest of the delivery's check: issue #15.)
+ * hashing a text key there would cost more than the rest of the delivery's check.)
  */
 function factsKey(c: Connection, e: ConnectionEvent): number {
   const l = factsOf(e);

@@ -148,7 +148,7 @@ export class World {
    * The messages in flight and the timed work scheduled. A replayed world reads its log again to
    * build them when first needed (a request, time passing, a fork, `inFlight`): the bus is derived
    * from the log, as the message history is, and checking a history (`replsim replay`: fold, state
-   * hash) does not need it (issue #15: reading the events on the bus was half of folding them).
+   * hash) does not need it (reading the events onto the bus would be half of folding them).
    */
   private get bus(): Bus<SimState, SimEvent> {
     return (this.live ??= this.readLog(this.unread, false));
@@ -272,8 +272,8 @@ export class World {
    * with its delivery or drop once it happened. Derived from the log: a replay holds the same. A fork
    * carries its parent's messages still in flight (not those already delivered or dropped).
    *
-   * A world keeps only the messages in flight until this is first read (issue #15: the history was
-   * most of a long run's heap, and property runs, the explorer and soak tests never read it): then
+   * A world keeps only the messages in flight until this is first read (the history would be most
+   * of a long run's heap, and property runs, the explorer and soak tests never read it): then
    * the history is rebuilt by reading the log again from the world's origin through a bus of its own
    * (as a replay does: the same events give the same messages), and kept from then on.
    */

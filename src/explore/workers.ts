@@ -14,7 +14,7 @@ import { chunksOf, joinRanges, runRange, type JoinedRuns, type RangeResult, type
  * Worker threads by default. A thread does not come free: each compiles the code again (V8's
  * optimising compiler, some 2–3 s of CPU over its first runs), and one thread alone already keeps
  * 0.2–0.35 of another core busy with that compiler and the garbage collector. Measured on 2 cores
- * (BENCHMARKS.md, issue #15, workers), `--workers 2` finished 6,000 to 24,000 runs 1.0–1.1x sooner
+ * (BENCHMARKS.md, workers), `--workers 2` finished 6,000 to 24,000 runs 1.0–1.1x sooner
  * than `--workers 1` for 40–60% more CPU: so by default one core is left to those threads, and a
  * thread is added per 250,000 commands (5,000 runs of 50 steps), so that its warm-up stays small
  * against its share of the work.

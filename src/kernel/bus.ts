@@ -74,8 +74,8 @@ export type SentMessage = Omit<BusMessage, 'deliveredAt' | 'deliveredBy' | 'sent
 
 /**
  * A message as the bus holds it: one shape for every kind of message, so V8 gives them all one hidden
- * class with their fields inside the object (issue #15: a message built by merging the source's
- * literal into another took some 180 bytes and a hidden class per shape).
+ * class with their fields inside the object (a message built by merging the source's literal into
+ * another takes some 180 bytes and a hidden class per shape).
  */
 class Message implements BusMessage {
   id: string;
@@ -201,7 +201,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
    * Every message sent, in order, with its delivery or drop: kept only when asked for (`history`).
    * The history is derived from the log (a replay sends the same messages), and most worlds never
    * read it (property runs, the explorer, a long soak): kept for them, it was most of a world's heap
-   * (issue #15: ~450 bytes a message, 26 of 58 MiB at 200 clusters after 20k writes). The world
+   * (~450 bytes a message: 26 of 58 MiB at 200 clusters after 20k writes). The world
    * rebuilds it from its log the first time it is read (src/world.ts `messages`).
    */
   private all: BusMessage[] | null;

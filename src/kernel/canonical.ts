@@ -7,7 +7,7 @@ import { isMap } from 'immutable';
  * The text of each persistent map printed so far. A persistent map never changes (a write makes a
  * new one), and the state shares them: DR secondaries hold their primary's storage, so each mount's
  * map was printed once per cluster, and a map no write touched was printed again at every hash
- * (issue #15: canonical JSON was a third of a 25k-key replay). Held weakly: a map no state holds
+ * (canonical JSON would be a third of a 25k-key replay). Held weakly: a map no state holds
  * any more takes its text with it.
  */
 const printedMaps = new WeakMap<object, string>();
@@ -59,8 +59,8 @@ export function canonicalJson(value: unknown): string {
   }
   if (value === null) return 'null';
   // Members are printed into an array and joined, which makes one flat string. Built by `+=`, a
-  // state's text was a tree of millions of pieces that hashing had to flatten first (issue #15: 110
-  // ms of a 25k-key state's 330 ms to print and hash; joined, the whole takes 190).
+  // state's text is a tree of millions of pieces that hashing has to flatten first (a third of the
+  // time to print and hash a 25k-key state: BENCHMARKS.md).
   if (Array.isArray(value)) {
     const parts = new Array<string>(value.length);
     for (let i = 0; i < value.length; i++) parts[i] = value[i] === undefined ? 'null' : canonicalJson(value[i]);

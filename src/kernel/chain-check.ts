@@ -1,7 +1,7 @@
 // A history's hash chain checked on a second thread while the reading thread parses and checks its
 // lines (src/kernel/persist.ts readHistory). Hashing a line (its chain link, sha256 of the previous
 // link and the line's event) was half of reading one: ~0.75 of 1.6 µs a line against a floor of
-// 0.85 µs for reading and JSON.parse alone (issue #15, the replay benchmark). The reading thread hands
+// 0.85 µs for reading and JSON.parse alone (BENCHMARKS.md, the replay rows). The reading thread hands
 // the worker the bytes of whole lines as it decodes them; the worker hashes them straight from those
 // bytes and answers with the first line whose link does not match (or none). The reader then reports
 // whichever comes first, that line or its own first flaw, with the message a one-thread read gives

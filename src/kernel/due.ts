@@ -1,8 +1,8 @@
 // A due-time queue: timed work ordered by the virtual time it falls due, then by the order it was
 // scheduled (a deterministic tie-break: the log's order, since everything scheduled is read from the
 // log). The world's time advancement takes from it the earliest work due, instead of asking every
-// cluster after every event what it has to do (issue #15: the cost grows with the work scheduled, not
-// with clusters × events). The bus (bus.ts) keeps its in-flight messages here; any other timed work
+// cluster after every event what it has to do, so the cost grows with the work scheduled, not with
+// clusters × events. The bus (bus.ts) keeps its in-flight messages here; any other timed work
 // (a reindex finishing, a token expiring) can be scheduled the same way, as an entry with its due time.
 //
 // Timed work (a reindex finishing, a sync job falling due) can carry a rank: at the same due time,

@@ -4,7 +4,7 @@
 import { produce, setUseStrictIteration } from 'immer';
 import { Subject, type Observable } from 'rxjs';
 
-// Speed (issue 7, profiled in BENCHMARKS.md): when immer finalises a draft it visits every property
+// Speed (profiled in BENCHMARKS.md): when immer finalises a draft it visits every property
 // of every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
 // non-enumerable properties too); the state is plain JSON-like data with neither, so Object.keys
 // visits exactly the same properties, and is cheaper. Only the engine drafts state.
@@ -47,7 +47,7 @@ export interface DirectReducer<S, E extends BaseEvent> {
  * write, time passing): it returns the top-level fields of the state that change, as new frozen
  * objects sharing everything unchanged (exactly what immer would have produced), or null when
  * nothing changes; or undefined to leave this event to the draft form (a direct form may cover
- * only the common cases). The engine moves the clock and freezes the new root. Speed (issue 7):
+ * only the common cases). The engine moves the clock and freezes the new root. Speed:
  * an immer draft costs a proxy per level and a walk over every property of every copied object at
  * the end (a mount's whole key map on each write); this builds the same objects directly.
  */
@@ -59,7 +59,7 @@ export type ReducerTable<S, E extends BaseEvent> = { [K in E['type']]?: Reducer<
 /**
  * How a table's state is rebuilt from a direct form's answer (the fields it changed) and the clock:
  * a new frozen root. Without one, the engine spreads the state, which for a frozen object is V8's
- * slow path (~110 ns for a root of seven fields: issue #15); the owner of the state, knowing its
+ * slow path (~110 ns for a root of seven fields); the owner of the state, knowing its
  * fields, can name them in a literal instead (src/areas/cluster/state.ts `nextState`).
  */
 export type Assemble<S> = (state: S, changed: Partial<S>, now: number) => S;
@@ -131,7 +131,7 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
 /** Applies one event: the reducer for its type, and the clock moves to the event's time. */
 export function applyEvent<S extends { now: number }, E extends BaseEvent>(state: S, event: E, reducers: ReducerTable<S, E>): S {
   // Own entries only: a type "constructor" or "toString" found Object's members here and was
-  // applied as a no-op (issue 14), while any other unknown type was refused.
+  // applied as a no-op, while any other unknown type is refused.
   const reducer = isEventType(reducers, event.type) ? (reducers[event.type as E['type']] as Reducer<S, E>) : undefined;
   if (reducer === undefined || reducer === null) throw new UnknownEventError(String(event.type));
   const changed = reducer.direct?.(state, event);

@@ -111,7 +111,7 @@ function withoutKeys(record: Record<string, true>, keys: readonly string[]): Rec
 
 /**
  * Reducers of the network's events, over any state that has a `network` field. Faults are frequent
- * in property runs (a quarter of their events: issue #15), so each has a direct form building what
+ * in property runs (a quarter of their events), so each has a direct form building what
  * its draft form builds (test/kernel/network-direct.test.ts): a new network only when a record
  * changed (cutting a link already cut changes nothing), except a heal of every link, which always
  * sets a new empty record.

@@ -1,8 +1,8 @@
 // The one guard for names that come from outside (request paths and bodies, tokens, namespaces,
 // event fields of a history file) and index a plain object of the state. A plain object inherits
 // `constructor`, `toString`, `__proto__`, `hasOwnProperty` … from Object.prototype: `map[name]`
-// with such a name returns a function or Object.prototype itself, and writing through it changed
-// Object.prototype for the whole process (issue 14: `DELETE …/paths-filter/__proto__`). Every
+// with such a name returns a function or Object.prototype itself, and writing through it changes
+// Object.prototype for the whole process (`DELETE …/paths-filter/__proto__` would). Every
 // lookup by such a name goes through `own`/`hasOwn` instead, so only the object's own entries count.
 
 /** The entry of `map` under `key` if `map` has it as its OWN property, else undefined. */

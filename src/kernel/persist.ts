@@ -1,6 +1,6 @@
 // JSONL persistence of the event log (history.jsonl): one event a line, in log order, canonical so
-// that the same run writes the same bytes, and tamper-evident (issue 14: a deleted, duplicated or
-// edited line, a changed seed or a truncated file used to replay silently to another state).
+// that the same run writes the same bytes, and tamper-evident (a deleted, duplicated or
+// edited line, a changed seed or a truncated file would otherwise replay silently to another state).
 //
 // The format ("replsim-history/1"):
 //   - line k is the canonical JSON of event k with one more key, "#", first (it sorts before every
@@ -94,7 +94,7 @@ const sha256Hex: (text: string) => string =
 
 function link(prev: string, body: string): string {
   // One-shot `crypto.hash` (node >= 20.12): the same digest as createHash().update(prev).update(body),
-  // without a Hash object per line (issue #15: 3.9 → 1.0 µs a line; the chain was most of reading).
+  // without a Hash object per line, which would be most of reading a history.
   return sha256Hex(prev + body);
 }
 
@@ -230,8 +230,7 @@ function writeAll(fd: number, text: string): void {
 /**
  * Bytes read from a history file at a time. The file is read and decoded piece by piece, each piece
  * checked while it is still in the processor's cache: reading a 50 MiB history whole, then checking
- * it, took 1.3x the time (issue #15: 2.05 → 1.55 µs a line; pieces of 64 KiB to 1 MiB within 5% of
- * each other). It also lifts the limit of one string (V8's 512 MiB), which a whole-file read hit on a
+ * it, takes 1.3x the time (pieces of 64 KiB to 1 MiB are within 5% of each other: BENCHMARKS.md). It also lifts the limit of one string (V8's 512 MiB), which a whole-file read hit on a
  * history of some 3M events. A longer line grows the buffer.
  */
 const READ_CHUNK = 1 << 16;

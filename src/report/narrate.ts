@@ -126,7 +126,7 @@ export function narrateStep(r: StepRecord, st: Style, options: NarrationOptions 
     }
   }
   if (r.inspected) {
-    // An `inspect` step (#13): what the external store held, and who had written to it.
+    // An `inspect` step: what the external store held, and who had written to it.
     const { contents } = r.inspected;
     const writers = contents.writers.length ? `written by ${contents.writers.join(', ')}` : 'written by nobody yet';
     const fault = contents.fault === 'none' ? '' : `, fault ${contents.fault}`;

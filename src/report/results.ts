@@ -28,7 +28,7 @@ export function stepJson(s: StepRecord) {
     endpoint: s.endpoint ?? null,
     // A refused step's registered refusal: `code`, the spec `rule` it applies and that rule's `words`.
     rule: s.refusal ?? null,
-    // An `inspect` step: the store it read and what it held then (#13).
+    // An `inspect` step: the store it read and what it held then.
     ...(s.inspected ? { inspected: s.inspected } : {}),
     ok: s.ok,
     failure: s.failure ?? null,
@@ -63,7 +63,7 @@ export function resultsJson(file: string, r: RunResult, run?: RunId) {
     virtualMs: r.virtualMs,
     wallMs: r.wallMs === undefined ? null : roundMs(r.wallMs),
     stateHash: r.stateHash,
-    // The external stores behind sync destinations, as the run left them (#13): outside every cluster.
+    // The external stores behind sync destinations, as the run left them: outside every cluster.
     stores: r.world.state.stores,
   };
 }

@@ -1,7 +1,7 @@
 // Which clusters an event changed: the clusters whose object differs before and after it (the state is
 // immutable, so a cluster no reducer touched is the same object). The bus's sources (replication's
 // messages, merkle's reindex, sync's jobs) and the WAL snapshots' upkeep look only at these, so their
-// cost per event grows with what the event changed (issue #15).
+// cost per event grows with what the event changed.
 //
 // Every reducer makes its new cluster table through one of two calls, which remember what they set:
 // `withCluster` (a direct form setting one cluster: a KV write, a WAL delivered, a role edited) and

@@ -1,4 +1,4 @@
-// The world's clusters by name, as a persistent table (issue #15): a change to one cluster makes a new
+// The world's clusters by name, as a persistent table: a change to one cluster makes a new
 // table that shares everything else, in O(log n), where a plain record had to be copied whole — a
 // 1,000-entry object is in V8's dictionary mode, and copying it cost some 180 µs, once per event that
 // changed any cluster (BENCHMARKS.md §8).

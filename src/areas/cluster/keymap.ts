@@ -1,6 +1,6 @@
 // A mount's key map: key → KV record, as a persistent map (immutable.js `OrderedMap`, a HAMT with an
 // insertion-order index). A write shares all but O(log n) of the previous map, where a plain object
-// had to be copied whole (`{...keys, [key]: rec}`, O(keys) per write: issue #15's 94% of write time at
+// had to be copied whole (`{...keys, [key]: rec}`, O(keys) per write: nearly all of a write's time at
 // 25k keys). It is a frozen value: immer does not draft into it (it is not a plain object), so a
 // reducer replaces it whole.
 //

@@ -366,7 +366,7 @@ export function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
-// Copies for the direct reducers (issue #15). Spreading a frozen object takes V8's slow path: copying
+// Copies for the direct reducers. Spreading a frozen object takes V8's slow path: copying
 // a cluster (15 fields) or a replication record (18) with `{ ...frozen }` cost ~190 ns, a literal
 // naming the fields ~12 ns. Every cluster and replication record is made with its fields in the
 // order declared above (genesis, `emptyReplication`, and edits that keep the order of the record

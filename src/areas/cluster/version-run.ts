@@ -2,8 +2,8 @@
 // service keeps the newest `max_versions` and drops the oldest, so what a key holds never has a gap).
 // Persistent: a write makes a new run that shares what it can with the one before.
 //
-// Issue #15: a persistent map per key (immutable.js `OrderedMap`, a hash map and a list of entries)
-// cost some 300 bytes for a key holding one version, and made the state 1.7x its JSON at 200
+// A persistent map per key (immutable.js `OrderedMap`, a hash map and a list of entries) would cost
+// some 300 bytes for a key holding one version, and made the state 1.7x its JSON at 200
 // clusters. Most keys hold a handful of versions (the service's default is 10), so a short run is a
 // frozen array, copied on a write (a few pointers); a long one (a mount or key configured to keep
 // thousands) is an immutable.js `List`, where adding the newest and dropping the oldest cost O(log n).

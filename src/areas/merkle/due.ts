@@ -1,8 +1,7 @@
 // The reindex's end on the bus's due-time queue (src/kernel/due.ts): when an event starts a reindex
 // (a cluster's `reindexUntil` set), the source schedules timed work at that time; when it falls due,
-// `checkReindex` ends it: finished on a running cluster, abandoned on a crashed one. This replaced a
-// timed process that scanned every cluster after every event (issue #15); the order is the
-// process's: at one instant, reindexes end before sync jobs and before the bus's messages and
+// `checkReindex` ends it: finished on a running cluster, abandoned on a crashed one. Nothing scans
+// every cluster after every event. The order: at one instant, reindexes end before sync jobs and before the bus's messages and
 // checks, by cluster name.
 import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';
 import { isUp } from '../../kernel/network.js';

@@ -5,7 +5,7 @@
 // Each reducer is written as an edit of a draft and also carries a direct form (engine.ts
 // `DirectForm`), which builds the same next cluster without an immer draft: obtaining a DR
 // operation token takes four of these events, and the explorer and property runs obtain thousands
-// (issue #15: their drafts were a sizeable share of the runs). What the direct forms build is what
+// (drafting each would be a sizeable share of the runs). What the direct forms build is what
 // the drafts build (test/areas/operation-token/direct-forms.test.ts folds real runs both ways): new
 // frozen objects along the path that changed, everything else shared, keys in the same order.
 import type { DraftReducer, SimDraft } from '../cluster/draft.js';

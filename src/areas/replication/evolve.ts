@@ -115,7 +115,7 @@ function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, prim
   }
   else {
     r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
-    // #13: sync configuration and the plugin catalog are replicated configuration: a performance
+    // Sync configuration and the plugin catalog are replicated configuration: a performance
     // secondary reads its primary's (the namespaces it receives), forwards writes to it, and runs
     // no sync jobs (cluster/sync.ts `runsSyncJobs`).
     s.sync = syncStateForPerformanceSecondary(primary.sync, s.storage);
@@ -126,8 +126,8 @@ function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, prim
 }
 
 /**
- * `catchUp` for a DR delivery, built without an immer draft (engine.ts `DirectForm`; issue #15: the
- * draft of each delivery was 16.5% of a write's time at 200 clusters). DR mirrors its primary, so the
+ * `catchUp` for a DR delivery, built without an immer draft (engine.ts `DirectForm`: a draft of each
+ * delivery would be a sixth of a write's time at 200 clusters). DR mirrors its primary, so the
  * secondary takes the primary's own storage, sync and plugins objects and WAL position (frozen, so
  * shared), its issued list and revocations: the same values, in the same key order, frozen, as the
  * draft form builds. A performance delivery (it filters what it takes) is performanceDelivered's.
@@ -156,8 +156,8 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
 }
 
 /**
- * `catchUp` for a performance delivery, built without an immer draft (issue #15: the draft was a
- * third of a performance write's time). The secondary takes the storage its filter lets through
+ * `catchUp` for a performance delivery, built without an immer draft (a draft would be a third of a
+ * performance write's time). The secondary takes the storage its filter lets through
  * (`replicatedStorage`, a new object), numbers its own WAL, holds its primary's issued list,
  * revocations and dynamic filter, and reads the primary's sync destinations (those in namespaces it
  * receives) and plugin catalog: the same values, in the same key order, every new object frozen,
@@ -190,8 +190,7 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
 
 /**
  * A reducer whose whole effect is assigning fields of one cluster's replication of the event's kind
- * (`edit`), written once for both forms: the draft form edits the draft; the direct form (issue #15:
- * these are among the commonest drafted events of property runs and the explorer) edits a shallow
+ * (`edit`), written once for both forms: the draft form edits the draft; the direct form (these are among the commonest drafted events of property runs and the explorer) edits a shallow
  * copy, then freezes what the edit made new, which is what immer builds from the same assignments
  * (keys in the same order, new objects frozen, everything else shared). An edit assigns fields; it
  * never changes an object it reads in place (`r.issued = { ...r.issued, … }`, not `r.issued[id] = …`).

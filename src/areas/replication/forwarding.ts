@@ -25,7 +25,7 @@ export function forwardedFrom(sentTo: string, landed: string): { forwardedBy?: s
 
 /**
  * The cluster a write of replicated configuration (sync destinations and associations, the plugin
- * catalog: #13) sent to this cluster is applied on, or why it is refused: as a write to a
+ * catalog) sent to this cluster is applied on, or why it is refused: as a write to a
  * replicated mount, it goes to the performance primary of a performance secondary.
  */
 export function configurationLanding(state: SimState, cluster: ClusterState): WriteLanding {

@@ -62,8 +62,8 @@ export function credentialsRevoked(state: SimState, kind: ReplicationKind, jti: 
 /**
  * Every revoked jti of the world, by kind, gathered once and carried by the clusters' table to the
  * tables made from it while the clusters a change sets keep their revocation lists (a KV write, a WAL
- * delivered: cluster-table.ts `Derived`). Issue #15: the streaming process asked for each follower,
- * and a scan of every cluster each time made it O(clusters²): 67% of a write's time at 200 clusters.
+ * delivered: cluster-table.ts `Derived`). Streaming asks for each follower, and a scan of every
+ * cluster each time would make it O(clusters²).
  */
 const REVOKED: Derived<ClusterState, Record<ReplicationKind, Set<string>>> = {
   keeps: (was, now) =>
@@ -185,7 +185,7 @@ type FollowingIndex = Record<ReplicationKind, Map<string, string[]>>;
  * The clusters following each primary (role `secondary.following`), by kind, in name order: built once
  * and carried by the clusters' table to the tables made from it while the clusters a change sets keep
  * their roles and primaries (a KV write, a WAL delivered), so a write does not sort every cluster's
- * name (issue #15). Readers take the clusters themselves from the state.
+ * name. Readers take the clusters themselves from the state.
  */
 const FOLLOWING: Derived<ClusterState, FollowingIndex> = {
   keeps: (was, now) =>

@@ -125,8 +125,7 @@ function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['repli
 
 /**
  * What one event did on the bus, gathered as the readings below find it; its lists are made when
- * first needed (most events send one kind of thing, or nothing: issue #15, an event's effects were
- * five arrays and a set, made for every event).
+ * first needed (most events send one kind of thing, or nothing).
  */
 class Effects {
   sent: SentMessage[] | null = null;

@@ -29,7 +29,7 @@ import { changedBetween } from '../cluster/changed.js';
 
 // A stream's name is made once per kind and pair of clusters and shared by every message of it: the
 // bus keys its streams by name, and a name made anew for each message was a new string to hash and
-// keep (issue #15).
+// keep.
 const walStreams: Record<ReplicationKind, Map<string, Map<string, string>>> = { dr: new Map(), performance: new Map() };
 const linkStreams: Record<ReplicationKind, Map<string, string>> = { dr: new Map(), performance: new Map() };
 

@@ -4,8 +4,7 @@
 // each event the source looks at the clusters the event changed (all of them after a crash or a
 // restart), and schedules each association's next job at its due time; when one falls due,
 // `checkSyncJob` runs it if it is still the one owed then (else a later event scheduled the one that
-// is). This replaced a timed process that scanned every association of every cluster after every
-// event (issue #15); the order is the process's: the earliest job, ties by cluster name, destination
+// is), so nothing scans every association of every cluster after every event. The order: the earliest job, ties by cluster name, destination
 // key and association id, after the reindexes ending at the same instant and before the bus's
 // messages and checks. The network and the store decide each job's outcome when it runs.
 import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';

@@ -3,7 +3,7 @@
 // string value, the entries of one object, the elements of one array, the number of JSON tokens,
 // and the size of the whole body. A body over a bound is refused with a 400 and changes nothing.
 // Without the bounds, KV data nested 3,000 deep was stored and then overflowed the stack of the
-// state hash and of the history writer (issue 14).
+// state hash and of the history writer.
 //
 // Defaults: max_json_depth 500, max_json_string_value_length 1,048,576 and max_request_size 32 MiB
 // are the facts file's. The facts file marks the entry/element defaults "permissive, not checked";

@@ -24,7 +24,7 @@ export interface AuthRule {
   license?: 'enterprise' | 'enterprise-or-managed';
   /**
    * The path exists only in Enterprise builds: on a community build (licence `none`) there is no
-   * such path at all, 404 `unsupported path` (secret sync, #13), before any other check.
+   * such path at all, 404 `unsupported path` (secret sync), before any other check.
    */
   enterpriseBuildOnly?: boolean;
   /** The path stays open on a DR secondary (status, the DR secondary's own endpoints). */

@@ -117,7 +117,7 @@ export class UpdatePrimary extends OperatorCommand {
 export const updatePrimary: CommandFamily = {
   family: 'update-primary',
   // Re-pointing (by token, by address, forgetting) is where failover runbooks go wrong: drawn often,
-  // addresses as often as tokens (issue #12 found its bugs in demote, forget, promote, re-point chains).
+  // addresses as often as tokens (demote, forget, promote, re-point chains are where its bugs hide).
   weight: 4,
   arbitrary: (caps) =>
     fc.tuple(fc.nat(MAX_CLUSTERS - 1), fc.constantFrom(...caps.kinds), fc.constantFrom<UpdateVia>('token', 'addresses', 'addresses', 'forget')).map(
