@@ -1,12 +1,12 @@
 // The one list of the spec's areas. Each area's folder owns everything about it and says what it
-// gives the world in its `area.ts` (the contract: src/kernel/area.ts): reducers, timed processes,
-// routes, bus messages, monitors, property commands and refusals. The world (src/world.ts), the
-// monitor catalogue (src/check/catalogue.ts) and the property commands (src/explore/commands/index.ts)
-// read this list and nothing else, so an area is added here, once.
+// gives the world in its `area.ts` (the contract: src/kernel/area.ts): reducers, routes, bus
+// messages (and the timed work and checks they schedule), monitors, property commands and refusals.
+// The world (src/world.ts), the monitor catalogue (src/check/catalogue.ts) and the property commands
+// (src/explore/commands/index.ts) read this list and nothing else, so an area is added here, once.
 //
-// The order is the order the router tries `sys/` paths, time processes and bus sources run at the
-// same instant, and the explorer tries commands: the spec's areas first, the cluster's own (client
-// paths, KV writes, faults, waits) last. (Monitors run in the order of invariants.md, whatever the
+// The order is the order the router tries `sys/` paths, bus sources run at the same instant, and the
+// explorer tries commands: the spec's areas first, the cluster's own (client paths, KV writes,
+// faults, waits) last. (Monitors run in the order of invariants.md, whatever the
 // areas' order: src/check/catalogue.ts.)
 import { authArea } from './areas/auth/area.js';
 import { clusterArea } from './areas/cluster/area.js';

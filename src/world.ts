@@ -32,7 +32,6 @@ export const reducers = withRoot(gatherWorldReducers<SimState, SimEvent>(AREAS, 
 /** The routes the world serves: every area's `sys/` paths, and the KV engines' routes by mount type. */
 export const routes: RouteTable = { sys: gather(AREAS, 'routes'), mounts: gatherMountRoutes(AREAS) as RouteTable['mounts'] };
 /** What happens by itself as time passes, in every area. */
-const processes = gather(AREAS, 'processes');
 /** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
 const messageSources: MessageSource<SimState, SimEvent>[] = gather(AREAS, 'messages');
 /** Who receives the messages the bus is in control of, by kind: the receiving area's handler (bus.ts `Receiver`). */
@@ -382,23 +381,17 @@ export class World {
   }
 
   /**
-   * Moves the virtual clock, doing whatever falls due on the way, in time order: the timed processes'
-   * work, and the messages and checks of the bus falling due (a message met by its fate: delivered
-   * by its receiver's events, held back, or dropped). At equal times a process goes first, then the
-   * bus's work in the order it was scheduled.
+   * Moves the virtual clock, doing whatever falls due on the way, in time order: the messages,
+   * checks and timed work of the bus falling due (a message met by its fate: delivered by its
+   * receiver's events, held back, or dropped), at equal times in the order it was scheduled.
    */
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new WorldUsageError(`cannot wait ${ms} ms: a wait must be a non-negative number`);
     const target = this.now + ms;
     for (let guard = 0; ; guard++) {
-      if (guard > 1_000_000) throw new Error('timed processes did not settle: a process keeps reporting due work');
-      let next: { at: number; events: SimEvent[] } | null = null;
-      for (const p of processes) {
-        const due = p(this.store.state);
-        if (due && due.at <= target && (!next || due.at < next.at)) next = due;
-      }
+      if (guard > 1_000_000) throw new Error('the bus did not settle: its work keeps falling due');
       const due = this.bus.nextDue();
-      if (due && due.due <= target && (!next || due.due < next.at)) {
+      if (due && due.due <= target) {
         const at = Math.max(due.due, this.now);
         if (due.message) this.receive(due.message, at);
         else {
@@ -409,9 +402,7 @@ export class World {
         }
         continue;
       }
-      if (!next) break;
-      for (const e of next.events) e.at = Math.max(e.at, this.now);
-      this.store.append(...next.events);
+      break;
     }
     this.store.append({ type: 'time-advanced', at: target });
   }

@@ -6,13 +6,6 @@ import type { Checker, MessageSource, Receiver } from './bus.js';
 import type { BaseEvent, ReducerTable } from './engine.js';
 import type { Refused } from './http/refusal.js';
 
-/**
- * Something that happens by itself as time passes (a WAL delivery, a reindex finishing): it looks
- * at the state and says when its next piece of work falls due and what events it makes then. The
- * world runs every area's processes in time order; the events go into the log like any other.
- */
-export type TimedProcess<S, E> = (state: S) => { at: number; events: E[] } | null;
-
 /** What an area of the spec gives the world. Lists are in the area's own order; an area leaves out what it lacks. */
 export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
   /** The area's name, as its folder and the prefix of its refusal codes (`replication.mustPromote`). */
@@ -21,8 +14,6 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
   readonly readme: string;
   /** How each of its events changes the state (evolve): one area reduces an event type, no other. */
   readonly reducers: ReducerTable<S, E>;
-  /** What happens in it as time passes. */
-  readonly processes: readonly TimedProcess<S, E>[];
   /** Its endpoints of the spec's path table (`sys/...`), and paths of the service it does not simulate (501). */
   readonly routes: readonly Route[];
   /** Endpoints relative to a mount, by mount type (the KV engines). */
@@ -50,11 +41,11 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
 export function defineArea<S, E extends BaseEvent, Route, Monitor, Command>(
   parts: Pick<Area<S, E, Route, Monitor, Command>, 'name' | 'readme'> & Partial<Area<S, E, Route, Monitor, Command>>,
 ): Area<S, E, Route, Monitor, Command> {
-  return { reducers: {}, processes: [], routes: [], mountRoutes: {}, messages: [], receivers: {}, checkers: {}, upkeep: null, monitors: [], commands: [], refusals: {}, ...parts };
+  return { reducers: {}, routes: [], mountRoutes: {}, messages: [], receivers: {}, checkers: {}, upkeep: null, monitors: [], commands: [], refusals: {}, ...parts };
 }
 
 type AnyArea = Area<any, any, unknown, unknown, unknown>;
-type ListPart = 'processes' | 'routes' | 'messages' | 'monitors' | 'commands';
+type ListPart = 'routes' | 'messages' | 'monitors' | 'commands';
 
 /** One part of every area, joined in the list's order (the router tries routes in that order, the explorer commands). */
 export function gather<A extends AnyArea, K extends ListPart>(areas: readonly A[], part: K): A[K][number][] {

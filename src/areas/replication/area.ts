@@ -28,7 +28,6 @@ import { revokedStaysBarred } from './monitors/revoked-stays-barred.js';
 import { twoPrimaries } from './monitors/two-primaries.js';
 import { wipeOnEnable } from './monitors/wipe-on-enable.js';
 import { replicationReducers } from './evolve.js';
-import { replicationProcesses } from './index.js';
 import { replicationRefusals } from './refusals.js';
 import { drRoutes, legacyRoutes, performanceRoutes } from './routes.js';
 import { licenseStatusRoute } from './decide/license-status.js';
@@ -37,7 +36,6 @@ export const replicationArea = simArea({
   name: 'replication',
   readme: 'src/areas/replication/README.md',
   reducers: { ...replicatingPerformanceConfiguration(replicationReducers), ...filterReducers },
-  processes: replicationProcesses,
   routes: [
     ...drRoutes,
     ...performanceRoutes,

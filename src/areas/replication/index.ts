@@ -2,8 +2,6 @@
 // status record, activation tokens, what a secondary receives (with performance's paths filters),
 // and how DR carries performance replication. Everything here takes the kind as a parameter; the
 // API modules of each kind (replication-dr, replication-performance) wire it.
-import type { TimedProcess } from '../cluster/timed.js';
-
 export * from './events.js';
 export { replicationReducers } from './evolve.js';
 export { replicationStatus } from './status.js';
@@ -22,7 +20,3 @@ export {
   normaliseFilterPath,
 } from './filters.js';
 export { replicatingPerformanceConfiguration } from './interplay.js';
-
-// No timed process: a link's messages ride the bus, and a dropped link is noticed by a check the
-// event that broke it schedules (streaming.ts).
-export const replicationProcesses: TimedProcess[] = [];
