@@ -3,40 +3,29 @@
 // whole steps apart never reach (a write acknowledged just before the crash; a restart during a
 // merkle sync; a primary restarted under its streaming secondaries).
 import fc from 'fast-check';
-import { OperatorCommand, pick, type CommandFamily } from '../../property/command.js';
+import type { CommandFamily } from '../../property/command.js';
+import { Crash } from './crash.js';
 import { MAX_CLUSTERS, type Model } from '../../property/model.js';
 import type { OperatorPort as Operator } from '../../property/answer.js';
 
 /** The gaps between the crash and the restart, in ms: the same instant, within, and past a 20 ms link. */
 export const BOUNCE_GAPS_MS = [0, 10, 30] as const;
 
-export class Bounce extends OperatorCommand {
-  readonly family = 'bounce';
-  /** The `index`-th running cluster, down for `gapMs`. */
+/** A crash of the `index`-th running cluster (as `Crash` picks it), then its restart `gapMs` later. */
+export class Bounce extends Crash {
+  override readonly family = 'bounce';
   constructor(
-    readonly index: number,
+    index: number,
     readonly gapMs: number,
   ) {
-    super();
+    super(index);
   }
 
-  private target(m: Readonly<Model>): string | undefined {
-    return pick(m.clusters, this.index, (c) => m.up[c]);
-  }
-
-  check(m: Readonly<Model>): boolean {
-    return this.target(m) !== undefined;
-  }
-
-  predict(): 'accept' {
-    return 'accept';
-  }
-
-  describe(m: Readonly<Model>): string {
+  override describe(m: Readonly<Model>): string {
     return `bounce ${this.target(m)} (down ${this.gapMs} ms)`;
   }
 
-  protected act(m: Model, op: Operator): void {
+  protected override act(m: Model, op: Operator): void {
     const c = this.target(m)!;
     op.crash(c, `crash ${c}`);
     if (this.gapMs > 0) op.wait(this.gapMs, `wait ${this.gapMs} ms`);

@@ -5,13 +5,13 @@ import { MAX_CLUSTERS, type Model } from '../../property/model.js';
 import type { OperatorPort as Operator } from '../../property/answer.js';
 
 export class Crash extends OperatorCommand {
-  readonly family = 'crash';
+  readonly family: string = 'crash';
   /** The `index`-th running cluster. */
   constructor(readonly index: number) {
     super();
   }
 
-  private target(m: Readonly<Model>): string | undefined {
+  protected target(m: Readonly<Model>): string | undefined {
     return pick(m.clusters, this.index, (c) => m.up[c]);
   }
 
