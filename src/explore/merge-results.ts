@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { HAZARD_IDS, INVARIANT_IDS } from '../scenario/schema.js';
 import { joinRanges, type JoinedRuns, type PortableCounterexample, type RangeResult } from './property-runs.js';
-import { shardRange, type Shard } from './shard.js';
+import { shardRange, shardsInOrder, type Shard } from './shard.js';
 
 export const SHARD_FILE = /^(check|explore)-shard-(\d+)-of-(\d+)\.json$/;
 
@@ -150,15 +150,9 @@ export function mergeShards(inputs: readonly string[]): { ok: true; merged: Merg
     if (l.data.shard.count !== first.data.shard.count) return { ok: false, message: `${first.file} is one of ${first.data.shard.count} shards and ${l.file} one of ${l.data.shard.count}: merge joins the shards of one run` };
   }
   const n = first.data.shard.count;
-  const byIndex = new Map<number, Loaded>();
-  for (const l of loaded) {
-    const twice = byIndex.get(l.data.shard.index);
-    if (twice) return { ok: false, message: `shard ${l.data.shard.index} of ${n} is given twice: ${twice.file} and ${l.file}` };
-    byIndex.set(l.data.shard.index, l);
-  }
-  const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length) return { ok: false, message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${n} ${missing.length === 1 ? 'is' : 'are'} missing: merge needs every shard's result` };
-  const ordered = Array.from({ length: n }, (_, i) => byIndex.get(i + 1)!);
+  const inOrder = shardsInOrder(loaded, n);
+  if (!inOrder.ok) return inOrder;
+  const ordered = inOrder.ordered;
   return first.data.replsim === 'check-shard' ? mergeCheck(ordered as { file: string; data: CheckShardFile }[]) : { ok: true, merged: mergeExplore(ordered as { file: string; data: ExploreShardFile }[]) };
 }
 

@@ -51,3 +51,19 @@ export function writeShardFile(dir: string, command: 'check' | 'explore', shard:
   writeFileSync(file, JSON.stringify(content, null, 2) + '\n');
   return file;
 }
+
+/**
+ * Shard results in shard order, each shard given once and none missing (`n` shards in all), or why
+ * not: the check `replsim merge` makes of check, explore and whatif shards alike.
+ */
+export function shardsInOrder<T extends { file: string; data: { shard: { index: number } } }>(loaded: readonly T[], n: number): { ok: true; ordered: T[] } | { ok: false; message: string } {
+  const byIndex = new Map<number, T>();
+  for (const l of loaded) {
+    const twice = byIndex.get(l.data.shard.index);
+    if (twice) return { ok: false, message: `shard ${l.data.shard.index} of ${n} is given twice: ${twice.file} and ${l.file}` };
+    byIndex.set(l.data.shard.index, l);
+  }
+  const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
+  if (missing.length) return { ok: false, message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${n} ${missing.length === 1 ? 'is' : 'are'} missing: merge needs every shard's result` };
+  return { ok: true, ordered: Array.from({ length: n }, (_, i) => byIndex.get(i + 1)!) };
+}

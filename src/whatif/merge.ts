@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { shardsInOrder } from '../explore/shard.js';
 
 export const WHATIF_SHARD = /^whatif-shard-(\d+)-of-(\d+)\.json$/;
 
@@ -70,15 +71,9 @@ export function mergeWhatif(files: readonly string[]): { ok: true; merged: Merge
     if (l.data.shard.count !== first.data.shard.count) return { ok: false, message: `${first.file} is one of ${first.data.shard.count} shards and ${l.file} one of ${l.data.shard.count}` };
   }
   const n = first.data.shard.count;
-  const byIndex = new Map<number, { file: string; data: WhatifShard }>();
-  for (const l of loaded) {
-    const twice = byIndex.get(l.data.shard.index);
-    if (twice) return { ok: false, message: `shard ${l.data.shard.index} of ${n} is given twice: ${twice.file} and ${l.file}` };
-    byIndex.set(l.data.shard.index, l);
-  }
-  const missing = Array.from({ length: n }, (_, i) => i + 1).filter((i) => !byIndex.has(i));
-  if (missing.length) return { ok: false, message: `shard${missing.length === 1 ? '' : 's'} ${missing.join(', ')} of ${n} ${missing.length === 1 ? 'is' : 'are'} missing: merge needs every shard's result` };
-  const results = Array.from({ length: n }, (_, i) => byIndex.get(i + 1)!.data.results).flat();
+  const inOrder = shardsInOrder(loaded, n);
+  if (!inOrder.ok) return inOrder;
+  const results = inOrder.ordered.flatMap((l) => l.data.results);
   if (results.some((r, i) => r.n !== i + 1) || results.length !== first.data.variants) return { ok: false, message: 'the shards do not hold every variant of the plan once, in order: a shard file was cut short or edited' };
   return { ok: true, merged: { file: first.data.file, settings: first.data.settings, shards: n, variants: first.data.variants, results } };
 }
