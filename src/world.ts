@@ -12,7 +12,7 @@ import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
 import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/external-store.js';
 import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/http/http.js';
-import { explainRefusal, type RefusalExplanation } from './kernel/http/refusal.js';
+import { explainRefusal, type RefusalExplanation } from './kernel/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
 import { dispatch, type Dispatch } from './kernel/http/router.js';
 import { clusterRouting, type RouteTable } from './areas/cluster/http/routing.js';
@@ -79,7 +79,7 @@ export interface RequestResult {
   pattern?: string;
   /** The events the request appended (none when refused or read-only). */
   events: SimEvent[];
-  /** When refused: the registered refusal's code and the spec rule it applies (kernel/http/refusal.ts). */
+  /** When refused: the registered refusal's code and the spec rule it applies (kernel/refusal.ts). */
   refusal?: RefusalExplanation;
 }
 

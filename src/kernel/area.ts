@@ -4,7 +4,7 @@
 // its monitors and src/explore/commands/index.ts draws its commands.
 import type { Checker, MessageSource, Receiver } from './bus.js';
 import type { BaseEvent, ReducerTable } from './engine.js';
-import type { Refused } from './http/refusal.js';
+import type { Refused } from './refusal.js';
 
 /** What an area of the spec gives the world. Lists are in the area's own order; an area leaves out what it lacks. */
 export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
@@ -33,7 +33,7 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
   readonly monitors: readonly Monitor[];
   /** The operator-level commands property runs and the explorer draw from. */
   readonly commands: readonly Command[];
-  /** Its registered refusals (kernel/http/refusal.ts), by name: each code is `<name>.<key>`. */
+  /** Its registered refusals (kernel/refusal.ts), by name: each code is `<name>.<key>`. */
   readonly refusals: Readonly<Record<string, (...params: any) => Refused>>;
 }
 

@@ -1,6 +1,6 @@
-// docs/refusals.md: every registered refusal (kernel/http/refusal.ts), generated from the registry
+// docs/refusals.md: every registered refusal (kernel/refusal.ts), generated from the registry
 // so that it cannot drift: its code, status, whose words the text is, and the spec rule it applies.
-import { registeredRefusals } from '../kernel/http/refusal.js';
+import { registeredRefusals } from '../kernel/refusal.js';
 import '../world.js'; // registers every area's refusals (each area's refusals.ts, through its routes)
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');

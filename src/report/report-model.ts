@@ -8,7 +8,7 @@ import type { BusMessage } from '../kernel/bus.js';
 import type { RunResult } from '../scenario/runner.js';
 import { lostMessagesOf, messagesOf, type LostMessage, type NetworkMessage } from './messages.js';
 import { redact } from './redact.js';
-import type { RefusalExplanation } from '../kernel/http/refusal.js';
+import type { RefusalExplanation } from '../kernel/refusal.js';
 import { streamingFields, topologyChanges } from './topology.js';
 
 export interface RoleView {

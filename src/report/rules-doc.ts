@@ -1,9 +1,9 @@
 // docs/rules.md: every rule id that narration, results.json, the refusal registry, the tutorials and
 // the gallery cite, with its words and where it is enforced. Generated from the numbered rules
-// (rules.ts) and the refusal registry (kernel/http/refusal.ts), so neither can drift from the page.
+// (rules.ts) and the refusal registry (kernel/refusal.ts), so neither can drift from the page.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { registeredRefusals, type RefusalDef } from '../kernel/http/refusal.js';
+import { registeredRefusals, type RefusalDef } from '../kernel/refusal.js';
 import { NUMBERED_RULES } from './rules.js';
 import '../world.js'; // registers every area's refusals (each area's refusals.ts, through its routes)
 

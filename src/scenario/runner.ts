@@ -2,7 +2,7 @@
 // invariant and hazard monitors run after it, and the outcome judged against the file's `expect`.
 // The runner stops at the first step that fails: later steps usually depend on it.
 import { parseDuration } from '../kernel/clock.js';
-import type { RefusalExplanation } from '../kernel/http/refusal.js';
+import type { RefusalExplanation } from '../kernel/refusal.js';
 import { Timeline } from './timeline.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';

@@ -4,7 +4,7 @@
 // state as it was. The machines (models/*.machine.ts) decide each row; this test holds the rows in
 // the spec's words, independently of them.
 import { describe, expect, it } from 'vitest';
-import { refusalDef } from '../../src/kernel/http/refusal.js';
+import { refusalDef } from '../../src/kernel/refusal.js';
 import type { ApiResponse } from '../../src/kernel/http/http.js';
 import { World, type RequestResult } from '../../src/world.js';
 import { drOperationToken, drPair, drWorld, enablePrimary, rootOf, secondaryToken } from './replication/helpers.js';

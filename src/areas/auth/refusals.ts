@@ -1,7 +1,7 @@
 // Every refusal of ACL policies, token roles and token creation, registered once
-// (kernel/http/refusal.ts). The texts are the service's where its system and token-store backends
+// (kernel/refusal.ts). The texts are the service's where its system and token-store backends
 // are known to say them; the others are marked simulator wording.
-import { defineRefusals } from '../../kernel/http/refusal.js';
+import { defineRefusals } from '../../kernel/refusal.js';
 
 const rule = (id: string, words: string) => ({ id, words });
 

@@ -1,7 +1,7 @@
 // The refusals of the client endpoints a cluster serves beside the spec's tables (KV, sys/health,
-// wrapping, token lookup), registered once (kernel/http/refusal.ts). These are the service's
+// wrapping, token lookup), registered once (kernel/refusal.ts). These are the service's
 // behaviour from the facts file, outside the spec's areas: their rule ids start with `facts.`.
-import { defineRefusals } from '../../kernel/http/refusal.js';
+import { defineRefusals } from '../../kernel/refusal.js';
 import { multierror } from '../../kernel/http/http.js';
 
 const rule = (id: string, words: string) => ({ id, words });

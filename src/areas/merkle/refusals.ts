@@ -1,6 +1,6 @@
 // The refusals of merkle's own endpoints (reindex, merkle-check), registered once
-// (kernel/http/refusal.ts). Calling them off a DR secondary is operation-token's `notDrSecondary`.
-import { defineRefusals } from '../../kernel/http/refusal.js';
+// (kernel/refusal.ts). Calling them off a DR secondary is operation-token's `notDrSecondary`.
+import { defineRefusals } from '../../kernel/refusal.js';
 
 const rule = (id: string, words: string) => ({ id, words });
 

@@ -1,8 +1,8 @@
 // Every refusal of the DR operation token endpoints and their generation attempt (spec area A,
-// Authentication 2–3, the generation attempt table), registered once (kernel/http/refusal.ts).
-import { defineRefusals } from '../../kernel/http/refusal.js';
+// Authentication 2–3, the generation attempt table), registered once (kernel/refusal.ts).
+import { defineRefusals } from '../../kernel/refusal.js';
 import { generationRefusalText, type GenerationRefusal } from '../../../models/generation-attempt.machine.js';
-import type { Refused } from '../../kernel/http/refusal.js';
+import type { Refused } from '../../kernel/refusal.js';
 
 const rule = (id: string, words: string) => ({ id, words });
 const attemptText = (r: GenerationRefusal) => [generationRefusalText(r)];

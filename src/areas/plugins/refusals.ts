@@ -1,7 +1,7 @@
 // Every refusal of the plugin runtime catalog and the plugin catalog (spec area C), registered once
-// (kernel/http/refusal.ts). The texts are the service's (vault-api-facts.md §C, Vault's
+// (kernel/refusal.ts). The texts are the service's (vault-api-facts.md §C, Vault's
 // builtin/logical/system handlers).
-import { defineRefusals } from '../../kernel/http/refusal.js';
+import { defineRefusals } from '../../kernel/refusal.js';
 import { multierror } from '../../kernel/http/http.js';
 
 const rule = (id: string, words: string) => ({ id, words });

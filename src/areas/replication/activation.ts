@@ -16,7 +16,7 @@ import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.j
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
 import { KIND_WORD } from '../vocabulary.js';
-import type { Refused } from '../../kernel/http/refusal.js';
+import type { Refused } from '../../kernel/refusal.js';
 import { replicationRefusals as R } from './refusals.js';
 
 /**

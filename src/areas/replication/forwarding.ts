@@ -6,7 +6,7 @@
 import { modeOf } from '../../../models/replication-role.machine.js';
 import { linkDown } from './link.js';
 import type { ClusterState, MountEntry, SimState } from '../cluster/state.js';
-import type { Refused } from '../../kernel/http/refusal.js';
+import type { Refused } from '../../kernel/refusal.js';
 import { replicationRefusals as R } from './refusals.js';
 
 export type WriteLanding = { cluster: string } | { refuse: Refused };

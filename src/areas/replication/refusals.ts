@@ -2,7 +2,7 @@
 // code, status, text, and the spec rule it applies. Texts take the kind's word (`DR`,
 // `performance`) as their first parameter. Simulator wording unless marked `service`: the facts
 // file has no text for most of these (its gap 2); each names the cause and the fix.
-import { defineRefusals } from '../../kernel/http/refusal.js';
+import { defineRefusals } from '../../kernel/refusal.js';
 import { multierror } from '../../kernel/http/http.js';
 
 const rule = (id: string, words: string) => ({ id, words });

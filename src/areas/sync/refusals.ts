@@ -1,7 +1,7 @@
-// Every refusal of the secret sync endpoints (spec area D), registered once (kernel/http/refusal.ts).
+// Every refusal of the secret sync endpoints (spec area D), registered once (kernel/refusal.ts).
 // The facts file lacks most texts (gap 2 and area D's unknown validation messages): simulator
 // wording unless marked `service`.
-import { defineRefusals } from '../../kernel/http/refusal.js';
+import { defineRefusals } from '../../kernel/refusal.js';
 import { multierror } from '../../kernel/http/http.js';
 
 const rule = (id: string, words: string) => ({ id, words });

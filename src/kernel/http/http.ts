@@ -1,6 +1,6 @@
 // The service's HTTP shapes: requests, the response envelope, and the error body with its status
 // codes (vault-api-facts.md §0). Handlers return `Reply` values; the router turns them into these.
-import { defineRefusals, refusalResponse, type Refused } from './refusal.js';
+import { defineRefusals, refusalResponse, type Refused } from '../refusal.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'LIST';
 export const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'];

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Reply } from '../../../src/kernel/http/http.js';
 import { errors, reply } from '../../../src/kernel/http/http.js';
-import { explainRefusal } from '../../../src/kernel/http/refusal.js';
+import { explainRefusal } from '../../../src/kernel/refusal.js';
 import type { Endpoint, Outcome, Route } from '../../../src/kernel/http/route.js';
 import { dispatch, type Location, type Routing } from '../../../src/kernel/http/router.js';
 

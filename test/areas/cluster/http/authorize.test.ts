@@ -1,4 +1,4 @@
-import { refusalResponse } from '../../../../src/kernel/http/refusal.js';
+import { refusalResponse } from '../../../../src/kernel/refusal.js';
 import { describe, expect, it } from 'vitest';
 import { authorize } from '../../../../src/areas/cluster/http/authorize.js';
 import type { AuthRule, RequestContext } from '../../../../src/areas/cluster/http/route.js';

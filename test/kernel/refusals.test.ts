@@ -4,11 +4,11 @@
 // generated from the same table) through inputs that get refused, and checks that every refusal
 // carries a registered code with a rule; and that the type checker refuses an unregistered error.
 import { describe, expect, it } from 'vitest';
-import type { Reply } from '../../../src/kernel/http/http.js';
-import { refusalDef, registeredRefusals } from '../../../src/kernel/http/refusal.js';
-import type { Method } from '../../../src/kernel/http/http.js';
-import { routes, World, type RequestResult } from '../../../src/world.js';
-import { drPair, drWorld, rootOf } from '../../areas/replication/helpers.js';
+import type { Reply } from '../../src/kernel/http/http.js';
+import { refusalDef, registeredRefusals } from '../../src/kernel/refusal.js';
+import type { Method } from '../../src/kernel/http/http.js';
+import { routes, World, type RequestResult } from '../../src/world.js';
+import { drPair, drWorld, rootOf } from '../areas/replication/helpers.js';
 
 describe('the refusal registry', () => {
   it('registers each code once, with a status, a text, whose words they are, and a spec rule with its words', () => {
@@ -116,7 +116,7 @@ describe('every route of the route table refuses only with registered refusals',
 describe('docs/refusals.md', () => {
   it('is the reference generated from the registry (run npx tsx src/report/write-refusals.ts)', async () => {
     const { readFileSync } = await import('node:fs');
-    const { refusalReference } = await import('../../../src/report/refusals-doc.js');
+    const { refusalReference } = await import('../../src/report/refusals-doc.js');
     expect(readFileSync(new URL('../../../docs/refusals.md', import.meta.url), 'utf8')).toBe(refusalReference());
   });
 });
