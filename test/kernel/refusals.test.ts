@@ -117,6 +117,6 @@ describe('docs/refusals.md', () => {
   it('is the reference generated from the registry (run npx tsx src/report/write-refusals.ts)', async () => {
     const { readFileSync } = await import('node:fs');
     const { refusalReference } = await import('../../src/report/refusals-doc.js');
-    expect(readFileSync(new URL('../../../docs/refusals.md', import.meta.url), 'utf8')).toBe(refusalReference());
+    expect(readFileSync(new URL('../../docs/refusals.md', import.meta.url), 'utf8')).toBe(refusalReference());
   });
 });
