@@ -3,8 +3,10 @@
 // calls need a DR operation token. A cluster holds two of these, one per kind.
 //
 // The world keeps roles as plain values in its state and uses this machine as a pure transition
-// function (`stepRole`, `canRole`), so that forks of a world share state and replay needs no actor.
-import { and, setup, transition, type SnapshotFrom } from 'xstate';
+// function (`askRole`, models/ask.ts), so that forks of a world share state and replay needs no actor.
+import { and, setup } from 'xstate';
+import { ask, type Answer } from './ask.js';
+export { NO_ROW } from './ask.js';
 
 export type ReplicationKind = 'dr' | 'performance';
 
@@ -38,12 +40,17 @@ export const replicationRoleMachine = setup({
       context.kind === 'performance' || ('operationTokenValid' in event && event.operationTokenValid),
     hasValidActivationToken: ({ event }) => event.type === 'secondary.enable' && event.activationTokenValid,
     safetyChecksPassOrForced: ({ event }) => event.type === 'secondary.promote' && (event.force || event.safetyChecksPass),
-    /** Rule: update-primary takes a token or addresses, never both (and one of them). */
-    tokenOrAddressesNotBoth: ({ event }) =>
-      event.type === 'secondary.update-primary' && (event.token === undefined) !== (event.addresses === undefined),
-    givesNonEmptyToken: ({ event }) => event.type === 'secondary.update-primary' && typeof event.token === 'string' && event.token !== '',
-    givesEmptyToken: ({ event }) => event.type === 'secondary.update-primary' && event.token === '',
+    /** A.1: update-primary takes a token or addresses, never both (an empty token beside addresses is no token). */
+    notBothTokenAndAddresses: ({ event }) => event.type === 'secondary.update-primary' && !(nonEmpty(event.token) && event.addresses !== undefined),
+    /** …and one of them: `token` is required, though it may be empty (A.4). */
+    tokenOrAddresses: ({ event }) => event.type === 'secondary.update-primary' && (event.token !== undefined || event.addresses !== undefined),
+    givesNonEmptyToken: ({ event }) => event.type === 'secondary.update-primary' && event.addresses === undefined && nonEmpty(event.token),
+    givesEmptyToken: ({ event }) => event.type === 'secondary.update-primary' && event.addresses === undefined && event.token === '',
     givesAddresses: ({ event }) => event.type === 'secondary.update-primary' && event.addresses !== undefined,
+    /** A.3: a newly demoted secondary must be given a token; addresses are refused. */
+    tokenAfterDemotion: ({ event }) => event.type === 'secondary.update-primary' && event.addresses === undefined,
+    /** A secondary told to forget its primary holds no credentials for an address update: a token it must be. */
+    tokenWithoutPrimary: ({ event }) => event.type === 'secondary.update-primary' && event.addresses === undefined,
   },
 }).createMachine({
   id: 'replicationRole',
@@ -81,9 +88,9 @@ export const replicationRoleMachine = setup({
           meta: { label: 'secondary' },
           on: {
             'secondary.update-primary': [
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesAddresses']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'givesNonEmptyToken']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'givesEmptyToken']), target: 'unassigned' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'givesAddresses']), target: 'following' },
             ],
           },
         },
@@ -92,8 +99,8 @@ export const replicationRoleMachine = setup({
           meta: { label: 'secondary (demoted, no primary)' },
           on: {
             'secondary.update-primary': [
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'tokenAfterDemotion', 'givesNonEmptyToken']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'tokenAfterDemotion', 'givesEmptyToken']), target: 'unassigned' },
             ],
           },
         },
@@ -105,8 +112,8 @@ export const replicationRoleMachine = setup({
           meta: { label: 'secondary (no primary)' },
           on: {
             'secondary.update-primary': [
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesNonEmptyToken']), target: 'following' },
-              { guard: and(['hasOperationTokenIfDr', 'tokenOrAddressesNotBoth', 'givesEmptyToken']), target: 'unassigned' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'tokenWithoutPrimary', 'givesNonEmptyToken']), target: 'following' },
+              { guard: and(['hasOperationTokenIfDr', 'notBothTokenAndAddresses', 'tokenOrAddresses', 'tokenWithoutPrimary', 'givesEmptyToken']), target: 'unassigned' },
             ],
           },
         },
@@ -115,52 +122,24 @@ export const replicationRoleMachine = setup({
   },
 });
 
-type RoleSnapshot = SnapshotFrom<typeof replicationRoleMachine>;
-
-const snapshots = new Map<string, RoleSnapshot>();
-
-/** The machine's snapshot for a stored role, resolved once and cached (snapshots are immutable). */
-function snapshotOf(kind: ReplicationKind, role: RoleValue): RoleSnapshot {
-  const key = kind + ':' + role;
-  let snap = snapshots.get(key);
-  if (!snap) {
-    const [top, sub] = role.split('.');
-    snap = replicationRoleMachine.resolveState({ value: sub ? { [top]: sub } : top, context: { kind } });
-    snapshots.set(key, snap);
-  }
-  return snap;
-}
-
-function roleOfSnapshot(snap: RoleSnapshot): RoleValue {
-  const v = snap.value as string | Record<string, string>;
-  if (typeof v === 'string') return v as RoleValue;
-  const [top] = Object.keys(v);
-  return `${top}.${v[top]}` as RoleValue;
+function nonEmpty(token: string | undefined): boolean {
+  return typeof token === 'string' && token !== '';
 }
 
 /**
- * The facts of an event that the guards read, as a key. Outcomes depend on nothing else, so each
- * combination is asked of the machine once and remembered: xstate's pure transition costs tens of
- * microseconds, and property runs make millions of these calls.
+ * The role table's answer to a request: the role it moves to, or the guard that refused
+ * (`NO_ROW` when the role has no row for the request at all). Handlers map the refusal to theirs.
  */
-function factsKey(kind: ReplicationKind, role: RoleValue, e: RoleEvent): string {
-  const f = e as Partial<Record<string, unknown>>;
-  const token = f.token === undefined ? '-' : f.token === '' ? 'empty' : 'given';
-  return `${kind}|${role}|${e.type}|${f.activationTokenValid}|${f.operationTokenValid}|${f.force}|${f.safetyChecksPass}|${token}|${f.addresses !== undefined}`;
+export function askRole(kind: ReplicationKind, role: RoleValue, event: RoleEvent): Answer {
+  return ask(replicationRoleMachine, role, CONTEXT[kind], event);
 }
 
-const outcomes = new Map<string, RoleValue | null>();
+const CONTEXT: Record<ReplicationKind, { kind: ReplicationKind }> = { dr: { kind: 'dr' }, performance: { kind: 'performance' } };
 
 /** The role after the request, or null when the role table refuses it. */
 export function stepRole(kind: ReplicationKind, role: RoleValue, event: RoleEvent): RoleValue | null {
-  const key = factsKey(kind, role, event);
-  let next = outcomes.get(key);
-  if (next === undefined) {
-    const snap = snapshotOf(kind, role);
-    next = snap.can(event) ? roleOfSnapshot(transition(replicationRoleMachine, snap, event)[0]) : null;
-    outcomes.set(key, next);
-  }
-  return next;
+  const answer = askRole(kind, role, event);
+  return 'next' in answer ? (answer.next as RoleValue) : null;
 }
 
 /** The role a state node of the machine stands for (a compound node: its initial child). */
@@ -193,11 +172,6 @@ function isRowOfTable(from: RoleValue, type: RoleEvent['type'], to: RoleValue): 
     if (transitions.some((t) => (t.target ?? [node]).some((n) => roleOfNode(n) === to))) return true;
   }
   return false;
-}
-
-/** Whether the role table allows this request from this role. */
-export function canRole(kind: ReplicationKind, role: RoleValue, event: RoleEvent): boolean {
-  return stepRole(kind, role, event) !== null;
 }
 
 /** How people read a role (narration, the report): the `label` of the machine's state node for it. */

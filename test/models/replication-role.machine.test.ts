@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canRole, isRoleMove, modeOf, stepRole, type RoleEvent, type RoleValue } from '../../models/replication-role.machine.js';
+import { askRole, isRoleMove, modeOf, NO_ROW, stepRole, type RoleEvent, type RoleValue } from '../../models/replication-role.machine.js';
 
 const promote = (f: Partial<Extract<RoleEvent, { type: 'secondary.promote' }>> = {}): RoleEvent => ({ type: 'secondary.promote', operationTokenValid: true, force: false, safetyChecksPass: true, ...f });
 const update = (f: { operationTokenValid?: boolean; token?: string; addresses?: string[] }): RoleEvent => ({ type: 'secondary.update-primary', operationTokenValid: f.operationTokenValid ?? true, token: f.token, addresses: f.addresses });
@@ -67,14 +67,26 @@ describe('replication role machine: the spec role table', () => {
   });
 
   it('a secondary must be promoted, not enabled as a primary', () => {
-    for (const role of ['secondary.following', 'secondary.demoted', 'secondary.unassigned'] as const) expect(canRole('dr', role, { type: 'primary.enable' })).toBe(false);
+    for (const role of ['secondary.following', 'secondary.demoted', 'secondary.unassigned'] as const) expect(askRole('dr', role, { type: 'primary.enable' })).toEqual({ refused: NO_ROW });
   });
 
   it('calls that do not fit the role are refused', () => {
-    expect(canRole('dr', 'disabled', { type: 'primary.demote' })).toBe(false);
-    expect(canRole('dr', 'primary', promote())).toBe(false);
-    expect(canRole('dr', 'primary', { type: 'secondary.enable', activationTokenValid: true })).toBe(false);
-    expect(canRole('dr', 'disabled', update({ token: 'x' }))).toBe(false);
+    expect(askRole('dr', 'disabled', { type: 'primary.demote' })).toEqual({ refused: NO_ROW });
+    expect(askRole('dr', 'primary', promote())).toEqual({ refused: NO_ROW });
+    expect(askRole('dr', 'primary', { type: 'secondary.enable', activationTokenValid: true })).toEqual({ refused: NO_ROW });
+    expect(askRole('dr', 'disabled', update({ token: 'x' }))).toEqual({ refused: NO_ROW });
+  });
+
+  // Each refusal names the guard that failed, which the handler maps to its registered refusal.
+  it('names the rule that refused: A.1 both or neither, A.3 addresses after demotion, the safety checks', () => {
+    expect(askRole('dr', 'secondary.following', update({ token: 'jwt', addresses: ['a'] }))).toEqual({ refused: 'notBothTokenAndAddresses' });
+    expect(askRole('performance', 'secondary.following', update({}))).toEqual({ refused: 'tokenOrAddresses' });
+    // An empty token beside addresses is no token: the addresses are used.
+    expect(askRole('dr', 'secondary.following', update({ token: '', addresses: ['a'] }))).toEqual({ next: 'secondary.following', actions: [] });
+    expect(askRole('dr', 'secondary.demoted', update({ addresses: ['a'] }))).toEqual({ refused: 'tokenAfterDemotion' });
+    expect(askRole('dr', 'secondary.unassigned', update({ addresses: ['a'] }))).toEqual({ refused: 'tokenWithoutPrimary' });
+    expect(askRole('dr', 'secondary.following', promote({ safetyChecksPass: false }))).toEqual({ refused: 'safetyChecksPassOrForced' });
+    expect(askRole('dr', 'secondary.following', promote({ operationTokenValid: false }))).toEqual({ refused: 'hasOperationTokenIfDr' });
   });
 });
 

@@ -3,7 +3,8 @@
 // warnings on role changes, the DR operation token field, and the accepted outcome. Error texts are
 // the service's where known (vault-api-facts.md, or confirmed by search as noted), otherwise
 // simulator wording that names the cause and the fix (refusals.ts).
-import { modeOf } from '../../../../models/replication-role.machine.js';
+import { askRole, modeOf, NO_ROW, type RoleEvent, type RoleValue } from '../../../../models/replication-role.machine.js';
+import { errors, type Reply } from '../../../kernel/http/http.js';
 import type { Outcome } from '../../cluster/http/route.js';
 import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
 import { reply } from '../../../kernel/http/http.js';
@@ -66,6 +67,21 @@ export function accepted(events: ReplicationEvent[], warning?: string): Outcome 
   return { events, reply: () => (warning ? reply.data(null, { warnings: [warning] }) : reply.empty()) };
 }
 
-export function isSecondary(c: ClusterState, kind: ReplicationKind): boolean {
-  return modeOf(c.replication[kind].role) === 'secondary';
+/**
+ * How a request's refusals read, by the role machine's reason: `NO_ROW` (the role has no row for the
+ * request; given the mode the cluster is in, which the service's text names) and each guard that can
+ * fail. The DR operation token's guard reads as the authorisation step's refusal.
+ */
+export type RoleRefusals = { [NO_ROW]: (mode: 'disabled' | 'primary' | 'secondary') => Reply } & Record<string, (mode: 'disabled' | 'primary' | 'secondary') => Reply>;
+
+/** Asks the role machine about the request with the facts given: the role it moves to, or the refusal registered for why not. */
+export function askRoleOf(kind: ReplicationKind, c: ClusterState, event: RoleEvent, refusals: RoleRefusals): { next: RoleValue } | { refusal: Reply; refused: string } {
+  const role = c.replication[kind].role;
+  const answer = askRole(kind, role, event);
+  if ('next' in answer) return { next: answer.next as RoleValue };
+  const mode = modeOf(role);
+  if (answer.refused === 'hasOperationTokenIfDr') return { refusal: errors.invalidOperationToken(), refused: answer.refused };
+  const refusal = refusals[answer.refused];
+  if (!refusal) throw new Error(`the role machine refused ${event.type} by "${answer.refused}", which has no refusal registered`);
+  return { refusal: refusal(mode), refused: answer.refused };
 }

@@ -1,14 +1,15 @@
 // POST <kind>/primary/disable: primary → disabled (role table); its secondaries can no longer connect.
-import { stepRole } from '../../../../models/replication-role.machine.js';
+import { NO_ROW } from '../../../../models/replication-role.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ReplicationKind } from '../../cluster/state.js';
-import { accepted, replicationErrors, WARNINGS } from './common.js';
+import { accepted, askRoleOf, replicationErrors, WARNINGS } from './common.js';
 
 export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext): Outcome => {
-    const next = stepRole(kind, ctx.cluster.replication[kind].role, { type: 'primary.disable' });
-    if (next === null) return err.notPrimary(ctx.cluster);
+    const answer = askRoleOf(kind, ctx.cluster, { type: 'primary.disable' }, { [NO_ROW]: () => err.notPrimary(ctx.cluster) });
+    if ('refusal' in answer) return answer.refusal;
+    const next = answer.next;
     return accepted([{ type: 'replication-primary-disabled', at: ctx.now, kind, cluster: ctx.cluster.name, role: next }], WARNINGS.disabled);
   };
 }

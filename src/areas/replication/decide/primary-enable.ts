@@ -1,18 +1,18 @@
 // POST <kind>/primary/enable: disabled → primary (role table), with a new cluster id: every enable
 // starts a new replication set.
-import { stepRole } from '../../../../models/replication-role.machine.js';
+import { NO_ROW } from '../../../../models/replication-role.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ReplicationKind } from '../../cluster/state.js';
-import { accepted, isSecondary, replicationErrors, WARNINGS } from './common.js';
+import { accepted, askRoleOf, replicationErrors, WARNINGS } from './common.js';
 
 export const fields = { primary_cluster_addr: { type: 'string', default: '' } } as const;
 
 export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext<typeof fields>): Outcome => {
-    const role = ctx.cluster.replication[kind].role;
-    const next = stepRole(kind, role, { type: 'primary.enable' });
-    if (next === null) return isSecondary(ctx.cluster, kind) ? err.mustPromote() : err.alreadyPrimary();
+    const answer = askRoleOf(kind, ctx.cluster, { type: 'primary.enable' }, { [NO_ROW]: (mode) => (mode === 'secondary' ? err.mustPromote() : err.alreadyPrimary()) });
+    if ('refusal' in answer) return answer.refusal;
+    const next = answer.next;
     // Every enable starts a new replication set: a disabled-then-enabled primary gets a new id.
     const clusterId = ctx.rng.uuid();
     return accepted(

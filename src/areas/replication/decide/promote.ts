@@ -1,12 +1,12 @@
 // POST <kind>/secondary/promote: secondary → primary of the same set (role table). DR needs a DR
 // operation token (the authorisation step checks it; the machine is asked with the fact); unless
 // `force`, the safety checks must pass.
-import { stepRole, type RoleEvent } from '../../../../models/replication-role.machine.js';
+import { NO_ROW, type RoleEvent } from '../../../../models/replication-role.machine.js';
 import { operationTokenValid } from '../../cluster/http/authorize.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
 import { isMerkleCorrupted } from '../../merkle/merkle.js';
-import { accepted, isSecondary, operationTokenField, replicationErrors, WARNINGS } from './common.js';
+import { accepted, askRoleOf, operationTokenField, replicationErrors, WARNINGS } from './common.js';
 
 export const fields = (kind: ReplicationKind) => ({ ...operationTokenField(kind), primary_cluster_addr: { type: 'string', default: '' }, force: { type: 'bool', default: false } }) as const;
 
@@ -22,12 +22,12 @@ export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext<ReturnType<typeof fields>>): Outcome => {
     const c = ctx.cluster;
-    if (!isSecondary(c, kind)) return err.notSecondary();
     // A primary that is down is no reason to refuse: that is what a failover is for.
     const blockers = promotionBlockers(c, kind);
     const event: RoleEvent = { type: 'secondary.promote', operationTokenValid: operationTokenValid(ctx), force: ctx.fields.force, safetyChecksPass: blockers.length === 0 };
-    const next = stepRole(kind, c.replication[kind].role, event);
-    if (next === null) return err.unsafePromotion(blockers);
+    const answer = askRoleOf(kind, c, event, { [NO_ROW]: err.notSecondary, safetyChecksPassOrForced: () => err.unsafePromotion(blockers) });
+    if ('refusal' in answer) return answer.refusal;
+    const next = answer.next;
     return accepted(
       [
         {

@@ -1,10 +1,10 @@
 // POST <kind>/secondary/disable: secondary → disabled, storage kept (role table); DR needs a DR
 // operation token.
-import { stepRole } from '../../../../models/replication-role.machine.js';
+import { NO_ROW } from '../../../../models/replication-role.machine.js';
 import { operationTokenValid } from '../../cluster/http/authorize.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ReplicationKind } from '../../cluster/state.js';
-import { accepted, isSecondary, operationTokenField, replicationErrors, WARNINGS } from './common.js';
+import { accepted, askRoleOf, operationTokenField, replicationErrors, WARNINGS } from './common.js';
 
 export const fields = (kind: ReplicationKind) => ({ ...operationTokenField(kind) }) as const;
 
@@ -12,8 +12,9 @@ export function decide(kind: ReplicationKind) {
   const err = replicationErrors(kind);
   return (ctx: RequestContext<ReturnType<typeof fields>>): Outcome => {
     const c = ctx.cluster;
-    const next = isSecondary(c, kind) ? stepRole(kind, c.replication[kind].role, { type: 'secondary.disable', operationTokenValid: operationTokenValid(ctx) }) : null;
-    if (next === null) return err.notSecondary();
+    const answer = askRoleOf(kind, c, { type: 'secondary.disable', operationTokenValid: operationTokenValid(ctx) }, { [NO_ROW]: err.notSecondary });
+    if ('refusal' in answer) return answer.refusal;
+    const next = answer.next;
     return accepted([{ type: 'replication-secondary-disabled', at: ctx.now, kind, cluster: c.name, role: next }], WARNINGS.disabled);
   };
 }

@@ -2,7 +2,7 @@
 // secondary/enable), or `update_primary_addrs` pinged one at a time, never both (A.1, A.2, B.2); an
 // empty token makes the cluster forget its primary and stay a secondary (A.4); a newly demoted
 // secondary must be given a token (A.3).
-import { stepRole, type RoleEvent } from '../../../../models/replication-role.machine.js';
+import { NO_ROW } from '../../../../models/replication-role.machine.js';
 import { operationTokenValid } from '../../cluster/http/authorize.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
@@ -10,7 +10,7 @@ import { reachable } from '../../../kernel/network.js';
 import { redeemActivationToken } from '../activation.js';
 import type { PrimaryAssignment } from '../events.js';
 import { acceptsCredentials, advertisedClusterAddr, clusterAt } from '../link.js';
-import { accepted, isSecondary, operationTokenField, replicationErrors, WARNINGS } from './common.js';
+import { accepted, askRoleOf, operationTokenField, replicationErrors, WARNINGS } from './common.js';
 
 export const fields = (kind: ReplicationKind) =>
   ({
@@ -47,27 +47,24 @@ export function decide(kind: ReplicationKind) {
   return (ctx: RequestContext<ReturnType<typeof fields>>): Outcome => {
     const c = ctx.cluster;
     const r = c.replication[kind];
-    if (!isSecondary(c, kind)) return err.notSecondary();
     const token = (ctx.fields.token ?? '').trim();
     const addrs = ctx.fields.update_primary_addrs.map((a) => a.trim()).filter((a) => a !== '');
-    if (token !== '' && addrs.length > 0) return err.tokenAndAddresses();
-    if (!ctx.fields.present.has('token') && addrs.length === 0) return err.neitherTokenNorAddresses();
-
-    let via: 'token' | 'addresses' | 'empty-token';
-    let roleEvent: RoleEvent;
-    if (addrs.length > 0) {
-      via = 'addresses';
-      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), addresses: addrs };
-    } else {
-      via = token === '' ? 'empty-token' : 'token';
-      roleEvent = { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), token };
-    }
-    const next = stepRole(kind, r.role, roleEvent);
-    if (next === null) {
-      if (via === 'addresses' && r.role === 'secondary.demoted') return err.addressesAfterDemotion();
-      if (via === 'addresses' && r.role === 'secondary.unassigned') return err.addressesWithoutPrimary();
-      return err.notSecondary();
-    }
+    // The facts as given: the token when the request has one (it may be empty), the addresses when any.
+    const answer = askRoleOf(
+      kind,
+      c,
+      { type: 'secondary.update-primary', operationTokenValid: operationTokenValid(ctx), token: ctx.fields.present.has('token') ? token : undefined, addresses: addrs.length > 0 ? addrs : undefined },
+      {
+        [NO_ROW]: err.notSecondary,
+        notBothTokenAndAddresses: err.tokenAndAddresses,
+        tokenOrAddresses: err.neitherTokenNorAddresses,
+        tokenAfterDemotion: err.addressesAfterDemotion,
+        tokenWithoutPrimary: err.addressesWithoutPrimary,
+      },
+    );
+    if ('refusal' in answer) return answer.refusal;
+    const next = answer.next;
+    const via: 'token' | 'addresses' | 'empty-token' = addrs.length > 0 ? 'addresses' : token === '' ? 'empty-token' : 'token';
 
     let assignment: PrimaryAssignment;
     if (via === 'empty-token') {

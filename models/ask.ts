@@ -1,0 +1,173 @@
+// The one way the simulator asks a machine of the spec's tables. The facts go in (the machine's
+// state as stored, its context, and the event carrying every fact its guards read); the answer comes
+// out: the state it moves to and the actions of the row it took, or why it refused — the name of the
+// first guard that failed, or that no row of its table takes the event in that state. Handlers ask
+// with the real facts and map a refusal to their area's registered refusal; the event records the
+// answer; reducers apply it without asking again.
+//
+// The answer is read from the machine's own state nodes (their `on` rows, guards and targets), the
+// way xstate picks a transition: the deepest state's rows first, in order, then its parent's. A row
+// is taken when its guard passes; `and`, `or` and `not` are read through. Each row's answer is made
+// once and shared, so asking costs the guards' plain functions and nothing else (xstate's own
+// `transition` builds an inert actor per call, tens of microseconds, and property runs ask millions
+// of times): no memo and no key written by hand. test/models/ask.test.ts holds this reading equal to
+// xstate's `transition` on every state and event of every machine.
+import type { AnyStateMachine, EventObject } from 'xstate';
+
+/** A state as the world stores it: the path of a leaf state, dot-separated (`secondary.following`). */
+export type StateName = string;
+
+/** The machine's answer. `actions` are the names of the taken row's actions, in order. */
+export type Answer = { next: StateName; actions: readonly string[] } | { refused: string };
+
+/** The refusal when no row of the table takes the event in this state (no guard was even asked). */
+export const NO_ROW = 'no-row';
+
+/** Whether the answer is a refusal, and which. */
+export function refusedBy(answer: Answer): string | null {
+  return 'refused' in answer ? answer.refused : null;
+}
+
+interface StateNodeLike {
+  key: string;
+  path: string[];
+  type: string;
+  parent?: StateNodeLike;
+  states: Record<string, StateNodeLike>;
+  initial?: { target: readonly StateNodeLike[] };
+  on: Record<string, readonly RowLike[]>;
+}
+interface RowLike {
+  guard?: unknown;
+  target?: readonly StateNodeLike[];
+  actions: readonly unknown[];
+}
+type GuardImpl = (args: { context: unknown; event: EventObject }, params?: unknown) => boolean;
+type Builtin = ((...a: unknown[]) => boolean) & { check: unknown; guards: unknown[] | unknown };
+
+/** The leaf state a stored name stands for (a compound state: its initial child, as xstate enters it). */
+function nodeOf(machine: AnyStateMachine, name: StateName): StateNodeLike {
+  let node = machine.root as unknown as StateNodeLike;
+  for (const key of name.split('.')) {
+    const child = node.states[key];
+    if (!child) throw new Error(`machine ${machine.id}: no state "${name}"`);
+    node = child;
+  }
+  return node;
+}
+
+/** The stored name of the leaf state a row enters. */
+function enteredName(node: StateNodeLike): StateName {
+  let n = node;
+  while (n.type === 'compound' && n.initial) n = n.initial.target[0];
+  return n.path.join('.');
+}
+
+/** The first guard that fails, by name (`!name` for a `not`), or null when the guard passes. */
+function failingGuard(machine: AnyStateMachine, guard: unknown, args: { context: unknown; event: EventObject }): string | null {
+  if (guard === undefined) return null;
+  const impls = machine.implementations.guards as Record<string, GuardImpl | Builtin>;
+  if (typeof guard === 'string' || (typeof guard === 'object' && guard !== null)) {
+    const name = typeof guard === 'string' ? guard : (guard as { type: string }).type;
+    const params = typeof guard === 'object' ? (guard as { params?: unknown }).params : undefined;
+    const impl = impls[name];
+    if (!impl) throw new Error(`machine ${machine.id}: guard "${name}" is not implemented`);
+    if ('check' in impl) return failingGuard(machine, impl, args) === null ? null : name;
+    return (impl as GuardImpl)(args, params) ? null : name;
+  }
+  if (typeof guard === 'function' && 'check' in guard) {
+    const b = guard as Builtin;
+    const inner = (Array.isArray(b.guards) ? b.guards : [b.guards]) as unknown[];
+    if (b.name === 'and') {
+      for (const g of inner) {
+        const failed = failingGuard(machine, g, args);
+        if (failed !== null) return failed;
+      }
+      return null;
+    }
+    if (b.name === 'not') {
+      const failed = failingGuard(machine, inner[0], args);
+      return failed === null ? `!${guardName(inner[0])}` : null;
+    }
+    if (b.name === 'or') {
+      const failures = inner.map((g) => failingGuard(machine, g, args));
+      return failures.some((f) => f === null) ? null : failures.join('|');
+    }
+  }
+  if (typeof guard === 'function') return (guard as GuardImpl)(args) ? null : 'inline';
+  throw new Error(`machine ${machine.id}: a guard of an unknown form`);
+}
+
+function guardName(guard: unknown): string {
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'object' && guard !== null) return (guard as { type: string }).type;
+  return typeof guard === 'function' ? guard.name || 'inline' : 'inline';
+}
+
+function actionName(action: unknown): string {
+  if (typeof action === 'string') return action;
+  if (typeof action === 'object' && action !== null && 'type' in action) return String((action as { type: unknown }).type);
+  throw new Error('an inline action cannot be named in an answer');
+}
+
+/** A row as asked: its guard and the answer it gives when taken (made once per row, shared). */
+interface Row {
+  guard: unknown;
+  answer: Answer;
+}
+
+const rowsOf = new WeakMap<AnyStateMachine, Map<string, readonly Row[]>>();
+
+/** The rows that may take `type` in `name`, in the order xstate tries them, each with its answer. */
+function rows(machine: AnyStateMachine, name: StateName, type: string): readonly Row[] {
+  let byKey = rowsOf.get(machine);
+  if (!byKey) rowsOf.set(machine, (byKey = new Map()));
+  const key = name + '|' + type;
+  let list = byKey.get(key);
+  if (!list) {
+    const found: Row[] = [];
+    for (let node: StateNodeLike | undefined = nodeOf(machine, name); node; node = node.parent)
+      for (const row of node.on[type] ?? []) {
+        const target = row.target && row.target.length > 0 ? row.target[0] : null;
+        // A row without a target stays where it is.
+        const answer: Answer = Object.freeze({ next: target ? enteredName(target) : name, actions: Object.freeze(row.actions.map(actionName)) });
+        found.push({ guard: row.guard, answer });
+      }
+    byKey.set(key, (list = found));
+  }
+  return list;
+}
+
+/**
+ * Asks `machine`, in state `name` with `context`, about `event`. When no row's guard passes, the
+ * refusal names the first failing guard of the row that got furthest (the most guards passed; the
+ * first such row on a tie), so rows written one per outcome read as one check after another.
+ */
+export function ask(machine: AnyStateMachine, name: StateName, context: unknown, event: EventObject): Answer {
+  const candidates = rows(machine, name, event.type);
+  if (candidates.length === 0) return REFUSED_NO_ROW;
+  const args = { context, event };
+  for (const row of candidates) if (failingGuard(machine, row.guard, args) === null) return row.answer;
+  let best = { passed: -1, failed: NO_ROW };
+  for (const row of candidates) {
+    let passed = 0;
+    let failed: string | null = null;
+    for (const g of andParts(row.guard)) {
+      failed = failingGuard(machine, g, args);
+      if (failed !== null) break;
+      passed++;
+    }
+    if (failed !== null && passed > best.passed) best = { passed, failed };
+  }
+  return { refused: best.failed };
+}
+
+const REFUSED_NO_ROW: Answer = Object.freeze({ refused: NO_ROW });
+
+function andParts(guard: unknown): unknown[] {
+  if (typeof guard === 'function' && 'check' in guard && guard.name === 'and') {
+    const inner = (guard as Builtin).guards;
+    return Array.isArray(inner) ? inner : [inner];
+  }
+  return guard === undefined ? [] : [guard];
+}
