@@ -1,4 +1,6 @@
-import { and, assign, not, setup, transition } from 'xstate';
+import { and, assign, not, setup } from 'xstate';
+import { ask, type Answer } from './ask.js';
+export { NO_ROW } from './ask.js';
 
 /** Which kind of token the attempt will mint: a DR operation token or a standard root token. */
 export type GenerationStrategy = 'dr-operation-token' | 'root';
@@ -29,15 +31,17 @@ export type StartGenerationEvent = {
 };
 
 /**
- * The operator (POST …/update) gives the cluster one key share. When this share reaches the
- * threshold, the world recombines the key and, if it is the right one, passes the encoded token;
- * a threshold-reaching update without `encodedToken` means the recombined key was wrong.
+ * The operator (POST …/update) gives the cluster one key share. The handler states whether the
+ * shares given so far and this one recombine to the cluster's root key (`keyMatches`); the machine
+ * decides whether the threshold is reached, and so whether that fact completes or aborts the
+ * attempt. The completing update carries the encoded token the response gives out.
  */
 export type UpdateGenerationEvent = {
   type: 'update';
   strategy: GenerationStrategy;
   share: string;
   nonce: string;
+  keyMatches: boolean;
   encodedToken?: string;
 };
 
@@ -56,8 +60,7 @@ function emptyContext(required: number): GenerationAttemptContext {
   return { strategy: null, nonce: '', required, providedShares: [], pgpFingerprint: '', otpLength: 0, encodedToken: '' };
 }
 
-// The spec's conditions as plain predicates, shared by the machine's guards and by refusalOf so the
-// two cannot disagree about why an update is refused.
+// The spec's conditions as plain predicates of the context and the update.
 const nonceMatches = (context: GenerationAttemptContext, event: UpdateGenerationEvent) => event.nonce === context.nonce;
 const strategyMatches = (context: GenerationAttemptContext, event: UpdateGenerationEvent) =>
   event.strategy === context.strategy;
@@ -116,10 +119,10 @@ export const generationAttemptMachine = setup({
     strategyMatches: onUpdate(strategyMatches),
     shareNotYetProvided: onUpdate(shareNotYetProvided),
     thresholdReached: ({ context }) => thresholdReached(context),
-    tokenEncoded: ({ event }) => event.type === 'update' && event.encodedToken !== undefined,
+    recombinesToRootKey: ({ event }) => event.type === 'update' && event.keyMatches,
   },
-  // Each action is one of the plain context updates below (`CONTEXT_UPDATES`), so the memoised step
-  // (`stepGenerationAttempt`) applies exactly what the machine's actions apply.
+  // Each action is one of the plain context updates above (`CONTEXT_UPDATES`), so the step
+  // (`stepGenerationAttempt`) applies exactly what the machine's actions apply, by name.
   actions: {
     openAttempt: assign(({ context, event }) => CONTEXT_UPDATES.openAttempt(context, event)),
     recordShare: assign(({ context, event }) => CONTEXT_UPDATES.recordShare(context, event)),
@@ -146,7 +149,7 @@ export const generationAttemptMachine = setup({
             actions: 'recordShare',
           },
           {
-            guard: and(['nonceMatches', 'strategyMatches', 'shareNotYetProvided', 'tokenEncoded']),
+            guard: and(['nonceMatches', 'strategyMatches', 'shareNotYetProvided', 'recombinesToRootKey']),
             target: 'complete',
             actions: 'finishAttempt',
           },
@@ -168,108 +171,28 @@ export function initialGenerationAttempt(required: number): GenerationAttemptSta
   return { value: 'none', context: emptyContext(required) };
 }
 
-/** What the machine does for one combination of state value and guard facts: where it goes, and which actions it runs. */
-type Outcome = { value: GenerationAttemptState['value']; actions: ContextUpdate[] } | null;
-
 /**
- * The state value, the event's type and every fact the guards read, as a key: the machine's choice
- * of transition depends on nothing else (its actions then read the context and the event).
+ * The machine's answer to a request (models/ask.ts): where the attempt goes and the actions of the
+ * row taken, or the guard that refused (`NO_ROW`: no attempt to update, or one already in progress).
  */
-function factsKey(state: GenerationAttemptState, event: GenerationAttemptEvent): string {
-  if (event.type !== 'update') return `${state.value}|${event.type}`;
-  const c = state.context;
-  return `${state.value}|update|${nonceMatches(c, event)}|${strategyMatches(c, event)}|${shareNotYetProvided(c, event)}|${thresholdReached(c)}|${event.encodedToken !== undefined}`;
+export function askGenerationAttempt(state: GenerationAttemptState, event: GenerationAttemptEvent): Answer {
+  return ask(generationAttemptMachine, state.value, state.context, event);
 }
 
-const outcomes = new Map<string, Outcome>();
-
-/** Asks the machine (xstate's pure `transition` builds an inert actor per call: ~90 µs) which transition it takes. */
-function outcomeOf(state: GenerationAttemptState, event: GenerationAttemptEvent): Outcome {
-  const snapshot = generationAttemptMachine.resolveState({ value: state.value, context: state.context });
-  if (!snapshot.can(event)) return null;
-  const [next] = transition(generationAttemptMachine, snapshot, event);
-  const actions = generationAttemptMachine.getTransitionData(snapshot, event).flatMap((t) => t.actions);
-  for (const a of actions)
-    if (typeof a !== 'string' || !Object.hasOwn(CONTEXT_UPDATES, a)) throw new Error(`generation attempt machine: action ${String(a)} is not one of CONTEXT_UPDATES`);
-  return { value: next.value as GenerationAttemptState['value'], actions: actions as ContextUpdate[] };
-}
-
-/**
- * The state after `event`, or null when the attempt refuses it (see refusalOf for the reason). Each
- * combination of value and guard facts is asked of the machine once and remembered (as for the role
- * machine); the remembered actions are then applied to this context. Tested equal to xstate's
- * `transition` on every row and on random inputs (test/models/generation-attempt-memo.test.ts).
- */
-export function stepGenerationAttempt(
-  state: GenerationAttemptState,
-  event: GenerationAttemptEvent,
-): GenerationAttemptState | null {
-  const key = factsKey(state, event);
-  let outcome = outcomes.get(key);
-  if (outcome === undefined) {
-    outcome = outcomeOf(state, event);
-    outcomes.set(key, outcome);
-  }
-  if (outcome === null) return null;
+/** The state the answer leads to: its actions, by name, applied to the context. */
+export function applyGenerationAnswer(state: GenerationAttemptState, answer: Extract<Answer, { next: string }>, event: GenerationAttemptEvent): GenerationAttemptState {
   let context = state.context;
-  for (const a of outcome.actions) context = CONTEXT_UPDATES[a](context, event);
-  return { value: outcome.value, context };
-}
-
-/** The machine's own answer, through xstate's `transition` (the reference the memoised step is tested against). */
-export function transitionGenerationAttempt(state: GenerationAttemptState, event: GenerationAttemptEvent): GenerationAttemptState | null {
-  const snapshot = generationAttemptMachine.resolveState({ value: state.value, context: state.context });
-  if (!snapshot.can(event)) return null;
-  const [next] = transition(generationAttemptMachine, snapshot, event);
-  return { value: next.value as GenerationAttemptState['value'], context: next.context };
-}
-
-/** Why the machine refuses an event, as data: the API registers one refusal per reason (operation-token/refusals.ts). */
-export type GenerationRefusal =
-  | { reason: 'in-progress' }
-  | { reason: 'not-started' }
-  | { reason: 'wrong-nonce'; nonce: string }
-  | { reason: 'wrong-strategy' }
-  | { reason: 'share-repeated' };
-
-/** Why `event` is refused in `state`, or null when the event is allowed; in Vault's order of checks. */
-export function refusalReasonOf(state: GenerationAttemptState, event: GenerationAttemptEvent): GenerationRefusal | null {
-  const { value, context } = state;
-  switch (event.type) {
-    case 'start':
-      return value === 'inProgress' ? { reason: 'in-progress' } : null;
-    case 'cancel':
-      return null;
-    case 'update':
-      // Same order as Vault's GenerateRootUpdate, so the first failing check names the error.
-      if (value !== 'inProgress') return { reason: 'not-started' };
-      if (!nonceMatches(context, event)) return { reason: 'wrong-nonce', nonce: context.nonce };
-      if (!strategyMatches(context, event)) return { reason: 'wrong-strategy' };
-      if (!shareNotYetProvided(context, event)) return { reason: 'share-repeated' };
-      return null;
+  for (const a of answer.actions) {
+    if (!Object.hasOwn(CONTEXT_UPDATES, a)) throw new Error(`generation attempt machine: action ${a} is not one of CONTEXT_UPDATES`);
+    context = CONTEXT_UPDATES[a as ContextUpdate](context, event);
   }
+  return { value: answer.next as GenerationAttemptState['value'], context };
 }
 
-/** Vault's error text for a refusal reason. */
-export function generationRefusalText(r: GenerationRefusal): string {
-  switch (r.reason) {
-    case 'in-progress':
-      return 'root generation already in progress';
-    case 'not-started':
-      return 'no root generation in progress';
-    case 'wrong-nonce':
-      return `incorrect nonce supplied; nonce for this root generation operation is ${JSON.stringify(r.nonce)}`;
-    case 'wrong-strategy':
-      return 'incorrect strategy supplied; a generate root operation of another type is already in progress';
-    case 'share-repeated':
-      return 'given key has already been provided during this generation operation';
-  }
-}
-
-/** Vault's error text for refusing `event` in `state`, or null when the event is allowed. */
-export function refusalOf(state: GenerationAttemptState, event: GenerationAttemptEvent): string | null {
-  const why = refusalReasonOf(state, event);
-  return why ? generationRefusalText(why) : null;
+/** The state after `event`, or null when the attempt refuses it. */
+export function stepGenerationAttempt(state: GenerationAttemptState, event: GenerationAttemptEvent): GenerationAttemptState | null {
+  const answer = askGenerationAttempt(state, event);
+  return 'next' in answer ? applyGenerationAnswer(state, answer, event) : null;
 }
 
 /** Whether a status read reports the attempt as started: a completed attempt no longer is. */

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { generationRefusal } from '../../src/areas/operation-token/refusals.js';
 import {
   initialGenerationAttempt,
   isAttemptStarted,
-  refusalOf,
+  askGenerationAttempt,
+  NO_ROW,
   stepGenerationAttempt,
   type GenerationAttemptEvent,
   type GenerationAttemptState,
@@ -27,6 +29,7 @@ const update = (share: string, over: Partial<UpdateGenerationEvent> = {}): Updat
   strategy: 'dr-operation-token',
   share,
   nonce: NONCE,
+  keyMatches: over.encodedToken !== undefined,
   ...over,
 });
 
@@ -34,7 +37,7 @@ const update = (share: string, over: Partial<UpdateGenerationEvent> = {}): Updat
 function run(state: GenerationAttemptState, ...events: GenerationAttemptEvent[]): GenerationAttemptState {
   return events.reduce((s, e) => {
     const next = stepGenerationAttempt(s, e);
-    if (!next) throw new Error(`refused ${e.type}: ${refusalOf(s, e)}`);
+    if (!next) throw new Error(`refused ${e.type}: ${JSON.stringify(askGenerationAttempt(s, e))}`);
     return next;
   }, state);
 }
@@ -97,7 +100,7 @@ describe('generation attempt behaviour around the table', () => {
 
   it('cancel is accepted with no attempt at all (DELETE always succeeds)', () => {
     const none = initialGenerationAttempt(3);
-    expect(refusalOf(none, { type: 'cancel' })).toBeNull();
+    expect(askGenerationAttempt(none, { type: 'cancel' })).toMatchObject({ next: 'none' });
     expect(run(none, { type: 'cancel' })).toEqual(none);
   });
 
@@ -115,70 +118,54 @@ describe('generation attempt behaviour around the table', () => {
   });
 });
 
-describe('generation attempt refusals and their Vault error texts', () => {
-  /** Asserts the event is refused by the machine and explained by refusalOf with `text`. */
-  function expectRefused(state: GenerationAttemptState, event: GenerationAttemptEvent, text: string) {
+describe('generation attempt refusals: the guard that refused, and the registered refusal it reads as', () => {
+  /** Asserts the machine refuses the event by `guard`, which the API answers with the refusal `code`. */
+  function expectRefused(state: GenerationAttemptState, event: GenerationAttemptEvent, guard: string, code: string) {
     expect(stepGenerationAttempt(state, event)).toBeNull();
-    expect(refusalOf(state, event)).toBe(text);
+    const answer = askGenerationAttempt(state, event);
+    expect(answer).toEqual({ refused: guard });
+    if (event.type === 'cancel') throw new Error('cancel is never refused');
+    expect(generationRefusal(guard, event.type, state).code).toBe(code);
   }
 
-  it('start while an attempt is in progress: root generation already in progress', () => {
-    expectRefused(inProgress(), start({ nonce: 'other' }), 'root generation already in progress');
+  it('start while an attempt is in progress (A.7): no row, attempt in progress', () => {
+    expectRefused(inProgress(), start({ nonce: 'other' }), NO_ROW, 'operation-token.attemptInProgress');
   });
 
   it('start of another strategy while an attempt is in progress is refused the same way', () => {
-    expectRefused(inProgress(), start({ strategy: 'root' }), 'root generation already in progress');
+    expectRefused(inProgress(), start({ strategy: 'root' }), NO_ROW, 'operation-token.attemptInProgress');
   });
 
-  it('update with no attempt: no root generation in progress', () => {
-    expectRefused(initialGenerationAttempt(3), update('s1'), 'no root generation in progress');
+  it('update with no attempt: no row, no attempt', () => {
+    expectRefused(initialGenerationAttempt(3), update('s1'), NO_ROW, 'operation-token.noAttempt');
   });
 
-  it('update after the attempt completed: no root generation in progress', () => {
+  it('update after the attempt completed: no attempt', () => {
     const done = run(inProgress(), update('s1'), update('s2'), update('s3', { encodedToken: 'ENC' }));
-    expectRefused(done, update('s4'), 'no root generation in progress');
+    expectRefused(done, update('s4'), NO_ROW, 'operation-token.noAttempt');
   });
 
-  it('update with a wrong nonce: incorrect nonce supplied, naming the right nonce', () => {
-    expectRefused(
-      inProgress(),
-      update('s1', { nonce: 'wrong' }),
-      `incorrect nonce supplied; nonce for this root generation operation is "${NONCE}"`,
-    );
+  it('update with a wrong nonce: the nonce guard, naming the right nonce', () => {
+    expectRefused(inProgress(), update('s1', { nonce: 'wrong' }), 'nonceMatches', 'operation-token.wrongNonce');
+    expect(generationRefusal('nonceMatches', 'update', inProgress()).params).toEqual([NONCE]);
   });
 
-  it('update of another strategy: incorrect strategy supplied', () => {
-    expectRefused(
-      inProgress(),
-      update('s1', { strategy: 'root' }),
-      'incorrect strategy supplied; a generate root operation of another type is already in progress',
-    );
+  it('update of another strategy: the strategy guard', () => {
+    expectRefused(inProgress(), update('s1', { strategy: 'root' }), 'strategyMatches', 'operation-token.wrongStrategy');
   });
 
-  it('update repeating a share: given key has already been provided', () => {
-    expectRefused(
-      run(inProgress(), update('s1')),
-      update('s1'),
-      'given key has already been provided during this generation operation',
-    );
+  it('update repeating a share: the share guard', () => {
+    expectRefused(run(inProgress(), update('s1')), update('s1'), 'shareNotYetProvided', 'operation-token.shareRepeated');
   });
 
   it('a wrong nonce is reported before a repeated share, as Vault checks in that order', () => {
-    expect(refusalOf(run(inProgress(), update('s1')), update('s1', { nonce: 'wrong' }))).toMatch(/^incorrect nonce/);
+    expect(askGenerationAttempt(run(inProgress(), update('s1')), update('s1', { nonce: 'wrong' }))).toEqual({ refused: 'nonceMatches' });
   });
 
-  it('refusalOf is null exactly when the machine accepts the event', () => {
-    const states = [initialGenerationAttempt(3), inProgress(), run(inProgress(), update('s1'))];
-    const events: GenerationAttemptEvent[] = [
-      start(),
-      update('s1'),
-      update('s2'),
-      update('s2', { nonce: 'x' }),
-      update('s2', { strategy: 'root' }),
-      { type: 'cancel' },
-    ];
-    for (const s of states) {
-      for (const e of events) expect(refusalOf(s, e) === null).toBe(stepGenerationAttempt(s, e) !== null);
-    }
+  it("the threshold is the machine's: below it a share is recorded, at it the key decides complete or abort", () => {
+    const two = run(inProgress(), update('s1'), update('s2'));
+    expect(askGenerationAttempt(inProgress(), update('s1'))).toMatchObject({ next: 'inProgress', actions: ['recordShare'] });
+    expect(askGenerationAttempt(two, update('s3', { keyMatches: true }))).toMatchObject({ next: 'complete', actions: ['finishAttempt'] });
+    expect(askGenerationAttempt(two, update('s3', { keyMatches: false }))).toMatchObject({ next: 'inProgress', actions: ['discardShares'] });
   });
 });

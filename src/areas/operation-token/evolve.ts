@@ -57,8 +57,8 @@ function stepped(c: ClusterState, event: GenerationAttemptEvent, secret?: Attemp
 
 const secretOfStart = (e: GenerationStarted): AttemptSecret => (e.otp !== '' ? { otp: e.otp } : { pgpKey: e.pgpKey });
 const startOf = (e: GenerationStarted): GenerationAttemptEvent => ({ type: 'start', strategy: e.strategy, nonce: e.nonce, required: e.required, otpLength: e.otpLength, pgpFingerprint: e.pgpFingerprint });
-const updateOf = (e: GenerationShareAccepted | GenerationAborted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share });
-const completeOf = (e: GenerationCompleted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, encodedToken: e.encodedToken });
+const updateOf = (e: GenerationShareAccepted | GenerationAborted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, keyMatches: false });
+const completeOf = (e: GenerationCompleted): GenerationAttemptEvent => ({ type: 'update', strategy: e.strategy, nonce: e.nonce, share: e.share, keyMatches: true, encodedToken: e.encodedToken });
 
 /** The token store's entry of a generated root token. */
 const generatedRoot = (e: GenerationCompleted): TokenEntry => ({ id: e.token, accessor: e.accessor, name: GENERATED_ROOT_TOKEN_NAME, namespace: '', policy: 'root' });

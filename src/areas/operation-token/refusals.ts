@@ -1,11 +1,10 @@
 // Every refusal of the DR operation token endpoints and their generation attempt (spec area A,
 // Authentication 2–3, the generation attempt table), registered once (kernel/refusal.ts).
 import { defineRefusals } from '../../kernel/refusal.js';
-import { generationRefusalText, type GenerationRefusal } from '../../../models/generation-attempt.machine.js';
+import { NO_ROW, type GenerationAttemptState } from '../../../models/generation-attempt.machine.js';
 import type { Refused } from '../../kernel/refusal.js';
 
 const rule = (id: string, words: string) => ({ id, words });
-const attemptText = (r: GenerationRefusal) => [generationRefusalText(r)];
 
 export const operationTokenRefusals = defineRefusals('operation-token', {
   /** Simulator wording: Vault's text for a DR-secondary endpoint on another kind of cluster is not public (facts file, gap 2). */
@@ -15,21 +14,21 @@ export const operationTokenRefusals = defineRefusals('operation-token', {
     text: (path: string, hint: string) => [`this cluster is not a DR secondary: ${path} can only be called on a DR secondary${hint}`],
     rule: rule('auth.2', 'the DR operation token, its generation, reindex and merkle-check are calls of a DR secondary (Authentication, rule 2)'),
   },
-  attemptInProgress: { status: 400, wording: 'service', text: () => attemptText({ reason: 'in-progress' }), rule: rule('A.rule7', 'only one generation attempt can exist at a time (area A rule 7)') },
-  noAttempt: { status: 400, wording: 'service', text: () => attemptText({ reason: 'not-started' }), rule: rule('generation-table.update', 'a key share needs an attempt started first (generation attempt table)') },
+  attemptInProgress: { status: 400, wording: 'service', text: () => ['root generation already in progress'], rule: rule('A.rule7', 'only one generation attempt can exist at a time (area A rule 7)') },
+  noAttempt: { status: 400, wording: 'service', text: () => ['no root generation in progress'], rule: rule('generation-table.update', 'a key share needs an attempt started first (generation attempt table)') },
   wrongNonce: {
     status: 400,
     wording: 'service',
-    text: (nonce: string) => attemptText({ reason: 'wrong-nonce', nonce }),
+    text: (nonce: string) => [`incorrect nonce supplied; nonce for this root generation operation is ${JSON.stringify(nonce)}`],
     rule: rule('generation-table.update', 'each key share must carry the nonce of the current attempt (generation attempt table)'),
   },
   wrongStrategy: {
     status: 400,
     wording: 'service',
-    text: () => attemptText({ reason: 'wrong-strategy' }),
+    text: () => ['incorrect strategy supplied; a generate root operation of another type is already in progress'],
     rule: rule('generation-table.update', 'a key share goes to the attempt of its kind: an operation-token attempt and a root-token attempt are not the same (generation attempt table)'),
   },
-  shareRepeated: { status: 400, wording: 'service', text: () => attemptText({ reason: 'share-repeated' }), rule: rule('generation-table.update', 'each key share counts once per attempt (generation attempt table)') },
+  shareRepeated: { status: 400, wording: 'service', text: () => ['given key has already been provided during this generation operation'], rule: rule('generation-table.update', 'each key share counts once per attempt (generation attempt table)') },
   otpLength: { status: 400, wording: 'service', text: () => ['OTP string is wrong length'], rule: rule('generation-table.start', "the attempt's OTP has the length the service states (generation attempt table: start)") },
   /** The OpenPGP library's text for a key it cannot read. */
   badPgpKey: { status: 400, wording: 'service', text: (message: string) => [message], rule: rule('generation-table.start', 'the optional PGP key of an attempt must be a valid public key (generation attempt table: start)') },
@@ -44,18 +43,21 @@ export const operationTokenRefusals = defineRefusals('operation-token', {
   },
 });
 
-/** The registered refusal for the generation attempt machine's reason. */
-export function generationRefusal(r: GenerationRefusal): Refused {
-  switch (r.reason) {
-    case 'in-progress':
-      return operationTokenRefusals.attemptInProgress();
-    case 'not-started':
-      return operationTokenRefusals.noAttempt();
-    case 'wrong-nonce':
-      return operationTokenRefusals.wrongNonce(r.nonce);
-    case 'wrong-strategy':
+/**
+ * The registered refusal for the guard the generation attempt machine refused by (Vault's order of
+ * checks is the order of the guards: nonce, strategy, share). `NO_ROW` is an attempt already in
+ * progress for a start, no attempt for an update.
+ */
+export function generationRefusal(refused: string, request: 'start' | 'update', state: GenerationAttemptState): Refused {
+  switch (refused) {
+    case NO_ROW:
+      return request === 'start' ? operationTokenRefusals.attemptInProgress() : operationTokenRefusals.noAttempt();
+    case 'nonceMatches':
+      return operationTokenRefusals.wrongNonce(state.context.nonce);
+    case 'strategyMatches':
       return operationTokenRefusals.wrongStrategy();
-    case 'share-repeated':
+    case 'shareNotYetProvided':
       return operationTokenRefusals.shareRepeated();
   }
+  throw new Error(`the generation attempt machine refused a ${request} by "${refused}", which has no refusal registered`);
 }

@@ -1,7 +1,7 @@
 // POST …/update: one key share (with the attempt's nonce: the generation-attempt machine decides);
 // at the threshold the shares are recombined and checked against the cluster's root key, and the
 // token is drawn and given encoded (OTP) or encrypted (PGP).
-import { refusalReasonOf, type GenerationStrategy, type UpdateGenerationEvent } from '../../../../models/generation-attempt.machine.js';
+import { askGenerationAttempt, type GenerationStrategy, type UpdateGenerationEvent } from '../../../../models/generation-attempt.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { combineShares } from '../../cluster/crypto/shamir.js';
 import { encodeToken } from '../../cluster/crypto/otp.js';
@@ -40,27 +40,28 @@ export function decide(s: Strategy) {
     const { share } = decoded;
     const c = ctx.cluster;
     const nonce = ctx.fields.nonce;
-    const update: UpdateGenerationEvent = { type: 'update', strategy: s.strategy, share, nonce };
-    const why = refusalReasonOf(c.generation, update);
-    if (why) return generationRefusal(why);
-
     const { providedShares, required, pgpFingerprint: fingerprint } = c.generation.context;
-    const base = { at: ctx.now, cluster: c.name, strategy: s.strategy, nonce, share };
-    if (providedShares.length + 1 < required) {
-      const event: SimEvent = { type: 'generation-share-accepted', ...base };
-      return { events: [event], reply: () => reply.bare(updateBody(s.strategy, nonce, providedShares.length + 1, required, fingerprint, '')) };
-    }
-
-    // The threshold is reached: recombine, and check the key really is this cluster's root key.
+    // The fact the machine needs: do the shares given so far and this one recombine to this
+    // cluster's root key? Whether the threshold is reached, and so what the fact means, it decides.
     let reason: string | null = null;
     try {
       if (combineShares([...providedShares, share]) !== c.storage.keyring.rootKeyHex.toLowerCase()) reason = WRONG_ROOT_KEY_ERROR;
     } catch (err) {
       reason = (err as Error).message;
     }
-    if (reason !== null) {
-      const event: SimEvent = { type: 'generation-aborted', ...base, reason };
-      return { events: [event], reply: () => T.wrongRootKey(reason) };
+    const update: UpdateGenerationEvent = { type: 'update', strategy: s.strategy, share, nonce, keyMatches: reason === null };
+    const answer = askGenerationAttempt(c.generation, update);
+    if ('refused' in answer) return generationRefusal(answer.refused, 'update', c.generation);
+
+    const base = { at: ctx.now, cluster: c.name, strategy: s.strategy, nonce, share };
+    if (answer.actions.includes('recordShare')) {
+      const event: SimEvent = { type: 'generation-share-accepted', ...base };
+      return { events: [event], reply: () => reply.bare(updateBody(s.strategy, nonce, providedShares.length + 1, required, fingerprint, '')) };
+    }
+    if (answer.actions.includes('discardShares')) {
+      const why = reason ?? WRONG_ROOT_KEY_ERROR;
+      const event: SimEvent = { type: 'generation-aborted', ...base, reason: why };
+      return { events: [event], reply: () => T.wrongRootKey(why) };
     }
 
     const secret = attemptSecretOf(c);

@@ -1,6 +1,6 @@
 // POST …/attempt: opens an attempt (one at a time, A.7: the generation-attempt machine decides), with
 // the operator's OTP, a PGP key, or an OTP the server draws and shows in this response only.
-import { refusalReasonOf } from '../../../../models/generation-attempt.machine.js';
+import { askGenerationAttempt } from '../../../../models/generation-attempt.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { OTP_LENGTH, generateOtp } from '../../cluster/crypto/otp.js';
 import { pgpFingerprint } from '../../cluster/crypto/pgp.js';
@@ -20,8 +20,8 @@ export function decide(s: Strategy) {
 
     // Vault's order: the OTP's length, then the PGP key, then whether an attempt is already open.
     const inProgress = (): Reply | null => {
-      const why = refusalReasonOf(ctx.cluster.generation, { type: 'start', strategy: s.strategy, nonce: '', required: 0, otpLength: 0, pgpFingerprint: '' });
-      return why ? generationRefusal(why) : null;
+      const answer = askGenerationAttempt(ctx.cluster.generation, { type: 'start', strategy: s.strategy, nonce: '', required: 0, otpLength: 0, pgpFingerprint: '' });
+      return 'refused' in answer ? generationRefusal(answer.refused, 'start', ctx.cluster.generation) : null;
     };
     const open = (otp: string, key: string, fingerprint: string, shownOtp: (drawn: string) => string): Outcome => {
       const nonce = ctx.rng.uuid();
