@@ -10,8 +10,9 @@
 // tell what the store holds (unknown: the network path to the store is cut).
 //
 // The world keeps the value as a plain string in its state and uses this machine as a pure
-// transition function (`stepAssociation`), as it does the replication role machine.
-import { setup, transition, type SnapshotFrom } from 'xstate';
+// transition function (`askAssociation`, models/ask.ts), as it does the replication role machine.
+import { setup } from 'xstate';
+import { ask, type Answer } from './ask.js';
 
 /** An association as the world stores it: `<link>.<progress>`. */
 export type AssociationValue =
@@ -136,34 +137,15 @@ export const syncAssociationMachine = setup({
   },
 });
 
-type AssociationSnapshot = SnapshotFrom<typeof syncAssociationMachine>;
-
-function snapshotOf(value: AssociationValue): AssociationSnapshot {
-  const [top, sub] = value.split('.');
-  return syncAssociationMachine.resolveState({ value: { [top]: sub }, context: undefined as never });
+/** The machine's answer (models/ask.ts): the association's next value and the row's actions, or why it refused. */
+export function askAssociation(value: AssociationValue, event: AssociationEvent): Answer {
+  return ask(syncAssociationMachine, value, undefined, event);
 }
 
-function valueOf(snap: AssociationSnapshot): AssociationValue {
-  const v = snap.value as Record<string, string>;
-  const [top] = Object.keys(v);
-  return `${top}.${v[top]}` as AssociationValue;
-}
-
-const outcomes = new Map<string, AssociationValue | null>();
-
-/**
- * The association after `event`, or null when the machine refuses it. Outcomes depend only on the
- * value and the event, so each pair is asked of the machine once and remembered.
- */
+/** The association after `event`, or null when the machine refuses it. */
 export function stepAssociation(value: AssociationValue, event: AssociationEvent): AssociationValue | null {
-  const key = `${value}|${event.type}|${event.type === 'attempt.failed' ? event.cause : ''}`;
-  let next = outcomes.get(key);
-  if (next === undefined) {
-    const snap = snapshotOf(value);
-    next = snap.can(event) ? valueOf(transition(syncAssociationMachine, snap, event)[0]) : null;
-    outcomes.set(key, next);
-  }
-  return next;
+  const answer = askAssociation(value, event);
+  return 'next' in answer ? (answer.next as AssociationValue) : null;
 }
 
 /** The `sync_status` an association reports, or null for one that was never linked. */

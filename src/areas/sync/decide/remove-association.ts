@@ -1,6 +1,6 @@
 // POST sys/sync/destinations/<type>/:name/associations/remove: unsyncs a secret from the destination;
 // success when the association does not exist or is already removed (area D rule 3).
-import { isLinked } from '../../../../models/sync-association.machine.js';
+import { askAssociation } from '../../../../models/sync-association.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
@@ -22,8 +22,12 @@ export const decide =
     const { target, destination: d } = found;
     const mount = mountNamed(ctx, mountGiven, target);
     const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
-    // Rule 3: success when the association does not exist (or is already removed): nothing to do.
-    if (!mount || !a || !isLinked(a.value)) return reply.data(associationsView(d));
+    // The association machine decides (rule 3): an association that does not exist is one never
+    // linked, and removing an unlinked one succeeds with nothing to do (its row stays where it is).
+    const value = a?.value ?? 'unlinked.none';
+    const answer = askAssociation(value, { type: 'remove' });
+    if ('refused' in answer) throw new Error(`the sync association machine refused remove in ${value}: its table has a row for every state`);
+    if (!mount || answer.next === value) return reply.data(associationsView(d));
     const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
   };
