@@ -1,7 +1,7 @@
 // The connection of one secondary to the primary it follows, for one kind of replication: what the
 // status record reports as `connection_state` (gRPC connectivity: idle, connecting, ready,
 // transient_failure) and `state` (idle, merkle-sync, merkle-diff, stream-wals; vault-api-facts.md,
-// "Replication status"). The design (../shared/design/ARCHITECTURE.md) names this machine.
+// "Replication status"). docs/machines.md draws it.
 //
 //   idle ──follow──▶ connecting ──connect [link up]──▶ ready.merkle-sync | ready.merkle-diff | ready.stream-wals
 //   ready.merkle-* ──sync-done──▶ ready.stream-wals

@@ -1,5 +1,5 @@
 // A sequence of operator commands, as the operator wrote it down step by step, turned into a
-// scenario file of format 1 (shared/design/scenario-format.md) that `replsim run` replays unchanged:
+// scenario file of format 1 (docs/scenario-format.md) that `replsim run` replays unchanged:
 // the same clusters and seed, every request with the variables it saved, waits and faults. It
 // expects the run to pass (or to meet only the hazards the run met and nobody forbade), so it fails
 // the way the finding did until its cause is fixed.

@@ -1,6 +1,6 @@
 // Refusals are data. Every way the simulated service can refuse a request is registered here once,
 // by the module that owns the rule: a code, the HTTP status, the service's text (from
-// ../shared/reference/vault-api-facts.md, or replsim's own wording where the facts have a gap, marked
+// the project's notes on the real service (docs/rules.md names each rule), or replsim's own wording where the facts have a gap, marked
 // `wording: 'simulator'`), and the rule of the spec it applies, by its id (`A.rule3`,
 // `role-table.promote`, `auth.4`) and in the spec's words for people.
 //

@@ -1,4 +1,4 @@
-// The scenario file, format 1 (shared/design/scenario-format.md), as one zod schema. The same schema
+// The scenario file, format 1 (docs/scenario-format.md), as one zod schema. The same schema
 // validates files, gives the runner its types and writes the JSON Schema that editors use, so the three
 // cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
 import { closest } from '../kernel/suggest.js';
