@@ -28,7 +28,7 @@ import type {
 } from './events.js';
 import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
 import { linkFacts, moveConnection, storeConnection, storedConnection } from './link.js';
-import { advanceWal, holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
+import { holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
@@ -99,7 +99,7 @@ function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, prim
   s.storage = replicatedStorage(kind, primary, clusterBefore(d, secondaryName), r.secondaryId);
   if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
   // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
-  else advanceWal(s, at);
+  else s.wal = advancedWal(s.wal, at);
   // known_secondaries is replicated configuration: a secondary holds its primary's list of issued
   // tokens (revocations and performance paths filters included) and takes it up as its own when
   // promoted, so the others can follow it by address with the credentials, and the filters, they had.

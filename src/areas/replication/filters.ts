@@ -12,7 +12,7 @@ import { asFolder } from '../cluster/paths.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../cluster/state.js';
-import { advanceWal } from './interplay.js';
+import { advancedWal } from '../cluster/state.js';
 import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
 
 
@@ -111,7 +111,7 @@ export function enforceFilter(d: SimDraft, secondaryName: string, at: number): v
   const pruned = withoutExcluded(s.storage, primary, r.secondaryId);
   if (pruned !== s.storage) {
     s.storage = pruned;
-    advanceWal(s, at);
+    s.wal = advancedWal(s.wal, at);
   }
   r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
 }
@@ -144,12 +144,12 @@ export const filterReducers = {
     p.replication.performance.issued[e.id].filter = { mode: e.mode, paths: e.paths };
     // The filter is replicated configuration: it advances the primary's WAL, which also makes the
     // streaming process send each secondary what the new filter now includes.
-    advanceWal(p, e.at);
+    p.wal = advancedWal(p.wal, e.at);
     for (const s of followersUnder(d, e.cluster, e.id)) enforceFilter(d, s, e.at);
   },
   'replication-paths-filter-deleted': (d: SimDraft, e: PathsFilterDeleted) => {
     const p = d.clusters[e.cluster];
     p.replication.performance.issued[e.id].filter = null;
-    advanceWal(p, e.at);
+    p.wal = advancedWal(p.wal, e.at);
   },
 };

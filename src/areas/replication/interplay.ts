@@ -17,11 +17,6 @@ import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '
 import { advancedWal, copyCluster, emptyReplication } from '../cluster/state.js';
 import { changedClustersAre } from '../cluster/changed.js';
 
-/** A replicated change was written on the cluster: its WAL advances, so its secondaries receive it. */
-export function advanceWal(c: ClusterState, at: number): void {
-  c.wal = { last: c.wal.last + 1, lastAt: at };
-}
-
 /** The replication events that change a cluster's replicated performance configuration. */
 const PERFORMANCE_CONFIGURATION = new Set([
   'replication-primary-enabled',
@@ -57,7 +52,7 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Rep
     const advances = (e: Advancing) => (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type));
     const draft = (d: SimDraft, e: Advancing) => {
       inner(d, e);
-      if (advances(e)) advanceWal(d.clusters[e.cluster], e.at);
+      if (advances(e)) d.clusters[e.cluster].wal = advancedWal(d.clusters[e.cluster].wal, e.at);
     };
     const direct = inner.direct;
     out[type] = (direct
@@ -65,7 +60,7 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Rep
           direct: (s: SimState, e: Advancing): Partial<SimState> | null | undefined => {
             const changed = direct(s, e);
             if (changed === undefined || !advances(e)) return changed;
-            // The WAL position is replaced whole, as advanceWal does on a draft.
+            // The WAL position is replaced whole.
             const clusters = changed?.clusters ?? s.clusters;
             const c = clusters.named(e.cluster);
             const copy = copyCluster(c);

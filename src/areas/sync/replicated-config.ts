@@ -5,10 +5,8 @@
 // primary's configuration), instead of only at their initial sync or with a later KV write. The
 // `destination-fault` fault is not one of them: it happens to the external store, outside every
 // cluster.
-//
-// It knows clusters only by their WAL (a structural type), so that it stays outside the import
-// cycle of the cluster modules; the WAL advances exactly as replication/interplay.ts `advanceWal` does.
 import type { BaseEvent } from '../../kernel/engine.js';
+import { advancedWal } from '../cluster/state.js';
 
 interface WithWals {
   clusters: Record<string, { wal: { last: number; lastAt: number } }>;
@@ -24,7 +22,7 @@ export function advancingWal<T extends Record<string, ClusterReducer>>(reducers:
     out[type] = ((d: WithWals, e: BaseEvent & { cluster: string }) => {
       (apply as (d: WithWals, e: BaseEvent & { cluster: string }) => void)(d, e);
       const c = d.clusters[e.cluster];
-      c.wal = { last: c.wal.last + 1, lastAt: e.at };
+      c.wal = advancedWal(c.wal, e.at);
     }) as ClusterReducer;
   }
   return out as T;
