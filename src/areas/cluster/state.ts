@@ -240,8 +240,12 @@ export interface ReplicationState {
   /** Secondary side: the replication state the status record reports while connected. */
   /** The connection machine's value as stored: its phase, or idle / shutdown while following nobody. */
   syncState: 'idle' | 'shutdown' | 'merkle-sync' | 'merkle-diff' | 'stream-wals';
-  /** Time of the last contact with the other side. */
-  lastHeartbeat: number;
+  /** Secondary side: when it was told to follow its primary (what `last_heartbeat` reads before any connection). */
+  followedAt: number;
+  /** Secondary side: when its current or latest connection to that primary was established, or null (none yet). */
+  connectedAt: number | null;
+  /** Secondary side: when that connection ended, or null while it stands (replication/heartbeats.ts reads both). */
+  disconnectedAt: number | null;
   knownPrimaryClusterAddrs: string[];
   /** When the current role began (for `last_start`). */
   since: number;
@@ -341,7 +345,9 @@ export function emptyReplication(): ReplicationState {
     synced: false,
     connected: false,
     syncState: 'idle',
-    lastHeartbeat: 0,
+    followedAt: 0,
+    connectedAt: null,
+    disconnectedAt: null,
     knownPrimaryClusterAddrs: [],
     since: 0,
     dynamicFilter: { mounts: [], namespaces: [] },
@@ -417,7 +423,9 @@ export function copyReplication(r: ReplicationState): ReplicationState {
     synced: r.synced,
     connected: r.connected,
     syncState: r.syncState,
-    lastHeartbeat: r.lastHeartbeat,
+    followedAt: r.followedAt,
+    connectedAt: r.connectedAt,
+    disconnectedAt: r.disconnectedAt,
     knownPrimaryClusterAddrs: r.knownPrimaryClusterAddrs,
     since: r.since,
     dynamicFilter: r.dynamicFilter,

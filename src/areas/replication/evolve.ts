@@ -56,20 +56,31 @@ function moveRole(r: ReplicationState, request: RoleEvent['type'], next: RoleVal
  * closes the connection it had (shutdown); otherwise it leaves the secondary role and its connection
  * starts afresh (idle).
  */
-function clearSecondarySide(r: ReplicationState, closed = false): void {
+function clearSecondarySide(r: ReplicationState, at: number, closed = false): void {
   const had = storedConnectionWhileFollowing(r);
   r.primary = null;
   r.primaryApiAddr = '';
   r.secondaryId = '';
   r.jti = '';
   r.lastRemoteWal = 0;
-  // No primary to follow (the role already left `following`): the machine closes the connection.
-  storeConnection(r, stepConnection(had, { type: closed ? 'unfollow' : 'reset' })!);
+  // No primary to follow (the role already left `following`): the machine closes the connection,
+  // and with its primary go the heartbeats it had exchanged.
+  r.connectedAt = null;
+  r.disconnectedAt = null;
+  storeConnection(r, stepConnection(had, { type: closed ? 'unfollow' : 'reset' })!, at);
   r.knownPrimaryClusterAddrs = [];
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
 
 function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
+  // The connection is attempted one link latency after this moment. Heartbeats exchanged with
+  // another primary (or set) are not this one's; with the same one, the connection's end is
+  // recorded when the machine closes it.
+  if (a.primary !== r.primary || a.clusterId !== r.clusterId) {
+    r.connectedAt = null;
+    r.disconnectedAt = null;
+  }
+  r.followedAt = at;
   r.primary = a.primary;
   r.primaryApiAddr = a.primaryApiAddr;
   r.primaryClusterAddr = a.primaryClusterAddr;
@@ -77,8 +88,6 @@ function assign(r: ReplicationState, a: PrimaryAssignment, at: number): void {
   r.secondaryId = a.secondaryId;
   r.jti = a.jti;
   r.clusterId = a.clusterId;
-  // The connection is attempted one link latency after this moment.
-  r.lastHeartbeat = at;
   r.dynamicFilter = { mounts: [], namespaces: [] };
 }
 
@@ -122,7 +131,6 @@ function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, prim
     s.plugins = primary.plugins;
   }
   r.lastRemoteWal = wal;
-  r.lastHeartbeat = at;
 }
 
 /**
@@ -144,7 +152,6 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   dr.revokedCredentials = freeze(unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials)) as string[];
   dr.mirroredPerformance = primary.replication.performance.role === 'disabled' ? null : primary.replication.performance;
   dr.lastRemoteWal = e.wal;
-  dr.lastHeartbeat = e.at;
   const next = copyCluster(secondary);
   next.storage = primary.storage;
   // The primary's WAL position itself (frozen, so shared): the draft form copies it, the same value.
@@ -178,7 +185,6 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
   performance.revokedCredentials = freeze(unionOf(r.revokedCredentials, primary.replication.performance.revokedCredentials)) as string[];
   performance.dynamicFilter = freeze({ mounts: freeze(filter.mounts) as string[], namespaces: freeze(filter.namespaces) as string[] });
   performance.lastRemoteWal = e.wal;
-  performance.lastHeartbeat = e.at;
   const next = copyCluster(secondary);
   next.storage = storage;
   next.wal = advancedWal(secondary.wal, e.at);
@@ -227,7 +233,7 @@ function otherKind(kind: ReplicationKind): ReplicationKind {
 export const replicationReducers = {
   'replication-primary-enabled': editingReplication<PrimaryEnabled>((r, e) => {
     moveRole(r, 'primary.enable', e.role);
-    clearSecondarySide(r);
+    clearSecondarySide(r, e.at);
     r.clusterId = e.clusterId;
     r.primaryClusterAddr = e.primaryClusterAddr;
     r.issued = {};
@@ -285,7 +291,7 @@ export const replicationReducers = {
     r.lastRemoteWal = 0;
     r.synced = false;
     // A new secondary connects into a full sync of its primary's data.
-    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-sync' });
+    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-sync' }, e.at);
     r.since = e.at;
     if (e.primary) {
       const issued = d.clusters[e.primary].replication[e.kind].issued[e.secondaryId];
@@ -297,7 +303,7 @@ export const replicationReducers = {
     // Its own record in the list it took up goes: a primary is not its own secondary.
     if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
     moveRole(r, 'secondary.promote', e.role);
-    clearSecondarySide(r);
+    clearSecondarySide(r, e.at);
     // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
     // revocations included; a demoted former primary its own; a performance secondary knows none,
     // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
@@ -311,7 +317,7 @@ export const replicationReducers = {
   },
   'replication-secondary-disabled': editingReplication<SecondaryDisabled>((r, e) => {
     moveRole(r, 'secondary.disable', e.role);
-    clearSecondarySide(r);
+    clearSecondarySide(r, e.at);
     // A demoted former primary that is disabled leaves its set as primary/disable does: the tokens
     // it issued can no longer be redeemed (a DR secondary's mirrored list goes with it too).
     r.issued = {};
@@ -327,26 +333,25 @@ export const replicationReducers = {
     moveRole(r, 'secondary.update-primary', e.role);
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
     if (e.via === 'empty-token') {
-      clearSecondarySide(r, true);
+      clearSecondarySide(r, e.at, true);
       r.primaryClusterAddr = '';
       return;
     }
     assign(r, e, e.at);
-    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-diff' });
+    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-diff' }, e.at);
     // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
     if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
   },
   'replication-secondary-connected': (d: SimDraft, e: SecondaryConnected) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
     // The machine takes the link up only on the link's facts now; it resumes streaming, or syncs first.
-    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) });
-    r.lastHeartbeat = e.at;
+    // Its instant is the connection's establishment, from which its heartbeats are counted.
+    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) }, e.at);
   },
   'replication-secondary-synced': (d: SimDraft, e: SecondarySynced) => {
     catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
     const r = d.clusters[e.cluster].replication[e.kind];
     r.synced = true;
-    moveConnection(d, e.kind, e.cluster, { type: 'sync-done' });
+    moveConnection(d, e.kind, e.cluster, { type: 'sync-done' }, e.at);
   },
   'replication-wal-delivered': Object.assign(
     (d: SimDraft, e: WalDelivered) => {
@@ -355,9 +360,7 @@ export const replicationReducers = {
     { direct: (s: SimState, e: WalDelivered) => (e.kind === 'dr' ? drDelivered(s, e) : performanceDelivered(s, e)) },
   ),
   'replication-secondary-disconnected': (d: SimDraft, e: SecondaryDisconnected) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
     // Dropped on the link's facts now (partition, crash, revocation, the primary's role or set changed).
-    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) });
-    r.lastHeartbeat = e.at;
+    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) }, e.at);
   },
 };

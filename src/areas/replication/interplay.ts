@@ -103,12 +103,15 @@ export function takeUpPerformance(c: ClusterState, at: number): boolean {
   const performance: typeof held = {
     ...held,
     mirroredPerformance: null,
-    // The connection is attempted one link latency after the promotion.
-    lastHeartbeat: at,
+    // The connection is attempted one link latency after the promotion; the mirrored record's own
+    // connection was its DR primary's, not this cluster's.
+    followedAt: at,
+    connectedAt: null,
+    disconnectedAt: null,
     since: at,
   };
   // A follower connects afresh and diffs the data it holds; otherwise there is no connection.
-  storeConnection(performance, stepConnection(IDLE_CONNECTION, following ? { type: 'follow', phase: 'merkle-diff' } : { type: 'unfollow' })!);
+  storeConnection(performance, stepConnection(IDLE_CONNECTION, following ? { type: 'follow', phase: 'merkle-diff' } : { type: 'unfollow' })!, at);
   c.replication.performance = performance;
   return following;
 }

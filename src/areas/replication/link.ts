@@ -136,18 +136,27 @@ export function storedConnection(r: ReplicationState): Connection {
   return { state: r.connected ? 'ready' : 'connecting', phase, reason: null };
 }
 
-/** Records what the machine holds. */
-export function storeConnection(r: ReplicationState, c: Connection): void {
-  r.connected = c.state === 'ready';
+/**
+ * Records what the machine holds, at `at`: a connection coming up or going down also records that
+ * instant (`connectedAt`, `disconnectedAt`), the facts the heartbeats' schedule is computed from
+ * (heartbeats.ts).
+ */
+export function storeConnection(r: ReplicationState, c: Connection, at: number): void {
+  const up = c.state === 'ready';
+  if (up && !r.connected) {
+    r.connectedAt = at;
+    r.disconnectedAt = null;
+  } else if (!up && r.connected && r.connectedAt !== null) r.disconnectedAt = at;
+  r.connected = up;
   r.syncState = c.state === 'idle' || c.state === 'shutdown' ? c.state : c.phase;
 }
 
-/** Asks the machine, on what the state records, and stores the outcome; an event it refuses is a corrupt log. */
-export function moveConnection(d: SimDraft, kind: ReplicationKind, cluster: string, event: ConnectionEvent): void {
+/** Asks the machine, on what the state records, and stores the outcome at `at`; an event it refuses is a corrupt log. */
+export function moveConnection(d: SimDraft, kind: ReplicationKind, cluster: string, event: ConnectionEvent, at: number): void {
   const r = d.clusters[cluster].replication[kind];
   const next = stepConnection(storedConnection(r), event);
   if (next === null) throw new Error(`replication log is inconsistent: ${cluster}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
-  storeConnection(r, next);
+  storeConnection(r, next, at);
 }
 
 /**

@@ -105,7 +105,7 @@ type Replication = ClusterState['replication']['dr'];
 
 /**
  * Whether what a link depends on changed on this side (role, primary, set, credentials issued or
- * revoked, the connection): a WAL taken (`lastRemoteWal`, `lastHeartbeat`) changes none of it.
+ * revoked, the connection): a WAL taken (`lastRemoteWal`) changes none of it.
  */
 function linkChanged(a: Replication, b: Replication): boolean {
   if (a === b) return false;

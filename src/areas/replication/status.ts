@@ -1,12 +1,14 @@
 // The replication status record (`data` of GET sys/replication/<kind>/status), built from the state
-// as it is now, so partitions and crashes show at once, before the streaming process has recorded
-// the dropped link. Field names and value shapes follow vault-api-facts.md (A/B, Replication status).
+// as it is now, so partitions and crashes show at once in the secondary's `connection_state`, before
+// the streaming process has recorded the dropped link; each side's `connection_status` and
+// `last_heartbeat` are its heartbeats' verdict (heartbeats.ts). Field names and value shapes follow vault-api-facts.md (A/B, Replication status).
 import { modeOf } from '../../../models/replication-role.machine.js';
 import { reportedConnection } from '../../../models/secondary-connection.machine.js';
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { isMerkleCorrupted, merkleRootOf } from '../merkle/merkle.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { currentConnection, followersOf, isConnected } from './link.js';
+import { primaryView, secondaryView, type ConnectionSpan, type HeartbeatView } from './heartbeats.js';
 
 /** Go's zero time in epoch seconds: what the service prints for a corruption check never run. */
 const NEVER_CHECKED_EPOCH = '-62135596800';
@@ -22,20 +24,54 @@ function merkleFields(c: ClusterState) {
 }
 
 /**
- * One side of a link as the other side sees it. Heartbeats are derived, not logged nor sent on the
- * bus (a choice: a long wait must not append an event per heartbeat, and periodic instants would
- * change every recorded answer): while connected they are taken to flow continuously, so the last
- * one is now; once down, it is the last contact recorded. A heartbeat's round trip is 2 × latency.
+ * The connection of a following secondary as its heartbeats' schedule reads it (heartbeats.ts): when
+ * it was established and when it ended, or null when none was since it was told to follow. A
+ * connection the state still records as up whose link is down now (a fault at this very instant,
+ * whose check has not been taken yet) ends now.
  */
-function linkEntry(state: SimState, connected: boolean, lastContact: number) {
+function connectionSpan(state: SimState, kind: ReplicationKind, secondary: ClusterState): ConnectionSpan | null {
+  const r = secondary.replication[kind];
+  if (r.connectedAt === null) return null;
+  if (r.disconnectedAt !== null || !r.connected) return { connectedAt: r.connectedAt, disconnectedAt: r.disconnectedAt ?? state.now };
+  return { connectedAt: r.connectedAt, disconnectedAt: isConnected(state, kind, secondary) ? null : state.now };
+}
+
+/**
+ * One side of a link as the other side sees it, from the last heartbeat that reached this side
+ * (`view`: heartbeats.ts; none before the first connection, when the instant it was told to follow
+ * stands for it). A heartbeat's round trip is 2 × latency.
+ */
+function linkEntry(state: SimState, view: HeartbeatView | null, followedAt: number) {
   const latency = state.network.latencyMs;
+  const connected = view?.connected === true;
+  const last = view?.lastHeartbeat ?? followedAt;
   return {
     connection_status: connected ? 'connected' : 'disconnected',
-    last_heartbeat: rfc3339(connected ? state.now : lastContact),
+    last_heartbeat: rfc3339(last),
     clock_skew_ms: '0',
     last_heartbeat_duration_ms: String(2 * latency),
-    replication_primary_canary_age_ms: String(connected ? latency : state.now - lastContact + latency),
+    replication_primary_canary_age_ms: String(connected ? latency : state.now - last + latency),
   };
+}
+
+/**
+ * The primary's entry for a secondary: its heartbeats alone tell the primary whether the secondary
+ * is there (a crashed or cut-off secondary is `connected` until `HEARTBEAT.missed` echoes were due).
+ */
+function primarySide(state: SimState, kind: ReplicationKind, secondary: ClusterState) {
+  const span = connectionSpan(state, kind, secondary);
+  return linkEntry(state, span && primaryView(span, state.now, state.network.latencyMs), secondary.replication[kind].followedAt);
+}
+
+/**
+ * The secondary's entry for its primary: the last answer to its echoes that reached it; it is
+ * connected while those answers keep coming and its own channel is up (the channel it dialed tells
+ * it at once of a link it lost: `connection_state`).
+ */
+function secondarySide(state: SimState, kind: ReplicationKind, secondary: ClusterState) {
+  const span = connectionSpan(state, kind, secondary);
+  const view = span && secondaryView(span, state.now, state.network.latencyMs);
+  return linkEntry(state, view && { ...view, connected: view.connected && span.disconnectedAt === null }, secondary.replication[kind].followedAt);
 }
 
 function primaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind) {
@@ -46,7 +82,7 @@ function primaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind) 
       node_id: sr.secondaryId,
       api_address: s.apiAddr,
       cluster_address: s.clusterAddr,
-      ...linkEntry(state, isConnected(state, kind, s), sr.lastHeartbeat),
+      ...primarySide(state, kind, s),
     };
   });
   return {
@@ -74,7 +110,7 @@ function secondaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind
   const r = c.replication[kind];
   const primaries =
     r.role === 'secondary.following' && r.primaryApiAddr !== ''
-      ? [{ api_address: r.primaryApiAddr, cluster_address: r.primaryClusterAddr, ...linkEntry(state, isConnected(state, kind, c), r.lastHeartbeat) }]
+      ? [{ api_address: r.primaryApiAddr, cluster_address: r.primaryClusterAddr, ...secondarySide(state, kind, c) }]
       : [];
   return {
     mode: 'secondary',

@@ -54,9 +54,8 @@ export function connectionsLostBy(state: SimState, crashed: string): { kind: Rep
 
 const loseConnections = throughDraft((d: SimDraft, e: ClusterCrashed) => {
   for (const { kind, secondary } of connectionsLostBy(stateBefore(d), e.cluster)) {
-    moveConnection(d, kind, secondary, { type: 'lost' });
-    // The crash is the last contact of the two ends (what the status record's last_heartbeat shows).
-    d.clusters[secondary].replication[kind].lastHeartbeat = e.at;
+    // The crash ends the connection: no heartbeat crosses it from then on (heartbeats.ts).
+    moveConnection(d, kind, secondary, { type: 'lost' }, e.at);
   }
 });
 

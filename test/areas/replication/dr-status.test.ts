@@ -5,6 +5,12 @@ import { World } from '../../../src/world.js';
 import { rfc3339 } from '../../../src/kernel/clock.js';
 import { dataOf, drPair, drStatus, drWorld, enablePrimary, enableSecondary, get } from './helpers.js';
 
+/** When west's latest DR connection came up, read from the log. */
+function connectedAt(w: World): number {
+  const up = w.log.filter((e) => e.type === 'replication-secondary-connected' && e.cluster === 'west' && e.kind === 'dr');
+  return up[up.length - 1].at;
+}
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const INT_STRING = /^-?\d+$/;
 
@@ -97,7 +103,8 @@ describe('DR status record', () => {
         api_address: east.apiAddr,
         cluster_address: east.clusterAddr,
         connection_status: 'connected',
-        last_heartbeat: rfc3339(w.now),
+        // Less than one heartbeat interval after the connection came up: its establishment is the last exchange.
+        last_heartbeat: rfc3339(connectedAt(w)),
         clock_skew_ms: '0',
         last_heartbeat_duration_ms: expect.stringMatching(INT_STRING),
         replication_primary_canary_age_ms: expect.stringMatching(INT_STRING),
@@ -108,12 +115,16 @@ describe('DR status record', () => {
   it('keeps the last heartbeat of a link that went down', () => {
     const w = drWorld();
     drPair(w);
-    w.advance(500);
-    const down = w.now;
+    w.advance(11_500);
+    const t0 = connectedAt(w);
+    const latency = w.state.network.latencyMs;
+    // Echoes leave west every 5 s from the connection's start; two reached east, and their answers west.
+    expect(w.now - t0).toBeGreaterThan(10_000 + 2 * latency);
+    expect(w.now - t0).toBeLessThan(15_000);
     w.partition(['east', 'west']);
     w.advance(60_000);
-    expect(drStatus(w, 'west').primaries[0]).toMatchObject({ connection_status: 'disconnected', last_heartbeat: rfc3339(down) });
-    expect(drStatus(w, 'east').secondaries[0]).toMatchObject({ connection_status: 'disconnected', last_heartbeat: rfc3339(down) });
+    expect(drStatus(w, 'west').primaries[0]).toMatchObject({ connection_status: 'disconnected', last_heartbeat: rfc3339(t0 + 10_000 + 2 * latency) });
+    expect(drStatus(w, 'east').secondaries[0]).toMatchObject({ connection_status: 'disconnected', last_heartbeat: rfc3339(t0 + 10_000 + latency) });
   });
 
   it('shows a corrupted merkle tree', () => {

@@ -169,11 +169,15 @@ describe.skipIf(!operationTokensBuilt)('promoting a DR secondary whose primary i
     expect(perfStatus(w, 'south')).toMatchObject({ mode: 'secondary', cluster_id: setId, secondary_id: 'west' });
     expectOk(writeKv(w, 'east', 'secret', 'after', { v: 2 }, eastRoot));
     w.advance(1000);
-    // East lists both under the id "west": the crashed west, disconnected, and south, connected.
-    expect(perfStatus(w, 'east').secondaries).toMatchObject([
+    // East lists both under the id "west": south, connected, and the crashed west, still counted
+    // connected until two of its heartbeats were due and did not come, then disconnected.
+    const entries = (westStatus: string) => [
       { node_id: 'west', api_address: w.state.clusters.named('south').apiAddr, connection_status: 'connected' },
-      { node_id: 'west', api_address: w.state.clusters.named('west').apiAddr, connection_status: 'disconnected' },
-    ]);
+      { node_id: 'west', api_address: w.state.clusters.named('west').apiAddr, connection_status: westStatus },
+    ];
+    expect(perfStatus(w, 'east').secondaries).toMatchObject(entries('connected'));
+    w.advance(10_000);
+    expect(perfStatus(w, 'east').secondaries).toMatchObject(entries('disconnected'));
     // West's local root token came with DR; with it, south serves east's replicated data.
     expect(kvValue(w, 'south', 'secret', 'after', westRoot)).toEqual({ v: 2 });
     // And it forwards writes to east like the secondary it replaces.
