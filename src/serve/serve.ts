@@ -225,6 +225,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     base,
     expect,
     setup: setup && { steps: setup.steps, findings: setup.findings },
+    timeline: resumed?.timeline,
     onFinding: options.onFinding,
     resumed: resumed && { builtins: resumed.header.builtins, namedTokens: resumed.header.namedTokens, calls: resumed.entries.map((e) => e.recorder) },
     onCommitted: (record, call) => {
@@ -399,27 +400,31 @@ function resumeFrom(dir: string, options: ServeOptions) {
   const events = history.events.slice(0, n);
   let world: World;
   let state: SimState;
+  let timeline: Timeline;
   const records: StepRecord[] = [];
   const findings: Finding[] = [];
   try {
     state = World.replay(events.slice(0, header.startEvents)).state;
-    // The steps' states are read from checkpoints, as a live session's are (timeline.ts).
-    const timeline = new Timeline(events);
-    timeline.note(header.startEvents, state);
+    // The steps' states are read from checkpoints, as a live session's are (timeline.ts): noted
+    // while folding, then handed to a timeline over the resumed world's own log, which the session goes on with.
+    const noted = new Timeline(events);
+    noted.note(header.startEvents, state);
+    const ranges: [number, number][] = [];
     let at = header.startEvents;
-    for (const [index, e] of kept.entries()) {
-      const before = state;
-      const stepEvents = events.slice(at, e.events);
-      for (const ev of stepEvents) state = foldEvent(state, ev);
-      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before, after: state, events: stepEvents, saved: {}, savedFrom: {} };
-      timeline.note(e.events, state);
-      timeline.attach(record, at, e.events);
-      records.push(record);
-      findings.push(...e.record.findings);
+    for (const e of kept) {
+      for (let i = at; i < e.events; i++) state = foldEvent(state, events[i]);
+      noted.note(e.events, state);
+      ranges.push([at, e.events]);
       at = e.events;
     }
     const rng = k > 0 ? kept[k - 1].rng : header.startRng;
     world = World.replay({ events, end: { events: n, rng, stateHash: hashOf(state) }, file: history.file });
+    timeline = noted.over(world.log);
+    for (const [index, e] of kept.entries()) {
+      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before: state, after: state, events: [], saved: {}, savedFrom: {} };
+      records.push(timeline.attach(record, ranges[index][0], ranges[index][1]));
+      findings.push(...e.record.findings);
+    }
   } catch (e) {
     if (e instanceof HistoryFileError) throw new ServeError(`--resume ${dir}: ${e.message}`);
     throw e;
@@ -431,6 +436,7 @@ function resumeFrom(dir: string, options: ServeOptions) {
     base: header.base,
     expect: header.expect,
     setup: { steps: records, findings } as Pick<RunResult, 'steps' | 'findings'>,
+    timeline,
     summary: { steps: kept.length, events: n, leftOut: history.events.length - n },
   };
 }
