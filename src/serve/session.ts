@@ -7,7 +7,7 @@
 import type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 import { errors, render } from '../kernel/http/http.js';
 import { Watch } from '../check/catalogue.js';
-import type { Finding } from '../areas/monitoring/types.js';
+import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import type { HazardId } from '../areas/vocabulary.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
@@ -40,6 +40,8 @@ export interface SessionOptions {
    * and the journal are written there), with what the recording was told of it.
    */
   onCommitted?: (record: StepRecord, recorded: RecorderCall) => void;
+  /** Monitors that were shown the session's steps so far (a resumed session's); fresh ones without. */
+  monitors?: Monitor[];
   /** A timeline over the world's log that already knows the states of `setup`'s steps (a resumed session's). */
   timeline?: Timeline;
   /** A session resumed from its journal: the recorder's variables when serving began, and what it was told since. */
@@ -64,7 +66,8 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.world = options.world;
     this.clock = options.clock;
-    this.watch = new Watch(this.world);
+    // A resumed session's monitors go on with what they saw before the restart.
+    this.watch = new Watch(this.world, options.monitors?.map((m) => () => m));
     this.startNow = this.world.now;
     this.findings = [...(options.setup?.findings ?? [])];
     this.clusterNames = [...this.world.state.clusters.names];
