@@ -30,6 +30,7 @@ import { ListMethodSocket } from './list-method.js';
 import { withLiveUi } from './live-ui.js';
 import type { RawStep, RecordingBase } from './recorder.js';
 import { Session } from './session.js';
+import { RecordingFile } from './recording-file.js';
 import { ManualClock, realMs, WallClock, type ClockMode } from './wall-clock.js';
 
 export const HOST = '127.0.0.1';
@@ -78,7 +79,7 @@ export interface ServeOptions {
    * committed, session.jsonl what a resume needs; results.json and the pictures are written on stop.
    */
   out?: string;
-  /** Where `--record` writes the recording on stop (kept in the journal, so a resume writes it too). */
+  /** Where `--record` writes the recording: step by step as the session goes, whole on stop (kept in the journal, so a resume goes on with it). */
   record?: string;
   /** Resume the session kept in this folder (`out` of a session killed or stopped): same clusters, ports and clock. */
   resume?: string;
@@ -218,6 +219,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const startRng = world.generatorState();
   let files: RunFiles | undefined;
   let journal: JournalWriter | undefined;
+  let recording: RecordingFile | undefined;
   const session = new Session({
     world,
     clock,
@@ -232,6 +234,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
       // The step's events first, then the journal line: a journal step always has its events on disk.
       files?.follow(world.log);
       journal?.append({ events: world.log.length, rng: world.generatorState(), record: journalRecord(record), recorder: call });
+      recording?.update();
     },
   });
 
@@ -304,6 +307,13 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         throw new ServeError(`--out ${options.out}: cannot write the session's files: ${(e as Error).message}`);
       }
     }
+    if (options.record !== undefined) {
+      try {
+        recording = new RecordingFile(options.record, session.recorder, () => session.recordedExpect());
+      } catch (e) {
+        throw new ServeError(`--record ${options.record}: cannot write the recording: ${(e as Error).message}`);
+      }
+    }
 
     let stopping: Promise<RunResult> | null = null;
     let settle: (r: RunResult) => void = () => undefined;
@@ -323,6 +333,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         await session.drained();
         if (secretFile) removeSecretFile(secretFile.path);
         journal?.close();
+        recording?.close();
         const result = session.result();
         settle(result);
         return result;
@@ -338,6 +349,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     }
     files?.release();
     journal?.close();
+    recording?.close();
     throw e;
   }
 }
