@@ -241,6 +241,15 @@ export class World {
     return world;
   }
 
+  /**
+   * Appends events a history recorded, as a replay applies them, but published one by one as when
+   * they were committed: what the watchers of this world (monitors, the bus) are shown of a step
+   * taken before a restart. The generator does not move (the events carry what it drew).
+   */
+  appendRecorded(events: readonly SimEvent[]): void {
+    for (const e of events) this.store.append(e);
+  }
+
   /** A world that continues from this one's state and generator, with a log of its own (numbered on from this one's). */
   fork(): World {
     const origin = { state: this.store.state, bus: this.bus.fork() };

@@ -2,8 +2,13 @@
 // requests once warmed up, and the peak RSS of a run of many writes against the data its world
 // holds at the end. Requests go through the session in-process (the HTTP face adds nothing kept).
 // Memory after a full collection (--expose-gc): heap used, and the resident set.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { emit, type Row } from '../lib/result.js';
-import { serve } from '../../src/serve/serve.js';
+import { serve, writeSessionFiles } from '../../src/serve/serve.js';
+import { loadScenario } from '../../src/scenario/loader.js';
 import { runScenario } from '../../src/scenario/runner.js';
 import { parseScenario } from '../../src/scenario/schema.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
@@ -48,7 +53,74 @@ async function bigRun(n: number): Promise<{ peakRss: number; live: number; baseR
   return { peakRss: process.resourceUsage().maxRSS * 1024, live, baseRss, ms };
 }
 
+function call(agent: Agent, port: number, method: string, path: string, token: string, body?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string | number> = { 'X-Vault-Token': token };
+    if (body !== undefined) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    const req = request({ host: '127.0.0.1', port, path, method, agent, headers }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * A session of `n` requests over loopback HTTP (4 in flight; three writes to 500 keys for each DR
+ * status read), recorded with --record, against the replay of its recording by the scenario runner
+ * (what `replsim run FILE` does, without the CLI's start-up): wall time of each, in this process.
+ */
+async function recordingReplay(n: number): Promise<{ sessionMs: number; replayMs: number; steps: number; bytes: number; same: boolean }> {
+  const dir = mkdtempSync(join(tmpdir(), 'replsim-bench-recording-'));
+  const file = join(dir, 'session.yaml');
+  const h = await serve({ clusters: ['east', 'west'], clock: 'manual', record: file });
+  const token = h.world.tokenNamed('east', 'root')!;
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  const port = h.clusters.east.port;
+  let next = 0;
+  let failed = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let i = next++; i < n; i = next++) {
+        const status = i % 4 === 3 ? await call(agent, port, 'GET', '/v1/sys/replication/dr/status', token) : await call(agent, port, 'POST', `/v1/secret/data/k${i % 500}`, token, `{"data":{"i":${i}}}`);
+        if (status !== 200) failed++;
+      }
+    }),
+  );
+  agent.destroy();
+  const result = await h.stop();
+  writeSessionFiles(h, result, {});
+  const sessionMs = performance.now() - t0;
+  if (failed) throw new Error(`${failed} of ${n} requests failed`);
+  const text = readFileSync(file, 'utf8');
+  const t1 = performance.now();
+  const loaded = loadScenario(text, file);
+  if (!loaded.ok) throw new Error('the recording does not load');
+  const replayed = await runScenario(loaded.scenario);
+  const replayMs = performance.now() - t1;
+  rmSync(dir, { recursive: true, force: true });
+  return { sessionMs, replayMs, steps: replayed.steps.length, bytes: text.length, same: replayed.stateHash === result.stateHash && replayed.verdict === 'valid' };
+}
+
 const rows: Row[] = [];
+{
+  const n = quick ? 3000 : 20_000;
+  const r = await recordingReplay(n);
+  rows.push({
+    id: 'recording-replay',
+    section: 10,
+    title: `replay of a ${n.toLocaleString('en-US')}-request serve session's recording against the session (wall)`,
+    replsim: { name: 'replay', value: Math.round(r.replayMs), unit: 'ms' },
+    baseline: { name: 'session', value: Math.round(r.sessionMs), unit: 'ms' },
+    ratio: r.replayMs / r.sessionMs,
+    goal: 'replay no longer than the session',
+    met: r.same && r.replayMs <= r.sessionMs,
+    note: `${r.steps} steps, ${mb(r.bytes)} MB of YAML; the replay ${r.same ? 'reaches the session\'s state hash, valid' : 'DOES NOT reach the session\'s state hash'}`,
+    detail: r,
+  });
+}
 const total = quick ? 3000 : 6000;
 for (const keys of ['rewrite', 'new'] as const) {
   const g = await sessionGrowth(keys, total);
@@ -59,7 +131,7 @@ for (const keys of ['rewrite', 'new'] as const) {
     replsim: { name: 'heap per 1,000 requests', value: mb(g.heapPer1000), unit: 'MB' },
     goal: 'flat after warm-up, <= 1 MB per 1,000 requests',
     met: g.heapPer1000 <= 1e6,
-    note: `RSS ${mb(g.start)} -> ${mb(g.end)} MB over ${total - 1000} requests (${mb(g.rssPer1000)} MB per 1,000); the log's events and each step's record (request, response, findings) are kept`,
+    note: `RSS ${mb(g.start)} -> ${mb(g.end)} MB over ${total - 1000} requests (${mb(g.rssPer1000)} MB per 1,000); kept per request: its events, its step record deflated (src/serve/step-spill.ts), its recording step`,
     detail: g,
   });
 }

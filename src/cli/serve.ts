@@ -108,7 +108,7 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
       if (v !== '503' && v !== 'refuse') throw new InvalidArgumentError(`--crashed must be 503 or refuse, got "${v}"`);
       return v;
     }, '503')
-    .option('--record <file>', 'on stop, write everything that happened as a format-1 scenario that `replsim run` replays')
+    .option('--record <file>', 'write everything that happens as a format-1 scenario that `replsim run` replays: step by step as the session goes (marked in progress), whole on stop')
     .option('--out <dir>', 'keep the session here as it goes (history.jsonl, session.jsonl); on stop, write results.json and the report, as `replsim run --out` does')
     .option('--resume <dir>', 'resume the session kept in DIR by --out (killed or stopped): same clusters, ports, clock and recording')
     .option('--allow-host <names>', 'also answer requests whose Host is NAME or NAME:PORT (comma-separated, repeatable); besides 127.0.0.1, localhost and [::1] every other Host or a foreign Origin gets 403', hostList)

@@ -10,10 +10,24 @@
 // a history without its closing line. A file without the opening line is an ordinary scenario: the
 // marks are comments, so they change nothing for a file written by hand, and deleting the first line
 // turns an edited recording into one.
+//
+// While the session goes on, the file is written step by step and opens with a line saying so:
+//
+//   # replsim-recording/1: in progress (written step by step as the session goes; ...)
+//
+// A session that stops writes the file whole, as above. One killed leaves it in progress: whole up
+// to its last step, refused by the loader at its end, since the session's verdict is not in it.
 import type { ScenarioError } from './errors.js';
 
 const OPENING = /^# replsim-recording\/1: (\d+) steps?\b/;
 const CLOSING = /^# end of recording: (\d+) steps?$/;
+
+const IN_PROGRESS = /^# replsim-recording\/1: in progress\b/;
+
+/** The opening line of a recording being written step by step. */
+export function recordingInProgress(): string {
+  return '# replsim-recording/1: in progress (written step by step as the session goes; when the session stops it is written whole, with its step count)';
+}
 
 /** The opening line of a recording of `steps` steps. */
 export function recordingOpening(steps: number): string {
@@ -43,11 +57,9 @@ export function announcedSteps(text: string): number | null {
  */
 export function checkRecordingEnd(text: string, file: string): ScenarioError | null {
   const announced = announcedSteps(text);
-  if (announced === null) return null;
+  if (announced === null) return IN_PROGRESS.test(text.slice(0, 200)) ? stillWritten(text, file) : null;
   const lines = text.split('\n');
-  // The line where the text stops: the last one holding anything.
-  let last = lines.length - 1;
-  while (last > 0 && lines[last].trim() === '') last--;
+  const last = lastLine(lines);
   const closing = CLOSING.exec(lines[last].replace(/\r$/, ''));
   const where = { file, line: last + 1, column: 1, key: '' };
   if (!closing) {
@@ -58,6 +70,25 @@ export function checkRecordingEnd(text: string, file: string): ScenarioError | n
   }
   if (Number(closing[1]) !== announced) return { ...where, message: `the closing line counts ${closing[1]} steps, the opening line ${announced}: the file was edited or spliced` };
   return null;
+}
+
+/** The index of the last line holding anything: where a text stops. */
+function lastLine(lines: readonly string[]): number {
+  let last = lines.length - 1;
+  while (last > 0 && lines[last].trim() === '') last--;
+  return last;
+}
+
+/** The refusal of a recording still in progress, at the line where it stops. */
+function stillWritten(text: string, file: string): ScenarioError {
+  return {
+    file,
+    line: lastLine(text.split('\n')) + 1,
+    column: 1,
+    key: '',
+    message:
+      'the recording was still being written here: its session ended without stopping (killed), so it holds the steps up to this line but not the verdict; `replsim serve --resume DIR` (a session kept with --out DIR) finishes it, or delete its first line to run the steps it holds as an ordinary scenario',
+  };
 }
 
 /** Checks that a recording holds the steps it announced (after parsing); null when it does or is not a recording. */

@@ -157,10 +157,10 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
 
   for (let index = 0; index < scenario.steps.length && (!failed || options.keepGoing === true); index++) {
     const logAt = world.log.length;
-    const record = await runStepWatched(world, watch, scenario.steps[index], index, vars, options);
+    const ran = await runStepWatched(world, watch, scenario.steps[index], index, vars, options);
     // The step's states are kept as checkpoints of the log, read back when asked (timeline.ts).
     timeline.note(world.log.length, world.state);
-    timeline.attach(record, logAt, world.log.length);
+    const record = timeline.attach(ran, logAt, world.log.length);
     steps.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;

@@ -16,7 +16,7 @@
 import { Document, isSeq, type Node as YamlNode } from 'yaml';
 import { decodeToken } from '../areas/cluster/crypto/otp.js';
 import { formatMs } from '../kernel/clock.js';
-import { recordingClosing, recordingOpening } from '../scenario/recording-mark.js';
+import { recordingClosing, recordingInProgress, recordingOpening } from '../scenario/recording-mark.js';
 
 /** A step as it is written in the file (raw YAML data, not the parsed form). */
 export type RawStep = Record<string, unknown>;
@@ -87,6 +87,8 @@ export class Recorder {
   private readonly taken = new Set<string>();
   /** Requests that changed the world but could not be written as steps. */
   private readonly omissions: string[] = [];
+  /** Changes to what was already told (a `save` or `decode-token` step added before, a warning at the top): a file written step by step is then written again. */
+  private edits = 0;
 
   /**
    * @param builtins the world's built-in variables (`east.root_token` → value)
@@ -151,6 +153,12 @@ export class Recorder {
   /** Notes a request that changed the world but cannot be written in format 1. */
   omitted(what: string): void {
     this.omissions.push(what);
+    this.edits++;
+  }
+
+  /** How many times what was already told has changed (recording-file.ts writes the file again then). */
+  get revision(): number {
+    return this.edits;
   }
 
   /** How many steps the session added (comment lines are not steps). */
@@ -173,12 +181,6 @@ export class Recorder {
   yaml(expect: unknown): string {
     const document = this.document(expect);
     const count = (document.steps as RawStep[]).length;
-    const head = [recordingOpening(count), '# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.'];
-    if (this.omissions.length > 0) {
-      head.push(`# WARNING: ${this.omissions.length} request(s) changed the world but could not be written as steps, so this file`);
-      head.push('# does not replay the session exactly:');
-      for (const o of this.omissions) head.push(`#   ${o.replace(/\n/g, ' ')}`);
-    }
     const doc = new Document(document);
     const items = isSeq(doc.get('steps')) ? (doc.get('steps') as { items: YamlNode[] }).items : [];
     // Comment lines go before the step that followed them; those after the last step, after it.
@@ -196,7 +198,41 @@ export class Recorder {
     }
     attach(items[items.length - 1], 'comment');
     if (pending.length > 0) doc.comment = pending.map((c) => ` ${c}`).join('\n');
-    return head.join('\n') + '\n' + doc.toString({ lineWidth: 0 }) + recordingClosing(count) + '\n';
+    return this.head(recordingOpening(count)) + doc.toString({ lineWidth: 0 }) + recordingClosing(count) + '\n';
+  }
+
+  /**
+   * The file's start while the session goes on (recording-file.ts): the in-progress opening line,
+   * the scenario's keys with `steps` last, and the served scenario's own steps; the session's
+   * entries are added after it (`progress`).
+   */
+  progressHead(expect: unknown): string {
+    const { steps: _steps, ...keys } = this.document(expect);
+    const start = new Document(keys).toString({ lineWidth: 0 });
+    return this.head(recordingInProgress()) + start + 'steps:\n' + this.base.steps.map(entryText).join('');
+  }
+
+  /**
+   * The session's entries from `from` on, as lines to add to the file, and where the next begin. A
+   * wait that is the last entry is left for later: the next wait is added to it.
+   */
+  progress(from: number): { text: string; next: number } {
+    let end = this.steps.length;
+    const last = this.steps[end - 1] as { __ms?: number } | undefined;
+    if (last?.__ms !== undefined) end--;
+    if (end <= from) return { text: '', next: from };
+    return { text: this.steps.slice(from, end).map(entryText).join(''), next: end };
+  }
+
+  /** The comment lines at the top: the opening line, how to replay, and what could not be written. */
+  private head(opening: string): string {
+    const head = [opening, '# Recorded by `replsim serve --record`; replay it with `replsim run <this file>`.'];
+    if (this.omissions.length > 0) {
+      head.push(`# WARNING: ${this.omissions.length} request(s) changed the world but could not be written as steps, so this file`);
+      head.push('# does not replay the session exactly:');
+      for (const o of this.omissions) head.push(`#   ${o.replace(/\n/g, ' ')}`);
+    }
+    return head.join('\n') + '\n';
   }
 
   /** The token of a request as a step writes it: a name of the receiving cluster, a variable, or `none`. */
@@ -231,6 +267,7 @@ export class Recorder {
       const name = this.freshName(origin.cluster, origin.key);
       const save = (origin.step.save ??= {}) as Record<string, string>;
       save[name] = origin.path;
+      this.edits++;
       return this.remember(value, name);
     }
     const d = this.decodable.get(value);
@@ -241,6 +278,7 @@ export class Recorder {
       const name = this.freshName(d.name, '');
       const at = this.steps.indexOf(d.after);
       this.steps.splice(at + 1, 0, { 'decode-token': token, otp, save: name });
+      this.edits++;
       return this.remember(value, name);
     }
     return null;
@@ -292,6 +330,13 @@ export class Recorder {
       }
     }
   }
+}
+
+/** One entry as lines of the steps list: a step as a list item, a refused request as a comment line. */
+function entryText(entry: Entry): string {
+  const comment = entry[COMMENT];
+  if (comment !== undefined) return `# ${comment}\n`;
+  return new Document([entry]).toString({ lineWidth: 0 });
 }
 
 /** What a recorded step expects: the status, and the key fields of a replication status read. */

@@ -6,7 +6,7 @@ import { createServer as createNetServer, type AddressInfo, type Server as NetSe
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import type { Finding } from '../areas/monitoring/types.js';
+import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import { RunFiles, writeRunFiles } from '../report/results.js';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { runScenario, topologyOf, type RunResult, type StepRecord } from '../scenario/runner.js';
@@ -15,10 +15,9 @@ import { isKnownEventType, World } from '../world.js';
 import { InputFileError, readRegularFile, whileWriting, writeFileAtomic } from '../kernel/files.js';
 import { HistoryFileError, readHistory, type History } from '../kernel/persist.js';
 import { hashOf } from '../kernel/canonical.js';
-import { foldEvent } from '../check/catalogue.js';
+import { Watch } from '../check/catalogue.js';
 import { Timeline } from '../scenario/timeline.js';
 import type { SimEvent } from '../areas/cluster/events.js';
-import type { SimState } from '../areas/cluster/state.js';
 import { JOURNAL_FILE, JOURNAL_FORMAT, JournalError, JournalWriter, readJournal, type JournalEntry, type JournalHeader, type JournalRecord } from './journal.js';
 import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 import { isUp } from '../kernel/network.js';
@@ -31,6 +30,7 @@ import { ListMethodSocket } from './list-method.js';
 import { withLiveUi } from './live-ui.js';
 import type { RawStep, RecordingBase } from './recorder.js';
 import { Session } from './session.js';
+import { RecordingFile } from './recording-file.js';
 import { ManualClock, realMs, WallClock, type ClockMode } from './wall-clock.js';
 
 export const HOST = '127.0.0.1';
@@ -79,7 +79,7 @@ export interface ServeOptions {
    * committed, session.jsonl what a resume needs; results.json and the pictures are written on stop.
    */
   out?: string;
-  /** Where `--record` writes the recording on stop (kept in the journal, so a resume writes it too). */
+  /** Where `--record` writes the recording: step by step as the session goes, whole on stop (kept in the journal, so a resume goes on with it). */
   record?: string;
   /** Resume the session kept in this folder (`out` of a session killed or stopped): same clusters, ports and clock. */
   resume?: string;
@@ -219,18 +219,22 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const startRng = world.generatorState();
   let files: RunFiles | undefined;
   let journal: JournalWriter | undefined;
+  let recording: RecordingFile | undefined;
   const session = new Session({
     world,
     clock,
     base,
     expect,
     setup: setup && { steps: setup.steps, findings: setup.findings },
+    timeline: resumed?.timeline,
+    monitors: resumed?.monitors,
     onFinding: options.onFinding,
     resumed: resumed && { builtins: resumed.header.builtins, namedTokens: resumed.header.namedTokens, calls: resumed.entries.map((e) => e.recorder) },
     onCommitted: (record, call) => {
       // The step's events first, then the journal line: a journal step always has its events on disk.
       files?.follow(world.log);
       journal?.append({ events: world.log.length, rng: world.generatorState(), record: journalRecord(record), recorder: call });
+      recording?.update();
     },
   });
 
@@ -303,6 +307,13 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         throw new ServeError(`--out ${options.out}: cannot write the session's files: ${(e as Error).message}`);
       }
     }
+    if (options.record !== undefined) {
+      try {
+        recording = new RecordingFile(options.record, session.recorder, () => session.recordedExpect());
+      } catch (e) {
+        throw new ServeError(`--record ${options.record}: cannot write the recording: ${(e as Error).message}`);
+      }
+    }
 
     let stopping: Promise<RunResult> | null = null;
     let settle: (r: RunResult) => void = () => undefined;
@@ -322,6 +333,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
         await session.drained();
         if (secretFile) removeSecretFile(secretFile.path);
         journal?.close();
+        recording?.close();
         const result = session.result();
         settle(result);
         return result;
@@ -337,6 +349,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     }
     files?.release();
     journal?.close();
+    recording?.close();
     throw e;
   }
 }
@@ -398,28 +411,43 @@ function resumeFrom(dir: string, options: ServeOptions) {
   if (n > history.events.length) throw new ServeError(`--resume ${dir}: history.jsonl holds ${history.events.length} events, fewer than the session started with (${n}): it is not this session's`);
   const events = history.events.slice(0, n);
   let world: World;
-  let state: SimState;
+  let timeline: Timeline;
+  let monitors: Monitor[];
   const records: StepRecord[] = [];
   const findings: Finding[] = [];
   try {
-    state = World.replay(events.slice(0, header.startEvents)).state;
-    // The steps' states are read from checkpoints, as a live session's are (timeline.ts).
-    const timeline = new Timeline(events);
-    timeline.note(header.startEvents, state);
+    // The monitors are shown every step again, from a world rebuilt from the events before serving
+    // began, to which each step's recorded events are appended in turn with the answer its client
+    // got: they resume knowing what they knew (a hazard that spans the restart is still seen).
+    const replica = World.replay(events.slice(0, header.startEvents));
+    const watch = new Watch(replica);
+    // The steps' states are read from checkpoints, as a live session's are (timeline.ts): noted
+    // while the steps are shown, then handed to a timeline over the resumed world's own log.
+    const noted = new Timeline(events);
+    noted.note(header.startEvents, replica.state);
+    const ranges: [number, number][] = [];
     let at = header.startEvents;
-    for (const [index, e] of kept.entries()) {
-      const before = state;
-      const stepEvents = events.slice(at, e.events);
-      for (const ev of stepEvents) state = foldEvent(state, ev);
-      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before, after: state, events: stepEvents, saved: {}, savedFrom: {} };
-      timeline.note(e.events, state);
-      timeline.attach(record, at, e.events);
-      records.push(record);
-      findings.push(...e.record.findings);
+    for (const e of kept) {
+      const before = replica.state;
+      replica.appendRecorded(events.slice(at, e.events));
+      const r = e.record;
+      if (r.request && r.response) watch.observeResponse(r.request.cluster, { method: r.request.method, path: r.request.path, body: r.request.body, namespace: r.request.namespace }, r.response, before);
+      // What they find again was found before the restart: the journal's record keeps it.
+      watch.afterStep();
+      noted.note(e.events, replica.state);
+      ranges.push([at, e.events]);
       at = e.events;
     }
+    monitors = watch.monitors;
     const rng = k > 0 ? kept[k - 1].rng : header.startRng;
-    world = World.replay({ events, end: { events: n, rng, stateHash: hashOf(state) }, file: history.file });
+    world = World.replay({ events, end: { events: n, rng, stateHash: hashOf(replica.state) }, file: history.file });
+    timeline = noted.over(world.log);
+    for (const [index, e] of kept.entries()) {
+      const state = world.state;
+      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before: state, after: state, events: [], saved: {}, savedFrom: {} };
+      records.push(timeline.attach(record, ranges[index][0], ranges[index][1]));
+      findings.push(...e.record.findings);
+    }
   } catch (e) {
     if (e instanceof HistoryFileError) throw new ServeError(`--resume ${dir}: ${e.message}`);
     throw e;
@@ -431,6 +459,8 @@ function resumeFrom(dir: string, options: ServeOptions) {
     base: header.base,
     expect: header.expect,
     setup: { steps: records, findings } as Pick<RunResult, 'steps' | 'findings'>,
+    timeline,
+    monitors,
     summary: { steps: kept.length, events: n, leftOut: history.events.length - n },
   };
 }

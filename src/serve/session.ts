@@ -7,7 +7,7 @@
 import type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 import { errors, render } from '../kernel/http/http.js';
 import { Watch } from '../check/catalogue.js';
-import type { Finding } from '../areas/monitoring/types.js';
+import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import type { HazardId } from '../areas/vocabulary.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
@@ -16,6 +16,7 @@ import { WorldUsageError, type World } from '../world.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
 import type { RecorderCall } from './journal.js';
 import { Timeline } from '../scenario/timeline.js';
+import { StepSpill } from './step-spill.js';
 import type { ServeClock } from './wall-clock.js';
 
 /** What a control command answered: the step as applied, or why it was refused. */
@@ -39,6 +40,10 @@ export interface SessionOptions {
    * and the journal are written there), with what the recording was told of it.
    */
   onCommitted?: (record: StepRecord, recorded: RecorderCall) => void;
+  /** Monitors that were shown the session's steps so far (a resumed session's); fresh ones without. */
+  monitors?: Monitor[];
+  /** A timeline over the world's log that already knows the states of `setup`'s steps (a resumed session's). */
+  timeline?: Timeline;
   /** A session resumed from its journal: the recorder's variables when serving began, and what it was told since. */
   resumed?: { builtins: Record<string, string>; namedTokens: Record<string, Record<string, string>>; calls: RecorderCall[] };
 }
@@ -48,7 +53,8 @@ export class Session {
   readonly recorder: Recorder;
   private readonly watch: Watch;
   private readonly clock: ServeClock;
-  private readonly records: StepRecord[];
+  /** Step records, kept compact (step-spill.ts). */
+  private readonly records: StepSpill;
   private readonly findings: Finding[];
   /** Virtual time when serving began, and how far `wait` commands moved the world beyond the clock. */
   private readonly startNow: number;
@@ -60,9 +66,9 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.world = options.world;
     this.clock = options.clock;
-    this.watch = new Watch(this.world);
+    // A resumed session's monitors go on with what they saw before the restart.
+    this.watch = new Watch(this.world, options.monitors?.map((m) => () => m));
     this.startNow = this.world.now;
-    this.records = [...(options.setup?.steps ?? [])];
     this.findings = [...(options.setup?.findings ?? [])];
     this.clusterNames = [...this.world.state.clusters.names];
     const named: Record<string, Record<string, string>> = {};
@@ -70,8 +76,18 @@ export class Session {
     this.builtins = options.resumed?.builtins ?? this.world.variables();
     this.namedTokens = options.resumed?.namedTokens ?? named;
     this.recorder = new Recorder(options.base, this.builtins, this.namedTokens);
-    this.timeline = new Timeline(this.world.log);
+    this.timeline = options.timeline ?? new Timeline(this.world.log);
     this.timeline.note(this.world.log.length, this.world.state);
+    // Steps of this timeline (a resumed session's) are kept compact too; a served scenario's as they are.
+    const setup = options.setup?.steps ?? [];
+    const own = setup.findIndex((r) => this.timeline.countsOf(r) !== undefined);
+    const head = own < 0 ? setup : setup.slice(0, own);
+    this.records = new StepSpill(this.timeline, this.findings, head);
+    let first = head.reduce((n, r) => n + r.findings.length, 0);
+    for (const r of own < 0 ? [] : setup.slice(own)) {
+      this.records.push(r, first);
+      first += r.findings.length;
+    }
     for (const call of options.resumed?.calls ?? []) record(this.recorder, call);
   }
 
@@ -134,7 +150,7 @@ export class Session {
         // Handlers append nothing before they succeed, so the world is as it was.
         return render(errors.internal(msg), () => '');
       }
-      const record: StepRecord = {
+      const ran: StepRecord = {
         index: this.records.length,
         kind: 'request',
         title: `${req.method} ${req.path} on ${cluster}`,
@@ -147,11 +163,11 @@ export class Session {
         findings: [],
         before,
         after: this.world.state,
-        events: this.world.log.slice(logAt) as SimEvent[],
+        events: [],
         saved: {},
         savedFrom: {},
       };
-      this.finish(record, logAt);
+      const record = this.finish(ran, logAt);
       const changed = record.events.length > 0;
       const refused = response.status >= 400 && !changed;
       const unrecordable = whyUnrecordable(req);
@@ -228,10 +244,9 @@ export class Session {
     }
     record.after = this.world.state;
     record.virtualMs = this.world.now - record.virtualAt;
-    record.events = this.world.log.slice(logAt) as SimEvent[];
-    this.finish(record, logAt);
-    this.commit(record, step.kind === 'wait' ? { wait: step.ms } : { fault: raw });
-    return record;
+    const done = this.finish(record, logAt);
+    this.commit(done, step.kind === 'wait' ? { wait: step.ms } : { fault: raw });
+    return done;
   }
 
   /** Tells the recorder of an applied step, then whoever keeps the session on disk. */
@@ -240,13 +255,15 @@ export class Session {
     this.options.onCommitted?.(step, call);
   }
 
-  private finish(record: StepRecord, logAt: number): void {
+  /** Runs the monitors after a step and keeps its record, with its states and events read from the timeline. */
+  private finish(ran: StepRecord, logAt: number): StepRecord {
     this.timeline.note(this.world.log.length, this.world.state);
-    this.timeline.attach(record, logAt, this.world.log.length);
+    const record = this.timeline.attach(ran, logAt, this.world.log.length);
     record.findings = this.watch.afterStep();
-    this.records.push(record);
+    this.records.push(record, this.findings.length);
     this.findings.push(...record.findings);
     for (const f of record.findings) this.options.onFinding?.(f);
+    return record;
   }
 
   /** How far the session has gone: steps applied and events logged (the live view asks whether it moved). */
@@ -256,7 +273,8 @@ export class Session {
 
   /** The session as a run result, for results.json and history.jsonl (as `replsim run --out` writes them). */
   result(): RunResult {
-    const found = problems(this.options.expect, this.records, this.findings);
+    const steps = this.records.all();
+    const found = problems(this.options.expect, steps, this.findings);
     const reasons = found.map((p) => p.text);
     return {
       name: this.options.base.name,
@@ -265,7 +283,7 @@ export class Session {
       verdict: reasons.length === 0 ? 'valid' : 'invalid',
       reasons,
       problems: found,
-      steps: this.records,
+      steps,
       skipped: 0,
       findings: this.findings,
       invariantsChecked: this.watch.invariantIds,

@@ -134,7 +134,13 @@ describe('serve --out under kills', () => {
     for (let i = 0; i < N; i++) expect(await write(first.urls.east, first.root, `k${i}`, i)).toBe(200);
     first.child.kill('SIGKILL');
     await first.exited;
-    expect(existsSync(record)).toBe(false);
+    // The recording was written as the requests came: all N are in it, and it says it is unfinished.
+    const partial = readFileSync(record, 'utf8');
+    expect(partial.split('\n')[0]).toMatch(/^# replsim-recording\/1: in progress/);
+    for (let i = 0; i < N; i++) expect(partial).toContain(`request: POST secret/data/k${i}\n`);
+    const refused = await replsim(['run', record, '-q']);
+    expect(refused.code).toBe(2);
+    expect(refused.err).toMatch(/the recording was still being written here: its session ended without stopping/);
 
     const history = readHistory<SimEvent>(join(out, 'history.jsonl'), isKnownEventType, { incomplete: true });
     expect(history.end).toBeNull();

@@ -1,7 +1,9 @@
 // A soak sized for CI: a serving session takes 3,000 small KV writes and its heap, after a full
 // collection, must not grow by more than a bound per 1,000 requests once warmed up. The bound is
 // loose on purpose (the benchmark, `npm run bench -- --only session-memory`, measures the rate): it
-// catches unbounded growth — a state kept per request that shares nothing, a cache that never lets go.
+// catches unbounded growth — a state kept per request that shares nothing, a cache that never lets go,
+// a step record kept whole (some 3.6 MB per 1,000 when each was a dictionary of properties; 0.6 MB
+// measured with the records deflated).
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -23,7 +25,7 @@ afterEach(async () => {
 });
 
 describe('a long session stays within a memory bound per request', () => {
-  it('3,000 small writes: the heap grows by less than 10 MB per 1,000 after 1,000 of warm-up', async () => {
+  it('3,000 small writes: the heap grows by less than 3 MB per 1,000 after 1,000 of warm-up', async () => {
     handle = await serve({ clusters: ['east', 'west'], clock: 'manual' });
     const token = handle.world.tokenNamed('east', 'root')!;
     let warm = 0;
@@ -32,6 +34,6 @@ describe('a long session stays within a memory bound per request', () => {
       await handle.session.request('east', { method: 'POST', path: `secret/data/k${i % 100}`, body: { data: { v: i } }, token });
     }
     const perThousand = (heap() - warm) / 2;
-    expect(perThousand).toBeLessThan(10e6);
+    expect(perThousand).toBeLessThan(3e6);
   }, 120_000);
 });
