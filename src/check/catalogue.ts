@@ -8,7 +8,7 @@ import type { SimState } from '../areas/cluster/state.js';
 import { reducers, type RequestResult, type SendOptions, type World } from '../world.js';
 import { AREAS } from '../areas.js';
 import { gather } from '../kernel/area.js';
-import { HAZARD_IDS, INVARIANT_IDS } from '../areas/vocabulary.js';
+import { HAZARD_IDS, INVARIANT_IDS } from '../areas/cluster/vocabulary.js';
 import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, Observation, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
 
 const ORDER: readonly string[] = [...INVARIANT_IDS, ...HAZARD_IDS];

@@ -3,7 +3,7 @@
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import { replicationStatus } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
-import { KIND_WORD } from '../areas/vocabulary.js';
+import { KIND_WORD } from '../areas/cluster/vocabulary.js';
 
 /** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */
 export function streamingFields(state: SimState, name: string, kind: ReplicationKind): { state: string; connection_state: string } | null {

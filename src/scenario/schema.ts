@@ -10,11 +10,11 @@ import { readPolicy } from '../areas/cluster/policy-text.js';
 import { strictPolicyAttributes, UNAUTHENTICATED_FAMILIES } from '../areas/cluster/version-rules.js';
 
 // ---------------------------------------------------------------------------------------------------
-// Vocabularies (the spec's own are defined once, in src/areas/vocabulary.ts; a scenario's store
+// Vocabularies (the spec's own are defined once, in src/areas/cluster/vocabulary.ts; a scenario's store
 // reference may name every destination type the service has, `in-mem` too)
-import { CAPABILITIES, DESTINATION_FAULTS, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES as DESTINATION_TYPES } from '../areas/vocabulary.js';
+import { CAPABILITIES, DESTINATION_FAULTS, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES as DESTINATION_TYPES } from '../areas/cluster/vocabulary.js';
 export { CAPABILITIES, DESTINATION_FAULTS, DESTINATION_TYPES, HAZARD_IDS, INVARIANT_IDS };
-import type { Capability, DestinationFault, HazardId, InvariantId, ServiceDestinationType as DestinationType } from '../areas/vocabulary.js';
+import type { Capability, DestinationFault, HazardId, InvariantId, ServiceDestinationType as DestinationType } from '../areas/cluster/vocabulary.js';
 export type { Capability, DestinationFault, DestinationType, HazardId, InvariantId };
 
 /** The action keys of a step; a step has exactly one. */

@@ -8,7 +8,7 @@ import type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
 import { errors, render } from '../kernel/http/http.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding, Monitor } from '../areas/monitoring/types.js';
-import type { HazardId } from '../areas/vocabulary.js';
+import type { HazardId } from '../areas/cluster/vocabulary.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';

@@ -15,7 +15,7 @@
 // merges them. Since 2.1.0 an attribute given twice in one block is an error (the service's
 // important changes); before, the last one is taken (simulator choice: HCL 1 kept one).
 import { hasOwn, PROTO_NAME } from '../../kernel/own.js';
-import { CAPABILITIES, type Capability } from '../vocabulary.js';
+import { CAPABILITIES, type Capability } from './vocabulary.js';
 import type { Policy } from './state.js';
 
 /** The service's capability names, beyond the ones the simulation gates on (they are stored and reported). */

@@ -9,7 +9,7 @@ export type MountType = 'kv-v1' | 'kv-v2';
 import type { OrderedMap } from 'immutable';
 import type { ClusterTable } from './cluster-table.js';
 import type { VersionRun } from './version-run.js';
-import type { Capability, ReplicationKind } from '../vocabulary.js';
+import type { Capability, ReplicationKind } from './vocabulary.js';
 export type { Capability, ReplicationKind };
 
 /** Path glob → capabilities, as in the scenario file's `tokens.<name>.policy`. */

@@ -11,7 +11,7 @@ import { versionEntries } from '../cluster/versions.js';
 import { canonicalJson } from '../../kernel/canonical.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
-export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../vocabulary.js';
+export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../cluster/vocabulary.js';
 
 // States folded again for observations that did not carry them, computed once per observation.
 const folded = new WeakMap<Observation, SimState[]>();

@@ -4,7 +4,7 @@ import type { BusMessage } from '../../kernel/bus.js';
 import type { ApiResponse } from '../../kernel/http/http.js';
 import type { SimEvent } from '../cluster/events.js';
 import type { SimState } from '../cluster/state.js';
-import type { HazardId, InvariantId } from '../vocabulary.js';
+import type { HazardId, InvariantId } from '../cluster/vocabulary.js';
 
 export type { HazardId, InvariantId };
 

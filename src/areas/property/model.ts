@@ -10,9 +10,9 @@ import type { Ref } from './answer.js';
 
 export type Kind = ReplicationKind;
 
-/** How the spec and the service name each kind in prose (one vocabulary: src/areas/vocabulary.ts). */
-export { KIND_WORD } from '../vocabulary.js';
-import { KIND_WORD } from '../vocabulary.js';
+/** How the spec and the service name each kind in prose (one vocabulary: src/areas/cluster/vocabulary.ts). */
+export { KIND_WORD } from '../cluster/vocabulary.js';
+import { KIND_WORD } from '../cluster/vocabulary.js';
 
 /** Cluster names of the topologies the commands drive, in order; a topology of K uses the first K. */
 export const CLUSTER_NAMES = ['east', 'west', 'south', 'north', 'central'] as const;

@@ -15,7 +15,7 @@ import { remember } from '../../kernel/bounded.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
-import { KIND_WORD } from '../vocabulary.js';
+import { KIND_WORD } from '../cluster/vocabulary.js';
 import type { Refused } from '../../kernel/refusal.js';
 import { replicationRefusals as R } from './refusals.js';
 

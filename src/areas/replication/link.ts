@@ -16,7 +16,7 @@ import {
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
 import type { Derived } from '../cluster/cluster-table.js';
 import type { SimDraft } from '../cluster/draft.js';
-import { REPLICATION_KINDS } from '../vocabulary.js';
+import { REPLICATION_KINDS } from '../cluster/vocabulary.js';
 import { sameAddress } from './address.js';
 
 /**

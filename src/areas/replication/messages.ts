@@ -27,7 +27,7 @@ import { changedClusters } from '../cluster/changed.js';
 import { followersOf, redialDelayMs } from './link.js';
 import { isUp } from '../../kernel/network.js';
 import { linkStream, walStream } from './shipping.js';
-import { KIND_WORD, REPLICATION_KINDS } from '../vocabulary.js';
+import { KIND_WORD, REPLICATION_KINDS } from '../cluster/vocabulary.js';
 
 
 /** A dial's id: kind, secondary, primary, and its attempt when not the first ("connect:dr:west>east#3@41"). */

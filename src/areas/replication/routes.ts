@@ -9,7 +9,7 @@
 import type { AuthRule, Row } from '../cluster/http/route.js';
 import { routesOf, row, type Route } from '../cluster/http/route.js';
 import type { ReplicationKind } from '../cluster/state.js';
-import { KIND_WORD } from '../vocabulary.js';
+import { KIND_WORD } from '../cluster/vocabulary.js';
 import { prefix } from './decide/common.js';
 import * as dynamicFilter from './decide/dynamic-filter.js';
 import * as generatePublicKey from './decide/generate-public-key.js';

@@ -21,7 +21,7 @@
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
 import type { DirectReducer, Reducer, ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../cluster/events.js';
-import { REPLICATION_KINDS } from '../vocabulary.js';
+import { REPLICATION_KINDS } from '../cluster/vocabulary.js';
 import type { Clusters, ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { currentConnection, followingIndex, linkFacts, storedConnection } from './link.js';
 import { linkDownReason, observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';

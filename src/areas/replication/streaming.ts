@@ -18,7 +18,7 @@ import { nextState, type ReplicationKind, type SimState } from '../cluster/state
 import { stateBefore, throughDraft, type SimDraft } from '../cluster/draft.js';
 import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { followingIndex, linkFacts, moveConnection, storedConnection } from './link.js';
-import { REPLICATION_KINDS } from '../vocabulary.js';
+import { REPLICATION_KINDS } from '../cluster/vocabulary.js';
 
 /** The check of one secondary's link ("link:dr:west"): the link dropped now, or nothing. */
 export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {

@@ -3,7 +3,7 @@
 // sensitive (returned obfuscated, vault-api-facts.md §D), the default granularity, and how the
 // store spells a secret's name.
 
-import { DESTINATION_TYPES, type DestinationType } from '../vocabulary.js';
+import { DESTINATION_TYPES, type DestinationType } from '../cluster/vocabulary.js';
 import type { FieldSpec } from '../../kernel/http/fields.js';
 export { DESTINATION_TYPES, type DestinationType };
 

@@ -8,7 +8,7 @@ import { errors, type Reply } from '../../../kernel/http/http.js';
 import type { Outcome } from '../../cluster/http/route.js';
 import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
 import { reply } from '../../../kernel/http/http.js';
-import { KIND_WORD } from '../../vocabulary.js';
+import { KIND_WORD } from '../../cluster/vocabulary.js';
 import type { ReplicationEvent } from '../events.js';
 import { replicationRefusals as R } from '../refusals.js';
 import { SECONDARY_PUBLIC_KEY_SINCE } from '../versions.js';
