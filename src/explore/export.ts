@@ -68,7 +68,7 @@ export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
 }
 
 // Keys whose values read best on one line: `body: { id: west }`, `partition: [east, west]`.
-const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'heal'];
+const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'slow', 'heal'];
 
 /** The scenario file's text. */
 export function scenarioYaml(s: ScenarioExport): string {
