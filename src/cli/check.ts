@@ -124,7 +124,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     topology = startWords(started.start);
   }
   if (!json) {
-    io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, seed ${opts.seed}`);
+    io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, ${from ? 'commands drawn with ' : ''}seed ${opts.seed}`);
     if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
     if (opts.commands !== undefined) io.out(`commands: ${mix.words}`);
   }

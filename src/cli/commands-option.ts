@@ -103,5 +103,5 @@ export async function startFromOption(command: string, file: string, clusters: n
 export function startWords(start: ScenarioStart): string {
   const versions = start.clusters.map((c) => `${c} ${start.world.state.clusters.named(c).version}`).join(', ');
   const left = start.names.filter((n) => !start.clusters.includes(n));
-  return `the world ${start.file} builds (seed ${start.seed}): ${versions}${left.length ? `; left as it is, without an enterprise licence: ${left.join(', ')}` : ''}`;
+  return `the world ${start.file} builds (world seed ${start.seed}): ${versions}${left.length ? `; left as it is, without an enterprise licence: ${left.join(', ')}` : ''}`;
 }

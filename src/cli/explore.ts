@@ -131,7 +131,7 @@ export async function exploreCommand(opts: ExploreCommandOptions, io: Io): Promi
   const topologyFlag = start ? `--from ${start.file}` : `--clusters ${clusters}`;
   const limits = [...(opts.maxStates !== undefined ? [`at most ${count(opts.maxStates)} distinct states`] : []), ...(opts.timeLimit !== undefined ? [`at most ${formatWall(opts.timeLimit)}`] : [])];
   if (!json) {
-    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${start ? startWords(start) : `${clusters} clusters`}, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}${opts.commands !== undefined ? `; commands: ${mix.words}` : ''}`);
+    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${start ? startWords(start) : `${clusters} clusters, seed ${opts.seed}`}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}${opts.commands !== undefined ? `; commands: ${mix.words}` : ''}`);
     if (shard) io.out(`shard ${shard.index} of ${shard.count}: the first level's distinct states ${shard.index}, ${shard.index + shard.count}, … are expanded here`);
   }
   const ticker = new Ticker(PROGRESS_EVERY_MS);

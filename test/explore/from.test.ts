@@ -60,12 +60,12 @@ describe('the start a scenario builds', () => {
 
 describe('replsim check --from', () => {
   it("runs on the scenario's clusters and versions; with forced promotion left out, --forbid forced-promotion is clean", async () => {
-    const r = await cli(['check', '--from', S12, '--commands', 'safe', '--forbid', 'forced-promotion', '--runs', '60', '--seed', '1']);
+    const r = await cli(['check', '--from', S12, '--commands', 'safe', '--forbid', 'forced-promotion', '--runs', '30', '--seed', '1']);
     expect(r.err).not.toMatch(/error|mismatch/i);
     expect(r.code).toBe(0);
-    expect(r.out).toMatch(/^replsim check: 60 runs of up to 50 commands on the world scenarios\/12-perf-dr-secondary-joins-set\.yaml builds \(seed 12\): east 1\.16\.0, west 1\.16\.0, south 1\.16\.0, seed 1$/m);
+    expect(r.out).toMatch(/^replsim check: 30 runs of up to 50 commands on the world scenarios\/12-perf-dr-secondary-joins-set\.yaml builds \(world seed 12\): east 1\.16\.0, west 1\.16\.0, south 1\.16\.0, commands drawn with seed 1$/m);
     expect(r.out).toMatch(/^ {2}forced-promotion +0 {2}\(forbidden\)$/m);
-    expect(r.out).toMatch(/^valid: no invariant violated and no forbidden hazard in 60 runs$/m);
+    expect(r.out).toMatch(/^valid: no invariant violated and no forbidden hazard in 30 runs$/m);
   }, 120_000);
 
   it("writes a counterexample that is the scenario's steps followed by the commands found, and replsim run reproduces it", async () => {
@@ -160,7 +160,7 @@ describe('replsim explore --from', () => {
     const dir = scratch();
     const r = await cli(['explore', '--depth', '2', '--from', S12, '--forbid', 'two-primaries', '--out', dir]);
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^replsim explore: depth 2, the world scenarios\/12-perf-dr-secondary-joins-set\.yaml builds \(seed 12\)/m);
+    expect(r.out).toMatch(/^replsim explore: depth 2, the world scenarios\/12-perf-dr-secondary-joins-set\.yaml builds \(world seed 12\)/m);
     expect(r.out).toMatch(/invalid: shortest trace to hazard two-primaries \(1 command\)/);
     const loaded = loadScenario(readFileSync(join(dir, 'trace.yaml'), 'utf8'), 'trace.yaml');
     if (!loaded.ok) throw new Error(loaded.errors[0].message);

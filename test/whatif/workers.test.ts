@@ -37,7 +37,7 @@ describe('replsim whatif --workers', () => {
   }, 180_000);
 
   it('pairs of faults (--faults 2, sampled) too, with the same pairs left out as unreachable', async () => {
-    const args = ['whatif', FRAGILE, '--faults', '2', '--kinds', 'crash,partition', '--budget', '150', '--json'];
+    const args = ['whatif', FRAGILE, '--faults', '2', '--kinds', 'crash,partition', '--budget', '60', '--json'];
     const one = await inProcess([...args, '--workers', '1']);
     const two = await inProcess([...args, '--workers', '2']);
     expect(lines(two.out)).toEqual(lines(one.out));
