@@ -1,6 +1,7 @@
 // Builds what the package ships, into dist/:
-//   dist/cli/replsim.mjs, dist/cli/property-worker.mjs  the CLI and the task `check --workers N` runs on
-//                        each worker thread, one ES module each, dependencies included, so `replsim`
+//   dist/cli/replsim.mjs, dist/cli/property-worker.mjs, dist/cli/whatif-worker.mjs  the CLI and the
+//                        tasks `check --workers N` and `whatif --workers N` run on each worker
+//                        thread, one ES module each, dependencies included, so `replsim`
 //                        starts in a fraction of the time tsx takes to compile 100+ TypeScript files
 //                        (BENCHMARKS.md, start-up);
 //   dist/lib/index.mjs   the programmatic entry (package.json `exports`), one ES module importing its
@@ -38,7 +39,7 @@ const common = { bundle: true, platform: 'node', format: 'esm', target: 'node20'
 mkdirSync(`${root}dist/cli`, { recursive: true });
 await esbuild.build({
   ...common,
-  entryPoints: { replsim: `${root}src/cli/main.ts`, 'property-worker': `${root}src/explore/property-worker.ts` },
+  entryPoints: { replsim: `${root}src/cli/main.ts`, 'property-worker': `${root}src/explore/property-worker.ts`, 'whatif-worker': `${root}src/whatif/whatif-worker.ts` },
   // Two folders below the root, like src/cli/main.ts, which reads ../../package.json from its own URL.
   outdir: `${root}dist/cli`,
   // Some dependencies are CommonJS that call require(): give the ES module one.

@@ -453,7 +453,19 @@ export class World {
     this.store.append({ type: 'links-cut', at: this.now, links: linksOfPartition(groups) });
   }
 
-  /** Restores one link, or every link. */
+  /**
+   * Slows the link between two clusters: a message sent on it from now on takes `latencyMs` to
+   * arrive, until `heal` restores the link's latency (what is on its way then arrives when due).
+   */
+  slow(link: [string, string], latencyMs: number): void {
+    link.forEach((c) => this.requireCluster(c));
+    if (link[0] === link[1]) throw new WorldUsageError(`a link joins two clusters: "${link[0]}" is named twice`);
+    if (!Number.isSafeInteger(latencyMs) || latencyMs < 1) throw new WorldUsageError(`a slowed link's latency is a whole number of ms of at least 1, not ${latencyMs}`);
+    const [a, b] = link[0] < link[1] ? link : [link[1], link[0]];
+    this.store.append({ type: 'links-slowed', at: this.now, links: [[a, b]], latencyMs });
+  }
+
+  /** Restores one link, or every link (cut or slowed). */
   heal(spec: [string, string] | 'all'): void {
     if (spec !== 'all') spec.forEach((c) => this.requireNode(c));
     this.store.append({ type: 'links-healed', at: this.now, links: spec === 'all' ? 'all' : [spec] });

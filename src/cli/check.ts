@@ -19,7 +19,8 @@ import { didYouMean, HAZARD_IDS, type HazardId } from '../scenario/schema.js';
 import { count, formatWall, perSecond, progressMode, StatusLine, Ticker } from './progress.js';
 import { colourOptions, type Io } from './run.js';
 import { publishVerdict } from './ci-out.js';
-import { FROM_NOT_IMPLEMENTED, parseCommands } from './commands-option.js';
+import { parseCommands, startFromOption, startWords } from './commands-option.js';
+import { fromDigest, type FromScenario } from '../explore/start.js';
 
 export interface CheckOptions {
   runs: number;
@@ -40,7 +41,7 @@ export interface CheckOptions {
   junit?: string;
   /** The command families and weights (see commands-option.ts). */
   commands?: string[];
-  /** A scenario to start from: not implemented yet (a clear error). */
+  /** A scenario to start from: its clusters and the state its steps build. */
   from?: string;
 }
 
@@ -81,7 +82,7 @@ export function registerCheck(program: Command, io: Io, setExit: (code: number) 
     .option('--json', 'print one JSON object per progress tick, then one with the verdict')
     .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding')
     .option('--commands <spec...>', 'the command families and their weights: NAME, NAME=W (0 leaves it out), -NAME, all, safe (never force a promotion, promote only a set with no primary left)')
-    .option('--from <scenario>', "start from a scenario's topology and state (not implemented yet)");
+    .option('--from <scenario>', "start every run from the world a scenario builds: its clusters, versions, mounts, namespaces and licences, then the state its steps leave (its baseline must pass)");
   colourOptions(command);
   command.action(async (opts: CheckOptions) => setExit(await checkCommand(opts, io)));
 }
@@ -100,19 +101,30 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     io.err(`replsim check: ${forbid.message}`);
     return 2;
   }
-  if (opts.from !== undefined) {
-    io.err(FROM_NOT_IMPLEMENTED('check'));
-    return 2;
-  }
   const commands = parseCommands(opts.commands);
   if (!commands.ok) {
     io.err(`replsim check: ${commands.message}`);
     return 2;
   }
   const mix = commands.mix;
-  const topology = opts.clusters === undefined ? `${MIN_CLUSTERS} to ${MAX_CLUSTERS} clusters` : `${opts.clusters} clusters`;
+  if (opts.shard !== undefined) {
+    const parsed = parseShard(opts.shard);
+    if (!parsed.ok) {
+      io.err(`replsim check: ${parsed.message}`);
+      return 2;
+    }
+  }
+  // The scenario runs once here (exit 2 if it does not load, 1 if it does not pass), before any run.
+  let from: FromScenario | undefined;
+  let topology = opts.clusters === undefined ? `${MIN_CLUSTERS} to ${MAX_CLUSTERS} clusters` : `${opts.clusters} clusters`;
+  if (opts.from !== undefined) {
+    const started = await startFromOption('check', opts.from, opts.clusters, io);
+    if (!started.ok) return started.code;
+    from = started.from;
+    topology = startWords(started.start);
+  }
   if (!json) {
-    io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, seed ${opts.seed}`);
+    io.out(`${st.bold('replsim check')}: ${opts.replay ? `replaying run ${opts.replay}` : `${opts.runs} runs`} of up to ${opts.steps} commands on ${topology}, ${from ? 'commands drawn with ' : ''}seed ${opts.seed}`);
     if (forbid.ids.length) io.out(`forbidden hazards: ${forbid.ids.join(', ')}`);
     if (opts.commands !== undefined) io.out(`commands: ${mix.words}`);
   }
@@ -137,7 +149,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   const range = shard ? shardRange(opts.runs, shard) : { from: 0, to: opts.runs };
   if (!json && shard) io.out(`shard ${shard.index} of ${shard.count}: ${range.to > range.from ? `runs ${range.from + 1} to ${range.to}` : 'no runs (fewer runs than shards)'}`);
 
-  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, ...(mix.families ? { families: mix.families } : {}), ...(mix.weights ? { weights: mix.weights } : {}), ...(mix.safe ? { safe: true } : {}) };
+  const settings: RunSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters, steps: opts.steps, forbid: forbid.ids, ...(from ? { from } : {}), ...(mix.families ? { families: mix.families } : {}), ...(mix.weights ? { weights: mix.weights } : {}), ...(mix.safe ? { safe: true } : {}) };
   const progress = progressReporter(io, range.to - range.from, st, json);
   let result: JoinedRuns;
   try {
@@ -151,7 +163,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
       result = joined;
       if (shard && opts.out) {
         const { seed: _seed, ...counts } = joined;
-        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[], ...(opts.commands !== undefined ? { commands: mix.words } : {}) };
+        const shardSettings = { runs: opts.runs, seed: opts.seed, clusters: opts.clusters ?? null, steps: opts.steps, forbid: forbid.ids as HazardId[], ...(opts.commands !== undefined ? { commands: mix.words } : {}), ...(from ? { from: { file: from.file, digest: fromDigest(from) } } : {}) };
         const file = writeShardFile(opts.out, 'check', shard, checkShardContent(shardSettings, shard, { from: range.from, to: range.to, ...counts }));
         if (!json) io.out(`wrote ${file}`);
       }
@@ -160,7 +172,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
     progress.done();
     // fast-check refuses a path that does not lead to a run drawn with these settings.
     if (opts.replay === undefined || !/replay/i.test((e as Error).message)) throw e;
-    io.err(`replsim check: --replay ${opts.replay} is not a run of these settings: give the --runs, --seed, --clusters, --steps and --forbid it was printed with`);
+    io.err(`replsim check: --replay ${opts.replay} is not a run of these settings: give the --runs, --seed, --from, --clusters, --steps, --forbid and --commands it was printed with`);
     return 2;
   }
   progress.done();
@@ -170,7 +182,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
   const ci = () =>
     publishVerdict(io, opts, {
       command: 'replsim check',
-      name: `--runs ${opts.runs} --seed ${opts.seed} --steps ${opts.steps}${opts.clusters !== undefined ? ` --clusters ${opts.clusters}` : ''}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      name: `--runs ${opts.runs} --seed ${opts.seed} --steps ${opts.steps}${opts.from !== undefined ? ` --from ${opts.from}` : ''}${opts.clusters !== undefined ? ` --clusters ${opts.clusters}` : ''}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
       verdict,
       ...(found ? { finding: { type: found.id ? `${found.kind} ${found.id}` : found.kind, message: `run ${found.run}: ${found.message}`, file: counterexample } } : {}),
       wallMs: progress.elapsedMs(),
@@ -238,7 +250,7 @@ export async function checkCommand(opts: CheckOptions, io: Io): Promise<number> 
 /** The command that replays the shrunk failing run alone (fast-check's path, with the same settings). */
 export function replayCommand(opts: CheckOptions, found: PortableCounterexample): string {
   const mix = parseCommands(opts.commands);
-  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : []), ...(opts.commands !== undefined && mix.ok ? [`--commands ${mix.mix.words}`] : [])];
+  const flags = [`--runs ${opts.runs}`, `--seed ${opts.seed}`, `--steps ${opts.steps}`, ...(opts.from !== undefined ? [`--from ${opts.from}`] : []), ...(opts.clusters !== undefined ? [`--clusters ${opts.clusters}`] : []), ...(opts.forbid?.length ? [`--forbid ${forbiddenList(opts.forbid).join(' ')}`] : []), ...(opts.commands !== undefined && mix.ok ? [`--commands ${mix.mix.words}`] : [])];
   return `npx replsim check ${flags.join(' ')} --replay ${found.replay.path}`;
 }
 

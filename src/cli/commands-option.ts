@@ -6,7 +6,9 @@
 //   safe        safe runbooks: never force a promotion, and promote only a set with no primary
 //               left, crashed ones included (demote first)
 import { families, FAMILY_NAMES } from '../explore/commands/index.js';
+import { readFileSync } from 'node:fs';
 import { didYouMean } from '../scenario/schema.js';
+import { buildStart, type FromScenario, type ScenarioStart } from '../explore/start.js';
 
 export interface CommandMix {
   /** The families that run (undefined: all). */
@@ -70,6 +72,36 @@ export function parseCommands(given: string[] | undefined): { ok: true; mix: Com
   return { ok: true, mix: { ...(all ? {} : { families: chosen }), ...(Object.keys(kept).length ? { weights: kept } : {}), safe, words: text } };
 }
 
-/** `--from SCENARIO` is not built yet: the property model would have to start from the scenario's state. */
-export const FROM_NOT_IMPLEMENTED = (command: string) =>
-  `replsim ${command}: --from is not implemented in replsim yet: the property model starts from fresh clusters, so it cannot yet take up a scenario's topology and state (see the README, Limits); --commands chooses the command families meanwhile`;
+/**
+ * `--from SCENARIO` of check and explore: the file read, loaded and run (its baseline must pass), and
+ * the world its steps built kept for the runs. Exit 2 when it cannot be read or loaded (the loader's
+ * file:line:column) or with a `--clusters` that is not its count; 1 when its baseline fails.
+ */
+export async function startFromOption(command: string, file: string, clusters: number | undefined, io: { err: (line: string) => void }): Promise<{ ok: true; from: FromScenario; start: ScenarioStart } | { ok: false; code: number }> {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    io.err(`replsim ${command}: --from ${file}: cannot read it: ${(e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message}`);
+    return { ok: false, code: 2 };
+  }
+  const from: FromScenario = { file, text };
+  const built = await buildStart(from);
+  if (!built.ok) {
+    for (const line of built.problem.lines) io.err(line);
+    return { ok: false, code: built.problem.code };
+  }
+  const start = built.start;
+  if (clusters !== undefined && clusters !== start.clusters.length) {
+    io.err(`replsim ${command}: --clusters ${clusters} and --from ${file} disagree: the scenario's topology has ${start.clusters.length} clusters the commands drive (${start.clusters.join(', ')}); leave --clusters out with --from`);
+    return { ok: false, code: 2 };
+  }
+  return { ok: true, from, start };
+}
+
+/** How a header names a --from start: its clusters, versions and steps. */
+export function startWords(start: ScenarioStart): string {
+  const versions = start.clusters.map((c) => `${c} ${start.world.state.clusters.named(c).version}`).join(', ');
+  const left = start.names.filter((n) => !start.clusters.includes(n));
+  return `the world ${start.file} builds (world seed ${start.seed}): ${versions}${left.length ? `; left as it is, without an enterprise licence: ${left.join(', ')}` : ''}`;
+}

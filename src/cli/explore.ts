@@ -19,11 +19,13 @@ import type { ExploreShardFile } from '../explore/merge-results.js';
 import type { HazardId } from '../scenario/schema.js';
 import { colourOptions, type Io } from './run.js';
 import { publishVerdict } from './ci-out.js';
-import { FROM_NOT_IMPLEMENTED, parseCommands } from './commands-option.js';
+import { parseCommands, startFromOption, startWords } from './commands-option.js';
+import { fromDigest, type ScenarioStart } from '../explore/start.js';
 
 export interface ExploreCommandOptions {
   depth: number;
-  clusters: number;
+  /** Required unless --from names a scenario (whose clusters it then is). */
+  clusters?: number;
   forbid?: string[];
   seed: number;
   out?: string;
@@ -39,7 +41,7 @@ export interface ExploreCommandOptions {
   junit?: string;
   /** The command families (see commands-option.ts); weights mean nothing to an exhaustive search. */
   commands?: string[];
-  /** A scenario to start from: not implemented yet (a clear error). */
+  /** A scenario to start from: its clusters and the state its steps build. */
   from?: string;
 }
 
@@ -62,7 +64,7 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .command('explore')
     .description('explore every sequence of operator commands up to a depth, breadth first, and print the shortest trace to a violation or a forbidden hazard')
     .requiredOption('--depth <d>', 'commands per trace, at most', wholeNumber('--depth', 1, 50))
-    .requiredOption('--clusters <k>', `clusters in the topology, ${MIN_CLUSTERS} to ${MAX_CLUSTERS}`, wholeNumber('--clusters', MIN_CLUSTERS, MAX_CLUSTERS))
+    .option('--clusters <k>', `clusters in the topology, ${MIN_CLUSTERS} to ${MAX_CLUSTERS} (required without --from)`, wholeNumber('--clusters', MIN_CLUSTERS, MAX_CLUSTERS))
     .option('--forbid <hazard...>', `hazards that count as findings (${HAZARD_IDS.join(', ')}); invariant violations always do`)
     .option('--seed <n>', "the world's seed", wholeNumber('--seed', 0), 1)
     .option('--out <dir>', 'write the shortest trace to DIR/trace.yaml instead of printing it')
@@ -72,9 +74,9 @@ export function registerExplore(program: Command, io: Io, setExit: (code: number
     .option('--json', 'print one JSON object per progress tick, then one with the verdict')
     .option('--junit <file>', 'write a JUnit XML report: one testcase, a <failure> naming the finding (<skipped> when a limit stopped the search)')
     .option('--commands <spec...>', 'the command families explored: NAME, -NAME (or NAME=0), all, safe (never force a promotion, promote only a set with no primary left)')
-    .option('--from <scenario>', "start from a scenario's topology and state (not implemented yet)");
+    .option('--from <scenario>', "explore from the world a scenario builds: its clusters, versions, mounts, namespaces and licences, then the state its steps leave (its baseline must pass)");
   colourOptions(command);
-  command.action((opts: ExploreCommandOptions) => setExit(exploreCommand(opts, io)));
+  command.action(async (opts: ExploreCommandOptions) => setExit(await exploreCommand(opts, io)));
 }
 
 /** The verdict of a search: a finding is invalid; a search a limit stopped proved nothing (unknown). */
@@ -83,7 +85,7 @@ function verdictOf(result: ExploreResult): 'valid' | 'invalid' | 'unknown' {
   return result.complete ? 'valid' : 'unknown';
 }
 
-export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
+export async function exploreCommand(opts: ExploreCommandOptions, io: Io): Promise<number> {
   const json = opts.json === true;
   const st = styleFor(io.stdout, io.env, json ? false : opts.color);
   const forbid = forbiddenHazards(opts.forbid);
@@ -91,8 +93,8 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     io.err(`replsim explore: ${forbid.message}`);
     return 2;
   }
-  if (opts.from !== undefined) {
-    io.err(FROM_NOT_IMPLEMENTED('explore'));
+  if (opts.from === undefined && opts.clusters === undefined) {
+    io.err("replsim explore: required option '--clusters <k>' not specified (or --from SCENARIO, whose clusters it then explores)");
     return 2;
   }
   const commands = parseCommands(opts.commands);
@@ -118,9 +120,18 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     }
     shard = parsed.shard;
   }
+  // The scenario runs once here (exit 2 if it does not load, 1 if it does not pass), before the search.
+  let start: ScenarioStart | undefined;
+  if (opts.from !== undefined) {
+    const started = await startFromOption('explore', opts.from, opts.clusters, io);
+    if (!started.ok) return started.code;
+    start = started.start;
+  }
+  const clusters = start ? start.clusters.length : opts.clusters!;
+  const topologyFlag = start ? `--from ${start.file}` : `--clusters ${clusters}`;
   const limits = [...(opts.maxStates !== undefined ? [`at most ${count(opts.maxStates)} distinct states`] : []), ...(opts.timeLimit !== undefined ? [`at most ${formatWall(opts.timeLimit)}`] : [])];
   if (!json) {
-    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${opts.clusters} clusters, seed ${opts.seed}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}${opts.commands !== undefined ? `; commands: ${mix.words}` : ''}`);
+    io.out(`${st.bold('replsim explore')}: depth ${opts.depth}, ${start ? startWords(start) : `${clusters} clusters, seed ${opts.seed}`}${forbid.ids.length ? `, forbidden: ${forbid.ids.join(', ')}` : ''}${limits.length ? `; ${limits.join(', ')}` : ''}${opts.commands !== undefined ? `; commands: ${mix.words}` : ''}`);
     if (shard) io.out(`shard ${shard.index} of ${shard.count}: the first level's distinct states ${shard.index}, ${shard.index + shard.count}, … are expanded here`);
   }
   const ticker = new Ticker(PROGRESS_EVERY_MS);
@@ -138,7 +149,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   const deadline = opts.timeLimit;
   const result: ExploreResult = explore({
     depth: opts.depth,
-    clusters: opts.clusters,
+    ...(start ? { start } : { clusters }),
     forbid: forbid.ids,
     ...(mix.families ? { families: mix.families } : {}),
     ...(mix.safe ? { safe: true } : {}),
@@ -159,7 +170,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
   const ci = () =>
     publishVerdict(io, opts, {
       command: 'replsim explore',
-      name: `--depth ${opts.depth} --clusters ${opts.clusters} --seed ${opts.seed}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
+      name: `--depth ${opts.depth} ${topologyFlag} --seed ${opts.seed}${forbid.ids.length ? ` --forbid ${forbid.ids.join(' ')}` : ''}${opts.commands !== undefined ? ` --commands ${mix.words}` : ''}${shard ? ` --shard ${shard.index}/${shard.count}` : ''}`,
       verdict,
       ...(f ? { finding: { type: f.id ? `${f.kind} ${f.id}` : f.kind, message: `${f.trace.length} commands: ${f.message}`, file } } : verdict === 'unknown' ? { finding: { type: 'unknown', message: `stopped by ${stopped ?? 'a limit'} at depth ${result.depthReached} of ${opts.depth}` } } : {}),
       wallMs: ticker.elapsedMs(),
@@ -168,7 +179,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
     const content: ExploreShardFile = {
       replsim: 'explore-shard',
       version: 2,
-      settings: { depth: opts.depth, clusters: opts.clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null, ...(opts.commands !== undefined ? { commands: mix.words } : {}) },
+      settings: { depth: opts.depth, clusters, seed: opts.seed, forbid: forbid.ids as HazardId[], maxStates: opts.maxStates ?? null, ...(opts.commands !== undefined ? { commands: mix.words } : {}), ...(start ? { from: { file: start.file, digest: fromDigest(start) } } : {}) },
       shard,
       verdict,
       result: {
@@ -198,7 +209,7 @@ export function exploreCommand(opts: ExploreCommandOptions, io: Io): number {
         stoppedBy: result.stoppedBy ?? null,
         depth: opts.depth,
         depthReached: result.depthReached,
-        clusters: opts.clusters,
+        clusters,
         seed: opts.seed,
         visited: result.visited,
         distinct: result.distinct,

@@ -68,7 +68,7 @@ async function mergedCheck(m: MergedCheck, opts: MergeOptions, io: Io, st: Style
   const j = m.joined;
   const found = m.finding;
   // The flags of the unsharded run: what the replay and the scenario's header name.
-  const check: CheckOptions = { runs: s.runs, seed: s.seed, steps: s.steps, ...(s.clusters !== null ? { clusters: s.clusters } : {}), forbid: s.forbid, out: opts.out, ...(s.commands !== undefined ? { commands: [s.commands] } : {}) };
+  const check: CheckOptions = { runs: s.runs, seed: s.seed, steps: s.steps, ...(s.clusters !== null ? { clusters: s.clusters } : {}), forbid: s.forbid, out: opts.out, ...(s.commands !== undefined ? { commands: [s.commands] } : {}), ...(s.from ? { from: s.from.file } : {}) };
   if (opts.json) {
     let file: string | null = null;
     if (found && opts.out) file = writeScenario(opts.out, { ...found.scenario, header: [...(found.scenario.header ?? []), `Replay: npx replsim run ${join(opts.out, 'counterexample.yaml')}`] });
@@ -93,7 +93,7 @@ async function mergedCheck(m: MergedCheck, opts: MergeOptions, io: Io, st: Style
     );
     return found ? 1 : 0;
   }
-  io.out(`${st.bold('replsim merge')}: ${m.shards} shard${m.shards === 1 ? '' : 's'} of replsim check --runs ${s.runs} --seed ${s.seed}${s.clusters !== null ? ` --clusters ${s.clusters}` : ''} --steps ${s.steps}${s.forbid.length ? ` --forbid ${s.forbid.join(' ')}` : ''}`);
+  io.out(`${st.bold('replsim merge')}: ${m.shards} shard${m.shards === 1 ? '' : 's'} of replsim check --runs ${s.runs} --seed ${s.seed}${s.from ? ` --from ${s.from.file}` : ''}${s.clusters !== null ? ` --clusters ${s.clusters}` : ''} --steps ${s.steps}${s.forbid.length ? ` --forbid ${s.forbid.join(' ')}` : ''}`);
   io.out(`ran ${count(j.runs)} run${j.runs === 1 ? '' : 's'}: ${count(j.commands)} commands, ${count(j.requests)} requests (${count(j.refused)} refused)${found && j.runs < s.runs ? '; the runs after the first failing one are left out, as the unsharded run stops there' : ''}`);
   const hazards = Object.entries(j.hazards);
   io.out(`hazards met: ${hazards.length ? hazards.map(([id, n]) => `${id} ${n}x`).join(', ') : 'none'}`);

@@ -119,7 +119,7 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
   program
     .command('ctl')
     .description('drive a running `replsim serve` through its control listener')
-    .argument('<command>', 'status | advance DURATION | stop | partition A B | heal A B|all | crash C | restart C | corrupt C TREE PAGE SUBPAGE | destination-fault C TYPE NAME FAULT | scenario | decode-token ENCODED OTP')
+    .argument('<command>', 'status | advance DURATION | stop | partition A B | slow A B LATENCY | heal A B|all | crash C | restart C | corrupt C TREE PAGE SUBPAGE | destination-fault C TYPE NAME FAULT | scenario | decode-token ENCODED OTP')
     .argument('[args...]', 'the command\'s arguments')
     .option('--addr <url>', 'the control listener (default $REPLSIM_CTL_ADDR, else http://127.0.0.1:8202)')
     .option('--secret-file <file>', `the control secret's file (default $${SECRET_ENV} itself, else $${SECRET_FILE_ENV}, else ${SECRET_FILE_HELP} for the --addr port)`)
@@ -201,6 +201,8 @@ export function ctlStep(command: string, args: string[]): Record<string, unknown
     case 'partition':
       if (args.length < 2) return 'usage: replsim ctl partition A B (or groups: A B,C)';
       return { partition: args.some((a) => a.includes(',')) ? args.map((a) => a.split(',')) : args };
+    case 'slow':
+      return need(3, 'slow A B LATENCY (e.g. slow east west 2s; heal A B restores it)') ?? { slow: { link: [args[0], args[1]], latency: args[2] } };
     case 'heal':
       if (args.length === 1 && args[0] === 'all') return { heal: 'all' };
       if (args.length < 2) return 'usage: replsim ctl heal A B | heal all';

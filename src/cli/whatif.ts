@@ -12,7 +12,8 @@ import { didYouMean, HAZARD_IDS } from '../scenario/schema.js';
 import { runScenario } from '../scenario/runner.js';
 import { styleFor } from '../report/narrate.js';
 import { parseShard, shardRange, type Shard } from '../explore/shard.js';
-import { Whatif, type VariantResult } from '../whatif/engine.js';
+import { Whatif, type VariantResult, type WhatifSettings } from '../whatif/engine.js';
+import { runVariants } from '../whatif/workers.js';
 import { FAULT_KINDS, parseKinds, type FaultKind } from '../whatif/faults.js';
 import { mergeWhatif } from '../whatif/merge.js';
 import { publishVerdict } from './ci-out.js';
@@ -52,7 +53,7 @@ export function registerWhatif(program: Command, io: Io, setExit: (code: number)
     .option('--forbid <hazard...>', `hazards that make a variant unsafe (default ${DEFAULT_FORBID.join(', ')}); invariant violations (revoked-stays-barred among them) always do`)
     .option('--seed <n>', "the worlds' seed and the pair sample's (default: the file's)", wholeNumber('--seed', 0))
     .option('--budget <n>', 'most pairs tried with --faults 2 before sampling', wholeNumber('--budget', 1), 20_000)
-    .option('--workers <n>', 'threads running the variants (only 1 today)', wholeNumber('--workers', 1, 256))
+    .option('--workers <n>', 'threads running the variants (default 1); the variants, outcomes and exported file are the same for any number', wholeNumber('--workers', 1, 256))
     .option('--shard <i/n>', 'run only shard I of N of the variants (a CI matrix job); writes DIR/whatif-shard-I-of-N.json with --out')
     .option('--out <dir>', 'write report.html (the heat map), the shortest fatal variant as whatif-<n>.yaml, and whatif.json')
     .option('--json', 'print one JSON object per placement, then one with the verdict')
@@ -85,7 +86,6 @@ export async function whatifCommand(file: string, opts: WhatifOptions, io: Io): 
   if (!kinds.ok) return fail(kinds.message);
   const forbid = parseForbid(opts.forbid);
   if (!forbid.ok) return fail(forbid.message);
-  if (opts.workers !== undefined && opts.workers > 1) return fail('--workers above 1 is not implemented in replsim yet: run shards (--shard I/N) side by side instead (see the README, Limits)');
   let shard: Shard | undefined;
   if (opts.shard !== undefined) {
     const parsed = parseShard(opts.shard);
@@ -108,7 +108,8 @@ export async function whatifCommand(file: string, opts: WhatifOptions, io: Io): 
   const scenario = loaded.scenario;
   const seed = opts.seed ?? scenario.seed;
   const faults = opts.faults === 2 ? 2 : 1;
-  const whatif = new Whatif(scenario, { faults, kinds: kinds.kinds, forbid: forbid.ids, seed, budget: opts.budget }, loaded.locate);
+  const settings: WhatifSettings = { faults, kinds: kinds.kinds, forbid: forbid.ids, seed, budget: opts.budget };
+  const whatif = new Whatif(scenario, settings, loaded.locate);
   const lineOf = (i: number) => (i < scenario.steps.length ? loaded.locate(['steps', i]).line || undefined : undefined);
   const started = performance.now();
 
@@ -135,7 +136,7 @@ export async function whatifCommand(file: string, opts: WhatifOptions, io: Io): 
 
   const results: VariantResult[] = [];
   let lastQuarter = 0;
-  await whatif.run(plan, baseline.picture, range, (r) => {
+  await runVariants({ whatif, plan, picture: baseline.picture, range, workers: opts.workers ?? 1, runbook: { file, text, settings } }, (r) => {
     results.push(r);
     if (json) io.out(JSON.stringify(variantJson(r, scenario.steps)));
     // Progress goes to stderr, so stdout stays the result (and --json one object a line).

@@ -36,12 +36,16 @@ import { unforbiddenHazards } from './property.js';
 import { recordRun } from './property.js';
 import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import { keyCount } from '../areas/cluster/keymap.js';
+import { startHazards } from './property.js';
+import { startModel, startOperator, type ScenarioStart } from './start.js';
 
 export interface ExploreOptions {
   /** Commands per trace, at most. */
   depth: number;
-  /** Clusters in the topology (2 to 5). */
-  clusters: number;
+  /** Clusters in the topology (2 to 5); with `start`, its count or absent. */
+  clusters?: number;
+  /** Explore from the world a scenario built (`--from`; start.ts buildStart) instead of fresh clusters. */
+  start?: ScenarioStart;
   /** Hazard ids that count as findings; invariant violations always do. */
   forbid?: readonly string[];
   /** The world's seed (default 1). */
@@ -147,17 +151,23 @@ interface Node {
 }
 
 export function explore(options: ExploreOptions): ExploreResult {
-  const k = options.clusters;
-  const names = clusterNames(k);
+  const start = options.start;
+  if (start && options.clusters !== undefined && options.clusters !== start.clusters.length) throw new RangeError(`${start.file} drives ${start.clusters.length} clusters, not ${options.clusters}`);
+  if (!start && options.clusters === undefined) throw new RangeError('explore needs a number of clusters or a start');
+  const k = start ? start.clusters.length : options.clusters!;
+  const names = start ? start.clusters : clusterNames(k);
   if (!Number.isInteger(options.depth) || options.depth < 0) throw new RangeError(`depth must be a whole number of at least 0, not ${options.depth}`);
   const seed = options.seed ?? 1;
   const caps = capabilitiesFor(options.capabilities);
   const forbid = new Set(options.forbid ?? []);
   const commands = enumerateCommands(k, caps, options.families);
 
-  const start = freshOperator(k, seed, { watch: false });
-  const keyOwners = keyOwnersOf(start.world.state);
-  const root: Node = { world: start.world, model: initialModel(names, caps, options.safe ?? false), roots: new Map(), parent: null, command: null, monitors: catalogue.map((f) => f()), depth: 0 };
+  const first = start ? startOperator(start, { watch: false }) : freshOperator(k, seed, { watch: false });
+  const keyOwners = start ? start.keyOwners : keyOwnersOf(first.world.state);
+  const startingModel = start ? startModel(start, caps, options.safe ?? false) : initialModel(names, caps, options.safe ?? false);
+  // From a scenario, the monitors go on from where they watched its steps.
+  const monitors = start ? start.monitors.map((f) => f()) : catalogue.map((f) => f());
+  const root: Node = { world: first.world, model: startingModel, roots: new Map(), parent: null, command: null, monitors, depth: 0 };
 
   const result: ExploreResult = {
     clusters: k,
@@ -192,7 +202,7 @@ export function explore(options: ExploreOptions): ExploreResult {
 
   const finish = (n: Node, cause: Pick<ExploreFinding, 'kind' | 'id' | 'message' | 'finding'>): ExploreResult => {
     result.depthReached = n.depth;
-    result.finding = traceTo(n, cause, { k, seed, caps, forbid: [...forbid], depth: options.depth });
+    result.finding = traceTo(n, cause, { k, seed, caps, forbid: [...forbid], depth: options.depth, start });
     return done();
   };
 
@@ -276,12 +286,13 @@ export function explore(options: ExploreOptions): ExploreResult {
 function traceTo(
   node: Node,
   cause: Pick<ExploreFinding, 'kind' | 'id' | 'message' | 'finding'>,
-  run: { k: number; seed: number; caps: Capabilities; forbid: string[]; depth: number },
+  run: { k: number; seed: number; caps: Capabilities; forbid: string[]; depth: number; start?: ScenarioStart },
 ): ExploreFinding {
   const commands: OperatorCommand[] = [];
   for (let n: Node | null = node; n && n.command; n = n.parent) commands.push(n.command);
   commands.reverse();
-  const replayed = recordRun(run.k, run.seed, commands, { caps: run.caps, forbid: run.forbid });
+  const replayed = recordRun(run.k, run.seed, commands, { caps: run.caps, forbid: run.forbid, start: run.start });
+  const names = run.start ? run.start.clusters : clusterNames(run.k);
   const trace = replayed.ran.map((c) => c.toString());
   const again = replayed.error;
   const reproduced =
@@ -295,18 +306,19 @@ function traceTo(
     scenario: {
       name: `shortest trace to ${what}`,
       description: [
-        `Found by replsim explore on ${clusterNames(run.k).join(', ')} (seed ${run.seed}): a shortest sequence of operator commands to ${what}:`,
+        `Found by replsim explore on ${names.join(', ')} (${run.start ? `after the steps of ${run.start.file}` : `seed ${run.seed}`}): a shortest sequence of operator commands to ${what}:`,
         ...trace.map((w, i) => `  ${i + 1}. ${w}`),
         `Then: ${cause.message}`,
         cause.kind === 'mismatch'
           ? 'Where the service answered against the model, the step expects what the model predicted, so it fails until the cause is fixed.'
           : 'It expects to pass, so it fails until the cause is fixed.',
       ].join('\n'),
-      seed: run.seed,
-      clusters: clusterNames(run.k),
+      seed: run.start ? run.start.seed : run.seed,
+      clusters: names,
       // A model mismatch's step expects what the model predicted, so the file fails until they agree.
       steps: withModelExpectation(replayed.steps, again instanceof ModelMismatch ? again.expected : undefined),
-      hazards: unforbiddenHazards(replayed.operator.findings, run.forbid),
+      hazards: startHazards(run.start, unforbiddenHazards(replayed.operator.findings, run.forbid)),
+      ...(run.start ? { from: { file: run.start.file, text: run.start.text } } : {}),
       // The command as typed: --depth is required, and --forbid decides what counts as a finding.
       header: [`Shortest trace (${commands.length} commands) found by replsim explore ${exploreFlags(run)}.`],
     },
@@ -314,8 +326,8 @@ function traceTo(
 }
 
 /** The `replsim explore` flags that find the same trace again. */
-function exploreFlags(run: { k: number; seed: number; forbid: string[]; depth: number }): string {
-  return [`--depth ${run.depth}`, `--clusters ${run.k}`, `--seed ${run.seed}`, ...(run.forbid.length ? [`--forbid ${run.forbid.join(' ')}`] : [])].join(' ');
+function exploreFlags(run: { k: number; seed: number; forbid: string[]; depth: number; start?: ScenarioStart }): string {
+  return [`--depth ${run.depth}`, run.start ? `--from ${run.start.file}` : `--clusters ${run.k}`, `--seed ${run.seed}`, ...(run.forbid.length ? [`--forbid ${run.forbid.join(' ')}`] : [])].join(' ');
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // the way the finding did until its cause is fixed.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Document, isMap, isSeq, type YAMLMap } from 'yaml';
+import { Document, isMap, isSeq, parseDocument, type Node, type YAMLMap } from 'yaml';
 import { propertyCluster } from './commands/index.js';
 import type { ModelExpectation } from '../areas/property/model.js';
 import type { ScriptStep } from './commands/operator.js';
@@ -24,6 +24,11 @@ export interface ScenarioExport {
    * expects them, so that it fails on its cause alone, not on them once the cause is fixed.
    */
   hazards?: readonly string[];
+  /**
+   * The scenario the run started from (`--from`): the file is its text — clusters, comments and
+   * steps kept — with the commands' steps after its own, and `expect`, name and description replaced.
+   */
+  from?: { file: string; text: string };
 }
 
 /**
@@ -63,10 +68,11 @@ export function scenarioObject(s: ScenarioExport): Record<string, unknown> {
 }
 
 // Keys whose values read best on one line: `body: { id: west }`, `partition: [east, west]`.
-const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'heal'];
+const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'slow', 'heal'];
 
 /** The scenario file's text. */
 export function scenarioYaml(s: ScenarioExport): string {
+  if (s.from) return fromScenarioYaml(s, s.from.text);
   const doc = new Document(scenarioObject(s), { aliasDuplicateObjects: false });
   const clusters = doc.get('clusters') as YAMLMap;
   for (const pair of clusters.items) if (isMap(pair.value)) pair.value.flow = true;
@@ -81,6 +87,27 @@ export function scenarioYaml(s: ScenarioExport): string {
     }
   }
   if (s.header?.length) doc.commentBefore = s.header.map((l) => ` ${l}`).join('\n');
+  return doc.toString({ lineWidth: 0 });
+}
+
+/** The run as the scenario it started from, its steps followed by the commands' steps. */
+function fromScenarioYaml(s: ScenarioExport, text: string): string {
+  const doc = parseDocument(text);
+  const steps = doc.get('steps', true);
+  if (!isSeq(steps)) throw new Error('the scenario started from has no steps sequence');
+  for (const step of s.steps) {
+    const node = doc.createNode(step) as YAMLMap;
+    for (const key of FLOW_KEYS) {
+      const v = node.get(key, true);
+      if (isMap(v) || isSeq(v)) v.flow = true;
+    }
+    steps.items.push(node as Node as (typeof steps.items)[number]);
+  }
+  doc.set('name', s.name);
+  doc.set('description', s.description);
+  doc.set('seed', s.seed);
+  doc.set('expect', s.hazards?.length ? doc.createNode({ hazards: [...s.hazards] }, { flow: true }) : 'pass');
+  doc.commentBefore = [...(s.header ?? []), `Starts from ${s.from!.file}: its steps first (unchanged), then the commands found.`].map((l) => ` ${l}`).join('\n');
   return doc.toString({ lineWidth: 0 });
 }
 

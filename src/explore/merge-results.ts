@@ -19,7 +19,7 @@ const hazards = z.record(z.enum(HAZARD_IDS), count);
 const violations = z.record(z.enum(INVARIANT_IDS), count);
 const shard = z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).strict().refine((s) => s.index <= s.count, 'index must be at most count');
 const scenario = z
-  .object({ name: z.string(), description: z.string(), seed: count, clusters: z.array(z.string()), steps: z.array(z.record(z.string(), z.unknown())), header: z.array(z.string()).optional(), hazards: z.array(z.string()).optional() })
+  .object({ name: z.string(), description: z.string(), seed: count, clusters: z.array(z.string()), steps: z.array(z.record(z.string(), z.unknown())), header: z.array(z.string()).optional(), hazards: z.array(z.string()).optional(), from: z.object({ file: z.string(), text: z.string() }).strict().optional() })
   .strict();
 const finding = z.object({ kind: z.enum(['violation', 'hazard']), id: z.string(), at: z.number(), clusters: z.array(z.string()), message: z.string(), lostKeys: z.array(z.string()).optional() }).strict();
 
@@ -40,7 +40,10 @@ const counterexample = z
   })
   .strict();
 
-const checkSettings = z.object({ runs: z.number().int().min(1), seed: count, clusters: z.number().int().nullable(), steps: z.number().int().min(1), forbid: z.array(z.enum(HAZARD_IDS)), commands: z.string().optional() }).strict();
+/** A --from start as a shard file records it: the file as given and a digest of its text (shards of another text do not merge). */
+const fromSettings = z.object({ file: z.string(), digest: z.string().regex(/^[0-9a-f]{16}$/) }).strict();
+
+const checkSettings = z.object({ runs: z.number().int().min(1), seed: count, clusters: z.number().int().nullable(), steps: z.number().int().min(1), forbid: z.array(z.enum(HAZARD_IDS)), commands: z.string().optional(), from: fromSettings.optional() }).strict();
 export type CheckShardSettings = z.infer<typeof checkSettings>;
 
 const checkShardFile = z
@@ -57,7 +60,7 @@ const checkShardFile = z
   .strict();
 export type CheckShardFile = z.infer<typeof checkShardFile>;
 
-const exploreSettings = z.object({ depth: z.number().int().min(1), clusters: z.number().int(), seed: count, forbid: z.array(z.enum(HAZARD_IDS)), maxStates: z.number().int().min(1).nullable(), commands: z.string().optional() }).strict();
+const exploreSettings = z.object({ depth: z.number().int().min(1), clusters: z.number().int(), seed: count, forbid: z.array(z.enum(HAZARD_IDS)), maxStates: z.number().int().min(1).nullable(), commands: z.string().optional(), from: fromSettings.optional() }).strict();
 export type ExploreShardSettings = z.infer<typeof exploreSettings>;
 
 const exploreFinding = z

@@ -18,6 +18,8 @@ export interface RunSettings {
   families?: string[];
   weights?: Record<string, number>;
   capabilities?: PropertyOptions['capabilities'];
+  /** The scenario every run starts from (`--from`), built in each process before its runs (start.ts). */
+  from?: PropertyOptions['from'];
 }
 
 /** A counterexample as plain JSON data: the commands themselves stay behind (their words and scenario travel). */

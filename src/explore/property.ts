@@ -21,6 +21,7 @@ import {
 import { FindingError, type Operator, type ScriptStep } from './commands/operator.js';
 import { withModelExpectation, type ScenarioExport } from './export.js';
 import type { Finding } from '../areas/monitoring/types.js';
+import { startModel, startOf, startOperator, type FromScenario, type ScenarioStart } from './start.js';
 
 export const DEFAULT_STEPS = 50;
 /** Commands drawn per command a run may run: about half are skipped (their precondition fails). */
@@ -70,6 +71,11 @@ export interface PropertyOptions {
    * CI shards and joined by run order give the whole run's result.
    */
   range?: { from: number; to: number };
+  /**
+   * Start every run from the world a scenario built (`--from`): its clusters, then its steps' state;
+   * built first with buildStart (start.ts). The topology is the scenario's: `clusters` must be its count or absent.
+   */
+  from?: FromScenario;
   /** Called after every run, then after every shrink attempt. */
   onProgress?: (p: { phase: 'run' | 'shrink'; done: number; runs: number }) => void;
 }
@@ -130,7 +136,10 @@ export function runProperty(options: PropertyOptions): PropertyResult {
   const steps = options.steps ?? DEFAULT_STEPS;
   if (!Number.isInteger(options.runs) || options.runs < 1) throw new RangeError(`runs must be a whole number of at least 1, not ${options.runs}`);
   if (!Number.isInteger(steps) || steps < 1) throw new RangeError(`steps must be a whole number of at least 1, not ${steps}`);
-  if (options.clusters !== undefined) clusterNames(options.clusters);
+  const start = options.from ? startOf(options.from) : undefined;
+  if (start && options.clusters !== undefined && options.clusters !== start.clusters.length)
+    throw new RangeError(`${start.file} drives ${start.clusters.length} clusters (${start.clusters.join(', ')}), not ${options.clusters}`);
+  if (options.clusters !== undefined && !start) clusterNames(options.clusters);
   const from = options.range?.from ?? 0;
   const to = options.range?.to ?? options.runs;
   if (!Number.isInteger(from) || !Number.isInteger(to) || from < 0 || to <= from || to > options.runs) throw new RangeError(`range must be whole run indexes with 0 <= from < to <= ${options.runs}, not ${from} to ${to}`);
@@ -139,7 +148,7 @@ export function runProperty(options: PropertyOptions): PropertyResult {
   const forbid = options.forbid ?? [];
   const safe = options.safe ?? false;
 
-  const kArb = options.clusters !== undefined ? fc.constant(options.clusters) : fc.integer({ min: MIN_CLUSTERS, max: MAX_CLUSTERS });
+  const kArb = start ? fc.constant(start.clusters.length) : options.clusters !== undefined ? fc.constant(options.clusters) : fc.integer({ min: MIN_CLUSTERS, max: MAX_CLUSTERS });
   // fast-check's default size gives sequences too short for failover chains. A generated command
   // whose precondition fails is skipped, so more are drawn than run: a run stops once `steps` ran.
   // --replay gives fast-check's run path and the commands' own replay path (which commands ran, for
@@ -156,9 +165,9 @@ export function runProperty(options: PropertyOptions): PropertyResult {
 
   const property = fc.property(arb, ([k, cmds]) => {
     const counting = !failed;
-    const op = freshOperator(k, seed, { forbid });
+    const op = start ? startOperator(start, { forbid }) : freshOperator(k, seed, { forbid });
     try {
-      const model = initialModel(clusterNames(k), caps, safe);
+      const model = start ? startModel(start, caps, safe) : initialModel(clusterNames(k), caps, safe);
       fc.modelRun(() => ({ model, real: op }), upTo(steps, cmds));
       options.afterRun?.(op, model);
     } catch (e) {
@@ -191,14 +200,15 @@ export function runProperty(options: PropertyOptions): PropertyResult {
   const [[k, cmds]] = details.counterexample;
   // fast-check hands back its wrappers; the commands are inside.
   const commands = [...cmds].map((c) => ((c as unknown as { cmd?: OperatorCommand }).cmd ?? c) as OperatorCommand);
-  const replayed = recordRun(k, seed, commands, { forbid, safe, caps, steps, afterRun: options.afterRun });
+  const replayed = recordRun(k, seed, commands, { forbid, safe, caps, steps, afterRun: options.afterRun, start });
   const cause = classify(replayed.error ?? details.errorInstance);
-  const names = clusterNames(k);
+  const names = start ? start.clusters : clusterNames(k);
+  const worldSeed = start ? start.seed : seed;
   const words = replayed.ran.map((c) => c.toString());
   result.findings.push({
     ...cause,
     clusters: k,
-    seed,
+    seed: worldSeed,
     commands: replayed.ran,
     words,
     run: from + result.runs,
@@ -208,17 +218,18 @@ export function runProperty(options: PropertyOptions): PropertyResult {
     scenario: {
       name: `counterexample: ${cause.id ? `${cause.kind} ${cause.id}` : cause.kind}`,
       description: [
-        `Found by replsim check ${checkFlags(options)}, shrunk to ${words.length} command${words.length === 1 ? '' : 's'} on ${names.join(', ')}:`,
+        `Found by replsim check ${checkFlags(options)}, shrunk to ${words.length} command${words.length === 1 ? '' : 's'} on ${names.join(', ')}${start ? `, after the steps of ${start.file}` : ''}:`,
         ...words.map((w, i) => `  ${i + 1}. ${w}`),
         `Then: ${cause.id ? `${cause.kind} ${cause.id}: ` : ''}${cause.message}`,
         cause.kind === 'mismatch'
           ? 'Where the service answered against the model, the step expects what the model predicted, so it fails until the cause is fixed.'
           : 'It expects to pass, so it fails until the cause is fixed.',
       ].join('\n'),
-      seed,
+      seed: worldSeed,
       clusters: names,
       steps: withModelExpectation(replayed.steps, replayed.error instanceof ModelMismatch ? replayed.error.expected : undefined),
-      hazards: unforbiddenHazards(replayed.operator.findings, forbid),
+      hazards: startHazards(start, unforbiddenHazards(replayed.operator.findings, forbid)),
+      ...(start ? { from: { file: start.file, text: start.text } } : {}),
       header: [`Counterexample found by replsim check ${checkFlags(options)}; replay the shrunk run alone with: replsim check ${checkFlags(options)} --replay ${replayToken(globalPath(details.counterexamplePath ?? '', from), cmds)}`],
     },
   });
@@ -230,6 +241,11 @@ export function unforbiddenHazards(findings: readonly { kind: string; id: string
   const out: string[] = [];
   for (const f of findings) if (f.kind === 'hazard' && !forbid.includes(f.id) && !out.includes(f.id)) out.push(f.id);
   return out;
+}
+
+/** The hazards an exported file expects: those its start's scenario met (its own `expect` allowed them), then the run's. */
+export function startHazards(start: ScenarioStart | undefined, hazards: string[]): string[] {
+  return start ? [...new Set([...start.hazards, ...hazards])] : hazards;
 }
 
 /**
@@ -308,6 +324,7 @@ function splitReplay(token: string): [string, string | undefined] {
 /** The `replsim check` flags that reproduce a property run. */
 function checkFlags(o: PropertyOptions): string {
   const flags = [`--runs ${o.runs}`, `--seed ${o.seed ?? 1}`];
+  if (o.from) flags.push(`--from ${o.from.file}`);
   if (o.clusters !== undefined) flags.push(`--clusters ${o.clusters}`);
   if (o.steps !== undefined && o.steps !== DEFAULT_STEPS) flags.push(`--steps ${o.steps}`);
   if (o.forbid?.length) flags.push(`--forbid ${o.forbid.join(' ')}`);
@@ -324,16 +341,17 @@ export interface RecordedRun {
   model: Model;
 }
 
-/** Runs a command sequence on a fresh world with the operator writing down every step. */
+/** Runs a command sequence on a fresh world (or a scenario's start) with the operator writing down every step. */
 export function recordRun(
   k: number,
   seed: number,
   commands: readonly OperatorCommand[],
-  options: { forbid?: readonly string[]; safe?: boolean; caps?: Capabilities; steps?: number; afterRun?: PropertyOptions['afterRun'] } = {},
+  options: { forbid?: readonly string[]; safe?: boolean; caps?: Capabilities; steps?: number; afterRun?: PropertyOptions['afterRun']; start?: ScenarioStart } = {},
 ): RecordedRun {
   const caps = options.caps ?? capabilitiesFor();
-  const op = freshOperator(k, seed, { forbid: options.forbid, record: true });
-  const model = initialModel(clusterNames(k), caps, options.safe ?? false);
+  const start = options.start;
+  const op = start ? startOperator(start, { forbid: options.forbid, record: true }) : freshOperator(k, seed, { forbid: options.forbid, record: true });
+  const model = start ? startModel(start, caps, options.safe ?? false) : initialModel(clusterNames(k), caps, options.safe ?? false);
   const ran: OperatorCommand[] = [];
   let error: unknown;
   try {

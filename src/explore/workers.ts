@@ -32,17 +32,18 @@ const MAX_CHUNK = 25;
 const MIN_RUNS_PER_WORKER = 10;
 
 /**
- * The worker's module. In the bundle (dist/cli/replsim.mjs) the task is its own bundle beside it
- * (scripts/build.mjs). From the sources (tsx, vitest) this file is TypeScript:
- * the workers load that same bundle when it is newer than every source file (the rule bin/replsim.js
- * applies to the CLI), since a worker that compiles the sources through tsx takes 2–3 s to start
- * against 0.3 s; otherwise they start through property-worker-tsx.mjs, so an edit never runs stale.
+ * A worker task's module, by name (`property-worker`, `whatif-worker`). In the bundle
+ * (dist/cli/replsim.mjs) each task is its own bundle beside it (scripts/build.mjs). From the sources
+ * (tsx, vitest) this file is TypeScript: the workers load that same bundle when it is newer than
+ * every source file (the rule bin/replsim.js applies to the CLI), since a worker that compiles the
+ * sources through tsx takes 2–3 s to start against 0.3 s; otherwise they start through the task's
+ * `NAME-tsx.mjs` beside its source in `sourceDir`, so an edit never runs stale.
  */
-function workerFile(): string {
+export function workerFile(name = 'property-worker', sourceDir = new URL('./', import.meta.url)): string {
   const here = import.meta.url;
-  if (!here.endsWith('.ts')) return new URL('./property-worker.mjs', here).href;
-  const bundled = new URL('../../dist/cli/property-worker.mjs', here);
-  return bundleIsFresh(fileURLToPath(bundled), fileURLToPath(new URL('../../', here))) ? bundled.href : new URL('./property-worker-tsx.mjs', here).href;
+  if (!here.endsWith('.ts')) return new URL(`./${name}.mjs`, here).href;
+  const bundled = new URL(`../../dist/cli/${name}.mjs`, here);
+  return bundleIsFresh(fileURLToPath(bundled), fileURLToPath(new URL('../../', here))) ? bundled.href : new URL(`./${name}-tsx.mjs`, sourceDir).href;
 }
 
 export interface WorkersOptions {

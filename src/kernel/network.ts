@@ -11,6 +11,12 @@ export interface NetworkState {
   cut: Record<string, true>;
   /** Crashed clusters. */
   down: Record<string, true>;
+  /**
+   * Slowed links, keyed "a|b": the one-way latency (ms) of a message sent on the link while it is
+   * slowed (the link's latency instead of `latencyMs`). Absent while no link is slowed, so a world
+   * that never slows a link keeps the state (and state hash) it always had.
+   */
+  slow?: Record<string, number>;
 }
 
 /** A partition was injected: every listed link is cut both ways. */
@@ -18,7 +24,17 @@ export interface LinksCut extends BaseEvent {
   type: 'links-cut';
   links: [string, string][];
 }
-/** Links were healed: the listed ones, or every link when `all`. */
+/**
+ * Links were slowed: a message sent on one of them from now on takes `latencyMs` to arrive (one
+ * way), until the link is healed (`links-healed` restores its latency; what is on its way then
+ * arrives when it was due).
+ */
+export interface LinksSlowed extends BaseEvent {
+  type: 'links-slowed';
+  links: [string, string][];
+  latencyMs: number;
+}
+/** Links were healed: the listed ones, or every link when `all` (cut links restored, slowed ones back to the network's latency). */
 export interface LinksHealed extends BaseEvent {
   type: 'links-healed';
   links: [string, string][] | 'all';
@@ -44,7 +60,7 @@ export interface MessageDropped extends BaseEvent {
   reason: string;
 }
 
-export type NetworkEvent = LinksCut | LinksHealed | ClusterCrashed | ClusterRestarted | MessageDropped;
+export type NetworkEvent = LinksCut | LinksSlowed | LinksHealed | ClusterCrashed | ClusterRestarted | MessageDropped;
 
 export const DEFAULT_LATENCY_MS = 20;
 
@@ -55,6 +71,18 @@ export function initialNetwork(latencyMs = DEFAULT_LATENCY_MS): NetworkState {
 /** The key of the undirected link between two clusters. */
 export function linkKey(a: string, b: string): string {
   return a < b ? `${a}|${b}` : `${b}|${a}`;
+}
+
+/** The one-way latency of a message sent now between two nodes: the link's own while it is slowed, else the network's. */
+export function linkLatency(net: NetworkState, a: string, b: string): number {
+  return net.slow?.[linkKey(a, b)] ?? net.latencyMs;
+}
+
+/** The network's longest one-way latency now (a slowed link's, if any is slower). */
+export function longestLatency(net: NetworkState): number {
+  let longest = net.latencyMs;
+  if (net.slow) for (const ms of Object.values(net.slow)) longest = Math.max(longest, ms);
+  return longest;
 }
 
 /** Whether a cluster is running (not crashed). */
@@ -110,6 +138,18 @@ function withoutKeys(record: Record<string, true>, keys: readonly string[]): Rec
 }
 
 /**
+ * The network's slowed links once `keys` (null: every link) are healed, or null when that changes
+ * none; `slow` is absent from the network once no link is slowed, as the draft form leaves it.
+ */
+function healedSlow(net: NetworkState, keys: readonly string[] | null): NetworkState | null {
+  if (!net.slow) return null;
+  const left = keys === null ? [] : Object.entries(net.slow).filter(([k]) => !keys.includes(k));
+  if (left.length === Object.keys(net.slow).length) return null;
+  const { slow: _slow, ...rest } = net;
+  return left.length ? { ...rest, slow: Object.freeze(Object.fromEntries(left)) } : rest;
+}
+
+/**
  * Reducers of the network's events, over any state that has a `network` field. Faults are frequent
  * in property runs (a quarter of their events), so each has a direct form building what
  * its draft form builds (test/kernel/network-direct.test.ts): a new network only when a record
@@ -128,16 +168,43 @@ export const networkReducers = {
       },
     },
   ),
+  'links-slowed': Object.assign(
+    (d: WithNetwork, e: LinksSlowed) => {
+      if (e.links.length === 0) return;
+      d.network.slow ??= {};
+      for (const [a, b] of e.links) d.network.slow[linkKey(a, b)] = e.latencyMs;
+    },
+    {
+      direct: (s: WithNetwork, e: LinksSlowed) => {
+        // Slowing a link to the latency it already has changes nothing (as immer leaves it).
+        if (e.links.every(([a, b]) => s.network.slow?.[linkKey(a, b)] === e.latencyMs)) return null;
+        const slow = { ...(s.network.slow ?? {}) };
+        for (const [a, b] of e.links) slow[linkKey(a, b)] = e.latencyMs;
+        return withNetwork(s, { slow: Object.freeze(slow) });
+      },
+    },
+  ),
   'links-healed': Object.assign(
     (d: WithNetwork, e: LinksHealed) => {
       if (e.links === 'all') d.network.cut = {};
       else for (const [a, b] of e.links) delete d.network.cut[linkKey(a, b)];
+      if (d.network.slow) {
+        if (e.links === 'all') delete d.network.slow;
+        else {
+          for (const [a, b] of e.links) delete d.network.slow[linkKey(a, b)];
+          if (Object.keys(d.network.slow).length === 0) delete d.network.slow;
+        }
+      }
     },
     {
       direct: (s: WithNetwork, e: LinksHealed) => {
-        if (e.links === 'all') return withNetwork(s, { cut: Object.freeze({}) });
-        const cut = withoutKeys(s.network.cut, e.links.map(([a, b]) => linkKey(a, b)));
-        return cut && withNetwork(s, { cut });
+        const keys = e.links === 'all' ? null : e.links.map(([a, b]) => linkKey(a, b));
+        const unslowed = healedSlow(s.network, keys);
+        const base = { network: unslowed ?? s.network };
+        if (keys === null) return withNetwork(base, { cut: Object.freeze({}) });
+        const cut = withoutKeys(s.network.cut, keys);
+        if (cut) return withNetwork(base, { cut });
+        return unslowed && { network: Object.freeze(unslowed) };
       },
     },
   ),

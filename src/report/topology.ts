@@ -4,6 +4,7 @@ import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import { replicationStatus } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
 import { KIND_WORD } from '../areas/cluster/vocabulary.js';
+import { formatMs } from '../kernel/clock.js';
 
 /** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */
 export function streamingFields(state: SimState, name: string, kind: ReplicationKind): { state: string; connection_state: string } | null {
@@ -36,6 +37,8 @@ export function topologyChanges(before: SimState, after: SimState): string[] {
   if (na !== nb) {
     for (const l of Object.keys(nb.cut)) if (!na.cut[l]) lines.push(`link ${l.replace('|', '–')} cut`);
     for (const l of Object.keys(na.cut)) if (!nb.cut[l]) lines.push(`link ${l.replace('|', '–')} healed`);
+    for (const [l, ms] of Object.entries(nb.slow ?? {})) if (na.slow?.[l] !== ms) lines.push(`link ${l.replace('|', '–')} slowed to ${formatMs(ms)} one way`);
+    for (const l of Object.keys(na.slow ?? {})) if (nb.slow?.[l] === undefined) lines.push(`link ${l.replace('|', '–')} back to its latency`);
     for (const c of Object.keys(nb.down)) if (!na.down[c]) lines.push(`${c} crashed`);
     for (const c of Object.keys(na.down)) if (!nb.down[c]) lines.push(`${c} restarted`);
   }

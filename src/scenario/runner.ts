@@ -292,6 +292,10 @@ export async function runStep(world: World, step: Step, vars: Map<string, unknow
       record.title = `partition ${step.groups.map((g) => g.join('+')).join(' | ')}`;
       world.partition(step.groups);
       return;
+    case 'slow':
+      record.title = `slow ${step.link.join('–')} to ${formatMs(step.latencyMs)}`;
+      world.slow(step.link, step.latencyMs);
+      return;
     case 'heal':
       if (step.groups === 'all') {
         record.title = 'heal every link';

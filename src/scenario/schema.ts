@@ -23,6 +23,7 @@ export const STEP_ACTIONS = [
   'decode-token',
   'wait',
   'partition',
+  'slow',
   'heal',
   'crash',
   'restart',
@@ -108,7 +109,15 @@ export interface PartitionStep {
   groups: string[][];
 }
 
-/** `heal`: restore the links between the groups, or every link. */
+/** `slow`: the link between two clusters takes `latencyMs` for each message sent on it, until a `heal` restores it. */
+export interface SlowStep {
+  kind: 'slow';
+  name?: string;
+  link: [string, string];
+  latencyMs: number;
+}
+
+/** `heal`: restore the links between the groups, or every link (cut or slowed). */
 export interface HealStep {
   kind: 'heal';
   name?: string;
@@ -174,6 +183,7 @@ export type Step =
   | DecodeTokenStep
   | WaitStep
   | PartitionStep
+  | SlowStep
   | HealStep
   | CrashStep
   | RestartStep
@@ -618,10 +628,21 @@ const PartitionStepSchema = strictObject('a partition step', {
   name: StepName.optional(),
 }).transform(({ partition, ...rest }): PartitionStep => ({ kind: 'partition', groups: partition, ...rest }));
 
+const SlowStepSchema = strictObject('a slow step', {
+  slow: strictObject('slow', {
+    link: z
+      .tuple([ClusterRef, ClusterRef], { errorMap: unionErrorMap('two cluster names [a, b]') })
+      .refine(([a, b]) => a !== b, { message: 'a link joins two different clusters' })
+      .describe('The two clusters the link joins: [a, b].'),
+    latency: DurationSchema.refine((ms) => ms >= 1, { message: 'a latency is at least 1ms' }).describe("The link's one-way latency while slowed, with its unit: 500ms, 2s."),
+  }).describe('Slow the link between two clusters until a heal restores it: { link: [a, b], latency: 2s }.'),
+  name: StepName.optional(),
+}).transform(({ slow, ...rest }): SlowStep => ({ kind: 'slow', link: slow.link, latencyMs: slow.latency, ...rest }));
+
 const HealStepSchema = strictObject('a heal step', {
   heal: z
     .union([z.literal('all'), GroupsSchema], { errorMap: unionErrorMap('all, two cluster names [a, b] or a list of groups [[a], [b, c]]') })
-    .describe('Restore links: [a, b], groups, or all.'),
+    .describe('Restore links, cut or slowed: [a, b], groups, or all.'),
   name: StepName.optional(),
 }).transform(({ heal, ...rest }): HealStep => ({ kind: 'heal', groups: heal, ...rest }));
 
@@ -693,6 +714,7 @@ const STEP_SCHEMAS = {
   'decode-token': DecodeTokenStepSchema,
   wait: WaitStepSchema,
   partition: PartitionStepSchema,
+  slow: SlowStepSchema,
   heal: HealStepSchema,
   crash: CrashStepSchema,
   restart: RestartStepSchema,
@@ -752,6 +774,7 @@ const StepSchema = z.preprocess(
     DecodeTokenStepSchema,
     WaitStepSchema,
     PartitionStepSchema,
+    SlowStepSchema,
     HealStepSchema,
     CrashStepSchema,
     RestartStepSchema,
@@ -865,6 +888,11 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
       case 'heal':
         checkGroups(step[action], at(action));
         break;
+      case 'slow': {
+        const slow = step[action];
+        if (isPlainObject(slow) && Array.isArray(slow.link)) slow.link.forEach((name, j) => checkClusterName(name, at(action, 'link', j)));
+        break;
+      }
       case 'corrupt':
       case 'reload':
       case 'destination-fault': {

@@ -23,7 +23,7 @@ import type { ServeClock } from './wall-clock.js';
 export type ControlAnswer = { ok: true; title: string; now: number; findings: Finding[] } | { ok: false; status: number; error: string };
 
 /** Fault and time steps the control listener accepts, in scenario syntax. */
-export const CONTROL_ACTIONS = ['wait', 'partition', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'reload'] as const;
+export const CONTROL_ACTIONS = ['wait', 'partition', 'slow', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'reload'] as const;
 
 export interface SessionOptions {
   world: World;

@@ -11,7 +11,7 @@ import { runStepWatched, topologyOf, type StepRecord } from '../scenario/runner.
 import type { RequestStep, Scenario, Step } from '../scenario/schema.js';
 import type { Locate } from '../scenario/errors.js';
 import { World } from '../world.js';
-import { comparePlacements, formatScenarioWait, placedKey, recoveryOf, samePlacement, type Fault, type FaultKind, type Placed, type Placement } from './faults.js';
+import { comparePlacements, formatScenarioWait, placedKey, recoveryOf, samePlacement, SLOW_LATENCY_MS, type Fault, type FaultKind, type Placed, type Placement } from './faults.js';
 import { settledPicture, stuckReasons, type Picture } from './settle.js';
 
 /** The three outcomes of a variant. */
@@ -228,23 +228,28 @@ export class Whatif {
         else out.push({ placement: p, fault: { kind: 'crash', cluster } });
       }
     }
-    if (kinds.has('partition')) {
-      const nodes = [...names, ...Object.keys(c.world.state.stores)].sort();
-      for (let i = 0; i < nodes.length; i++)
-        for (let j = 0; j < nodes.length; j++) {
+    // The links between two nodes that talk, each once (b|a mirrors a|b): the link faults' places.
+    const links = (nodes: string[], fault: (a: string, b: string) => Fault, noEffect: (key: string) => boolean) => {
+      const sorted = [...nodes].sort();
+      for (let i = 0; i < sorted.length; i++)
+        for (let j = 0; j < sorted.length; j++) {
           if (i === j) continue;
           if (j < i) {
             pruned.symmetric++;
             continue;
           }
-          const [a, b] = [nodes[i], nodes[j]];
+          const [a, b] = [sorted[i], sorted[j]];
           const key = `${a}|${b}`;
           if (!talk.pairs.has(key)) pruned.neverTalk++;
-          // Cut and healed at the same instant after the last step: nothing could cross it meanwhile.
-          else if (net.cut[key] || end) pruned.noEffect++;
-          else out.push({ placement: p, fault: { kind: 'partition', a, b } });
+          // A fault recovered at the same instant after the last step: nothing could cross the link meanwhile.
+          else if (noEffect(key) || end) pruned.noEffect++;
+          else out.push({ placement: p, fault: fault(a, b) });
         }
-    }
+    };
+    if (kinds.has('partition')) links([...names, ...Object.keys(c.world.state.stores)], (a, b) => ({ kind: 'partition', a, b }), (key) => net.cut[key] === true);
+    // Clusters only: what a cluster sends a store crosses at once (a push is decided when made), so
+    // slowing that path changes nothing; a cut link carries nothing to slow.
+    if (kinds.has('slow')) links([...names], (a, b) => ({ kind: 'slow', a, b, ms: SLOW_LATENCY_MS }), (key) => net.cut[key] === true || net.slow?.[key] !== undefined);
     if (kinds.has('client-write')) {
       if (primaryOf(c.world) === null) pruned.noEffect++;
       else out.push({ placement: p, fault: { kind: 'client-write' } });
@@ -346,9 +351,9 @@ export class Whatif {
     const step = recoveryOf(f);
     if (!step) return;
     if (f.kind === 'crash') c.world.restart(f.cluster);
-    else if (f.kind === 'partition') c.world.heal([f.a, f.b]);
+    else if (f.kind === 'partition' || f.kind === 'slow') c.world.heal([f.a, f.b]);
     c.noteFindings(c.watch.afterStep());
-    const words = f.kind === 'crash' ? `${f.cluster} restarts` : f.kind === 'partition' ? `the link ${f.a}|${f.b} heals` : '';
+    const words = f.kind === 'crash' ? `${f.cluster} restarts` : f.kind === 'partition' ? `the link ${f.a}|${f.b} heals` : f.kind === 'slow' ? `the link ${f.a}|${f.b} is back to its latency` : '';
     c.actions.push({ inserted: step, note: 'recovery', yaml: stepYaml(step, `whatif: ${words}`) });
   }
 
@@ -375,6 +380,11 @@ export class Whatif {
           world.partition([f.a, f.b]);
           c.active.push(f);
           this.insert(c, { kind: 'partition', groups: [[f.a], [f.b]] } as Step, `whatif: the link ${f.a}|${f.b} is cut`);
+          return;
+        case 'slow':
+          world.slow([f.a, f.b], f.ms);
+          c.active.push(f);
+          this.insert(c, { kind: 'slow', link: [f.a, f.b], latencyMs: f.ms } as Step, `whatif: the link ${f.a}|${f.b} slows down`);
           return;
         case 'clock-jump':
           world.advance(f.ms);
@@ -597,6 +607,8 @@ export function stepYaml(step: Step, name: string): Record<string, unknown> {
       return { name, restart: step.cluster };
     case 'partition':
       return { name, partition: (step.groups as string[][]).flat() };
+    case 'slow':
+      return { name, slow: { link: [...step.link], latency: formatScenarioWait(step.latencyMs) } };
     case 'heal':
       return { name, heal: step.groups === 'all' ? 'all' : (step.groups as string[][]).flat() };
     case 'wait':

@@ -7,7 +7,7 @@ import { parseDuration } from '../scenario/schema.js';
 import { formatScenarioWait } from './faults.js';
 import type { Action, VariantResult } from './engine.js';
 
-const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'heal'];
+const FLOW_KEYS = ['body', 'save', 'expect', 'partition', 'slow', 'heal'];
 
 /** The variant's scenario text, from the runbook's text. */
 export function variantYaml(text: string, variant: VariantResult, header: string[], seed: number): string {

@@ -9,28 +9,30 @@ import type { Step } from '../scenario/schema.js';
 export const FAULT_KINDS = ['crash', 'partition', 'slow', 'client-write', 'retry', 'clock-jump'] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
+/**
+ * A slowed link's one-way latency: longer than the pauses runbooks trust (a few seconds), so that a
+ * runbook that does not check that a secondary caught up meets WALs still on their way.
+ */
+export const SLOW_LATENCY_MS = 5_000;
+
 /** What each kind does, for the help and the README. */
 export const FAULT_WORDS: Readonly<Record<FaultKind, string>> = {
   crash: 'a cluster crashes, and restarts after the step',
   partition: 'the link between two nodes (clusters, or a cluster and a sync store) is cut, and healed after the step',
-  slow: 'a link slowed for a while',
+  slow: `the link between two clusters is slowed (${SLOW_LATENCY_MS / 1000} s one way for what is sent on it), and healed after the step (what was sent meanwhile still arrives late)`,
   'client-write': 'a client writes a secret to whichever cluster is primary',
   retry: 'an operator step is sent twice (a client that timed out and retried)',
   'clock-jump': "the virtual clock jumps past an outstanding activation token's ttl",
 };
 
-/** Kinds replsim cannot simulate yet, and why (asking for one is a usage error, never a silent skip). */
-export const NOT_IMPLEMENTED: Partial<Record<FaultKind, string>> = {
-  slow: 'not implemented in replsim: the simulated network gives every link the same latency (see the README, Limits)',
-};
-
-/** The kinds tried when --kinds is not given: every kind replsim can simulate. */
-export const DEFAULT_KINDS: readonly FaultKind[] = FAULT_KINDS.filter((k) => NOT_IMPLEMENTED[k] === undefined);
+/** The kinds tried when --kinds is not given: every kind. */
+export const DEFAULT_KINDS: readonly FaultKind[] = FAULT_KINDS;
 
 /** A fault: its kind, and what it hits. */
 export type Fault =
   | { kind: 'crash'; cluster: string }
   | { kind: 'partition'; a: string; b: string }
+  | { kind: 'slow'; a: string; b: string; ms: number }
   | { kind: 'client-write' }
   | { kind: 'retry' }
   | { kind: 'clock-jump'; ms: number };
@@ -63,6 +65,8 @@ export function faultLabel(f: Fault): string {
       return `crash ${f.cluster}`;
     case 'partition':
       return `partition ${f.a}|${f.b}`;
+    case 'slow':
+      return `slow ${f.a}|${f.b}`;
     case 'client-write':
       return 'client write to the primary';
     case 'retry':
@@ -88,10 +92,10 @@ export function placedKey(p: Placed): string {
   return `${p.placement.step}@${p.placement.offsetMs ?? 0}:${faultLabel(p.fault)}`;
 }
 
-/** The two fault kinds that last for a window and are recovered after it. */
+/** The fault kinds that last for a window and are recovered after it. */
 export function recoveryOf(f: Fault): Step | null {
   if (f.kind === 'crash') return { kind: 'restart', cluster: f.cluster } as Step;
-  if (f.kind === 'partition') return { kind: 'heal', groups: [[f.a], [f.b]] } as Step;
+  if (f.kind === 'partition' || f.kind === 'slow') return { kind: 'heal', groups: [[f.a], [f.b]] } as Step;
   return null;
 }
 
@@ -105,8 +109,6 @@ export function parseKinds(given: string[] | undefined, suggest: (word: string, 
       const near = suggest(w, FAULT_KINDS);
       return { ok: false, message: `unknown fault kind "${w}"${near ? `: did you mean "${near}"?` : ''} (kinds: ${FAULT_KINDS.join(', ')})` };
     }
-    const why = NOT_IMPLEMENTED[w as FaultKind];
-    if (why) return { ok: false, message: `fault kind "${w}": ${why}` };
   }
   return { ok: true, kinds: FAULT_KINDS.filter((k) => words.includes(k)) };
 }

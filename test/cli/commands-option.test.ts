@@ -1,18 +1,11 @@
 // `--commands` of check and explore: the families that run and their weights, so that --forbid gates
-// what a team allows; `--from` answers that it is not implemented yet.
+// what a team allows (`--from` is in test/explore/from.test.ts).
 import { describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
+import { inProcess } from './helpers.js';
 import { parseCommands } from '../../src/cli/commands-option.js';
-import type { Io } from '../../src/cli/run.js';
 import { FAMILY_NAMES } from '../../src/explore/commands/index.js';
 
-async function cli(args: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: Io = { out: (l) => out.push(l), err: (l) => err.push(l), stdout: { isTTY: false }, stderr: { isTTY: false }, env: { NO_COLOR: '1' } };
-  const code = await main(args, io);
-  return { code, out: out.join('\n'), err: err.join('\n') };
-}
+const cli = inProcess;
 
 describe('--commands', () => {
   it('reads families, weights, exclusions and safe, and says what is wrong with a bad one', () => {
@@ -47,12 +40,4 @@ describe('--commands', () => {
     expect(w.code).toBe(2);
     expect(w.err).toMatch(/a weight means nothing to it/);
   }, 120_000);
-
-  it('--from is refused as not implemented yet, with exit 2', async () => {
-    for (const command of ['check', 'explore']) {
-      const r = await cli([command, '--from', 'scenarios/12-perf-dr-secondary-joins-set.yaml', ...(command === 'explore' ? ['--depth', '2', '--clusters', '2'] : [])]);
-      expect(r.code).toBe(2);
-      expect(r.err).toMatch(/--from is not implemented in replsim yet/);
-    }
-  });
 });

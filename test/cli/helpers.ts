@@ -62,3 +62,12 @@ steps:
     on: east
     expect: { status: 200 }
 `;
+
+/** `replsim ARGS` run in this process (no spawn): its exit code, stdout and stderr lines joined, no colour. */
+export async function inProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  const { main } = await import('../../src/cli/main.js');
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), stdout: { isTTY: false }, stderr: { isTTY: false }, env: { NO_COLOR: '1' } });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}

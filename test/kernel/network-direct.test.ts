@@ -1,6 +1,6 @@
 // The network's reducers build the next state without an immer draft (their direct forms, for speed:
 // faults are a quarter of property runs' events). Over random sequences of cuts, heals, crashes and
-// restarts, each direct form must build what its draft form builds: the same values with keys in
+// restarts, slowed links, each direct form must build what its draft form builds: the same values with keys in
 // the same order, every object frozen, and the very same network object when nothing changed.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -19,6 +19,7 @@ const pair = fc.tuple(node, node).filter(([x, y]) => x !== y).map(([x, y]) => (x
 const event: fc.Arbitrary<Omit<NetworkEvent, 'at'>> = fc.oneof(
   fc.array(pair, { maxLength: 3 }).map((links) => ({ type: 'links-cut' as const, links })),
   fc.array(pair, { maxLength: 3 }).map((links) => ({ type: 'links-healed' as const, links })),
+  fc.tuple(fc.array(pair, { minLength: 1, maxLength: 2 }), fc.constantFrom(500, 2000)).map(([links, latencyMs]) => ({ type: 'links-slowed' as const, links, latencyMs })),
   fc.constant({ type: 'links-healed' as const, links: 'all' as const }),
   node.map((cluster) => ({ type: 'cluster-crashed' as const, cluster })),
   node.map((cluster) => ({ type: 'cluster-restarted' as const, cluster })),
@@ -37,7 +38,9 @@ describe('direct network reducers', () => {
           expect(JSON.stringify(viaDirect)).toBe(JSON.stringify(viaDraft));
           expect(viaDirect.network === s.network).toBe(viaDraft.network === s.network);
           expect(viaDirect === s).toBe(viaDraft === s);
-          for (const o of [viaDirect, viaDirect.network, viaDirect.network.cut, viaDirect.network.down]) expect(Object.isFrozen(o)).toBe(true);
+          for (const o of [viaDirect, viaDirect.network, viaDirect.network.cut, viaDirect.network.down, ...(viaDirect.network.slow ? [viaDirect.network.slow] : [])]) expect(Object.isFrozen(o)).toBe(true);
+          // No slowed link: no `slow` key at all (a world that never slows one keeps its state hash).
+          if (viaDirect.network.slow !== undefined) expect(Object.keys(viaDirect.network.slow).length).toBeGreaterThan(0);
           s = viaDirect;
         });
       }),

@@ -229,7 +229,7 @@ describe('steps', () => {
 
   it('wants exactly one action', () => {
     expect(errors(withSteps({ on: 'east' }))).toEqual([
-      'steps.0: a step needs one action key: request, decode-token, wait, partition, heal, crash, restart, corrupt, destination-fault, inspect, reload',
+      'steps.0: a step needs one action key: request, decode-token, wait, partition, slow, heal, crash, restart, corrupt, destination-fault, inspect, reload',
     ]);
     expect(errors(withSteps({ crash: 'east', restart: 'east' }))).toEqual([
       'steps.0.restart: a step has exactly one action, this one has crash and restart: make them separate steps',
@@ -410,7 +410,7 @@ describe('JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(['name', 'clusters', 'steps']);
     const steps = schema.properties.steps.items.anyOf;
-    expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'inspect']);
+    expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'slow', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'inspect']);
     expect(steps.every((s) => s.additionalProperties === false)).toBe(true);
   });
 });

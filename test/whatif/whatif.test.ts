@@ -39,11 +39,12 @@ describe('replsim whatif on the gallery runbooks', () => {
     const dir = join(s.dir, 'fragile');
     const r = await whatif([FRAGILE, '--out', dir], { GITHUB_ACTIONS: 'true' });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/fragile: \d+ placements? unsafe; the first: crash east before step 8/);
+    // The first unsafe placement in plan order: the link slowed during the last write (step 7), whose WAL then arrives after the pause.
+    expect(r.out).toMatch(/fragile: \d+ placements? unsafe; the first: slow east\|west before step 7/);
     expect(r.out).toMatch(/hazard lost-writes/);
-    // The annotation sits on the line of step 8 of the file.
-    const step8 = readFileSync(FRAGILE, 'utf8').split('\n').findIndex((l) => l.includes('a fixed pause')) + 1;
-    expect(r.out).toContain(`::error file=${FRAGILE},line=${step8},title=replsim whatif%3A unsafe::`);
+    // The annotation sits on the line of step 7 of the file.
+    const step7 = readFileSync(FRAGILE, 'utf8').split('\n').findIndex((l) => l.includes('a client writes the last change')) + 1;
+    expect(r.out).toContain(`::error file=${FRAGILE},line=${step7},title=replsim whatif%3A unsafe::`);
     const yaml = readdirSync(dir).filter((f) => /^whatif-\d+\.yaml$/.test(f));
     expect(yaml).toHaveLength(1);
     expect(r.out).toMatch(/checked: replsim run on it fails \(unexpected hazard lost-writes/);
@@ -111,6 +112,30 @@ describe('replsim whatif on the gallery runbooks', () => {
   }, 180_000);
 });
 
+describe('a slow link', () => {
+  it('is tried on every link that carries messages; the fragile runbook is unsafe under it, the robust one is not', async () => {
+    const dir = join(s.dir, 'slow');
+    const fragile = await whatif([FRAGILE, '--kinds', 'slow', '--out', dir, '--json']);
+    expect(fragile.code).toBe(1);
+    const objects = fragile.lines.map((l) => JSON.parse(l) as { type: string; outcome?: string; faults?: { kind: string; fault: string; step: number }[]; exported?: string });
+    const placements = objects.filter((o) => o.type === 'placement');
+    expect(placements.length).toBeGreaterThan(20);
+    expect(placements.every((p) => p.faults!.every((f) => f.kind === 'slow' && f.fault === 'slow east|west'))).toBe(true);
+    // Slowed just before the last write (step 7): its WAL is still on its way when east is demoted.
+    const unsafe = placements.filter((p) => p.outcome === 'unsafe');
+    expect(unsafe.map((p) => p.faults![0].step)).toEqual([7]);
+    const exported = objects.at(-1)!.exported!;
+    const text = readFileSync(exported, 'utf8');
+    expect(text).toMatch(/slow: \{ link: \[ east, west \], latency: 5s \}/);
+    expect(text).toMatch(/heal: \[ east, west \]/);
+    const run = await main(['run', exported, '-q'], { out: () => {}, err: () => {}, stdout: {}, env: {} });
+    expect(run).toBe(1);
+    const robust = await whatif([ROBUST, '--kinds', 'slow']);
+    expect(robust.code).toBe(0);
+    expect(robust.out).toMatch(/robust: no placement unsafe/);
+  }, 120_000);
+});
+
 describe('replsim whatif refuses bad input and writes nothing', () => {
   it('an unknown fault kind or hazard lists the valid ones with a did-you-mean (exit 2)', async () => {
     const dir = join(s.dir, 'misuse');
@@ -120,9 +145,6 @@ describe('replsim whatif refuses bad input and writes nothing', () => {
     const h = await whatif([ROBUST, '--forbid', 'two-primary', '--out', dir]);
     expect(h.code).toBe(2);
     expect(h.err).toMatch(/unknown hazard "two-primary": did you mean "two-primaries"\?/);
-    const slow = await whatif([ROBUST, '--kinds', 'slow', '--out', dir]);
-    expect(slow.code).toBe(2);
-    expect(slow.err).toMatch(/not implemented in replsim/);
     expect(existsSync(dir)).toBe(false);
   });
 

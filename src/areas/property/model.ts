@@ -101,6 +101,13 @@ export interface Model {
   nextSet: number;
   /** Writes made so far: each writes a new value. */
   writes: number;
+  /**
+   * The root-namespace mounts (`secret/`) each cluster held when the model took it over from a world
+   * someone else built (a scenario's); null on a property topology, where every cluster holds the
+   * same three. Fixed: no command mounts or unmounts, and a cluster that follows a primary since is
+   * `followed` (its mounts are then its primary's).
+   */
+  mounts: Readonly<Record<string, readonly string[]>> | null;
 }
 
 export function initialModel(clusters: string[], capabilities: Capabilities, safe = false): Model {
@@ -123,6 +130,7 @@ export function initialModel(clusters: string[], capabilities: Capabilities, saf
     credentials: perKind(() => perCluster<number | 'unknown' | null>(() => null)),
     nextSet: 0,
     writes: 0,
+    mounts: null,
   };
 }
 
@@ -155,7 +163,42 @@ export function cloneModel(m: Model): Model {
     credentials: { dr: { ...m.credentials.dr }, performance: { ...m.credentials.performance } },
     nextSet: m.nextSet,
     writes: m.writes,
+    mounts: m.mounts,
   };
+}
+
+/**
+ * The model of an operator who takes over a topology someone else built (a scenario's steps): what
+ * its status records and its network show — each cluster's role and set per kind, whom it follows,
+ * the clock, crashes and cut links, the mounts it holds — read as facts, none predicted. The tokens
+ * issued before are in nobody's pocket, and who holds which credentials is unknown, so their
+ * redemption is not predicted either (learnRole).
+ */
+export function modelOfState(state: SimState, clusters: string[], capabilities: Capabilities, safe = false): Model {
+  const m = initialModel(clusters, capabilities, safe);
+  m.now = state.now;
+  for (const c of clusters) m.up[c] = state.network.down[c] !== true;
+  for (const key of Object.keys(state.network.cut)) {
+    const [a, b] = key.split('|');
+    if (clusters.includes(a) && clusters.includes(b)) m.cut[linkKey(a, b)] = true;
+  }
+  m.mounts = Object.fromEntries(
+    clusters.map((c) => [
+      c,
+      Object.values(state.clusters.named(c).storage.mounts)
+        .filter((mount) => mount.namespace === '')
+        .map((mount) => mount.path),
+    ]),
+  );
+  for (const kind of ['dr', 'performance'] as const) for (const c of clusters) learnRole(m, state, kind, c);
+  return m;
+}
+
+/** Whether the model knows that `c` holds the root-namespace mount `path` (`secret/`): yes, no, or it cannot tell. */
+export function holdsMount(m: Readonly<Model>, c: string, path: string): 'yes' | 'no' | 'unknown' {
+  if (m.mounts === null) return 'yes';
+  if (m.followed[c]) return 'unknown';
+  return m.mounts[c]?.includes(path) ? 'yes' : 'no';
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ import type { SimEvent } from '../cluster/events.js';
 import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
 import { changedClusters } from '../cluster/changed.js';
 import { followersOf, redialDelayMs } from './link.js';
-import { isUp } from '../../kernel/network.js';
+import { isUp, linkLatency, type NetworkState } from '../../kernel/network.js';
 import { linkStream, walStream } from './shipping.js';
 import { KIND_WORD, REPLICATION_KINDS } from '../cluster/vocabulary.js';
 
@@ -57,11 +57,15 @@ function walLabels(kind: ReplicationKind, from: number, to: number): string[] {
 }
 
 /** WAL messages of a primary to one follower, numbered from `from`, one per label (`walLabels`), sent by event `seq` at `at`, appended to `out`. */
-function wals(out: SentMessage[], kind: ReplicationKind, primary: string, follower: string, from: number, labels: readonly string[], at: number, latency: number, seq: number): void {
+function wals(out: SentMessage[], kind: ReplicationKind, primary: string, follower: string, from: number, labels: readonly string[], at: number, net: NetworkState, seq: number, bus: BusView): void {
   const stream = walStream(kind, primary, follower);
+  // A stream arrives in order (one connection): a WAL sent after the link's slowness ended does not
+  // overtake those sent while it was slow.
+  let due = at + linkLatency(net, primary, follower);
+  for (const m of bus.onStream(stream)) if (m.dueAt !== null && m.dueAt > due) due = m.dueAt;
   // The id is the stream's name, the WAL index and the sending event: "wal:dr:east>west:7@12".
   for (let i = 0; i < labels.length; i++)
-    out.push({ id: `${stream}:${from + i}@${seq}`, kind: 'wal', stream, from: primary, to: follower, sentAt: at, dueAt: at + latency, label: labels[i], order: from + i });
+    out.push({ id: `${stream}:${from + i}@${seq}`, kind: 'wal', stream, from: primary, to: follower, sentAt: at, dueAt: due, label: labels[i], order: from + i });
 }
 
 /**
@@ -195,7 +199,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   const networkChanged = before.network !== after.network;
   if (before.clusters === after.clusters && !networkChanged && event.type !== 'message-dropped') return null;
   const out = new Effects();
-  const latency = after.network.latencyMs;
+  const net = after.network;
   // The clusters this event changed (or added), in name order: what the readings below look at.
   const changed = sortedNames(changedClusters(before, after));
   const e = event as SimEvent & Record<string, unknown>;
@@ -249,11 +253,11 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         let onTheWay = r.lastRemoteWal;
         for (const m of bus.onStream(stream)) if (m.order > onTheWay) onTheWay = m.order;
         const last = after.clusters.named(primary).wal.last;
-        if (last > onTheWay) wals(out.sending(), kind, primary, cluster, onTheWay + 1, walLabels(kind, onTheWay + 1, last), event.at, latency, seq);
+        if (last > onTheWay) wals(out.sending(), kind, primary, cluster, onTheWay + 1, walLabels(kind, onTheWay + 1, last), event.at, net, seq, bus);
       } else {
         // Into a merkle sync (a new secondary) or diff (one re-pointed): the primary sends it.
         const word = r.syncState === 'merkle-sync' ? 'initial sync' : 'merkle diff';
-        out.send({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + latency, label: `${word} (${KIND_WORD[kind]})`, order: 0 });
+        out.send({ id: `merkle-sync:${kind}:${primary}>${cluster}@${seq}`, kind: 'merkle-sync', stream: link, from: primary, to: cluster, sentAt: event.at, dueAt: event.at + linkLatency(net, primary, cluster), label: `${word} (${KIND_WORD[kind]})`, order: 0 });
       }
       break;
     }
@@ -295,7 +299,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       if (!r || r.role !== 'secondary.following' || r.primary !== primary || r.connected || !isUp(after.network, name) || out.onItsWay(bus, link)) break;
       const attempt = (n === undefined ? 1 : Number(n)) + 1;
       const start = event.at + redialDelayMs(attempt - 1);
-      out.send({ id: `connect:${kind}:${name}>${primary}#${attempt}@${seq}`, kind: 'connect', stream: link, from: name, to: primary, sentAt: start, dueAt: start + latency, label: `connect (${KIND_WORD[kind]}), attempt ${attempt}`, order: 0 });
+      out.send({ id: `connect:${kind}:${name}>${primary}#${attempt}@${seq}`, kind: 'connect', stream: link, from: name, to: primary, sentAt: start, dueAt: start + linkLatency(net, name, primary), label: `connect (${KIND_WORD[kind]}), attempt ${attempt}`, order: 0 });
       break;
     }
     case 'replication-secondary-disconnected':
@@ -350,7 +354,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       }
       // A crashed secondary has no process to dial with: it dials once it is restarted.
       if (!isUp(after.network, name) || out.onItsWay(bus, link)) continue;
-      out.send({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + latency, label: `connect (${KIND_WORD[kind]})`, order: 0 });
+      out.send({ id: `connect:${kind}:${name}>${r.primary}@${seq}`, kind: 'connect', stream: link, from: name, to: r.primary, sentAt: event.at, dueAt: event.at + linkLatency(net, name, r.primary), label: `connect (${KIND_WORD[kind]})`, order: 0 });
     }
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
@@ -366,7 +370,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       for (const f of followersOf(after, kind, now)) {
         if (!f.replication[kind].connected) continue;
         labels ??= walLabels(kind, was.wal.last + 1, now.wal.last);
-        wals(out.sending(), kind, name, f.name, was.wal.last + 1, labels, event.at, latency, seq);
+        wals(out.sending(), kind, name, f.name, was.wal.last + 1, labels, event.at, net, seq, bus);
       }
     }
   }

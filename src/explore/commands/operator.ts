@@ -12,7 +12,7 @@ import { formatMs } from '../../kernel/clock.js';
 import { getPath } from '../../scenario/dotted.js';
 import type { World } from '../../world.js';
 import { foldEvent, Watch } from '../../check/catalogue.js';
-import type { Finding, Observation, ResponseObservation } from '../../areas/monitoring/types.js';
+import type { Finding, MonitorFactory, Observation, ResponseObservation } from '../../areas/monitoring/types.js';
 import { ModelMismatch } from '../../areas/property/model.js';
 import { obtainRootToken } from '../../areas/operation-token/commands/operation-token.js';
 import { Ref, type Answer, type Body, type OperatorPort, type RequestOptions, type ScriptStep } from '../../areas/property/answer.js';
@@ -48,6 +48,10 @@ export interface OperatorOptions {
    * only its last part; the command's events are in `lastObservation`.
    */
   shared?: SharedRequests;
+  /** The monitors the Watch starts with (default: the catalogue's, fresh); a run from a scenario's world takes forks of those that watched it. */
+  monitors?: MonitorFactory[];
+  /** Variable names already taken (a scenario's saves, before the commands' steps): its own saves take others. */
+  variables?: Iterable<string>;
 }
 
 /**
@@ -99,6 +103,7 @@ export class Operator implements OperatorPort {
   readonly history: readonly SimEvent[];
   private readonly keyOwners: ReadonlyMap<string, string>;
   private readonly counters = new Map<string, number>();
+  private readonly takenNames: ReadonlySet<string>;
   /** Root tokens generated with sys/generate-root, by cluster, kept while they work there. */
   readonly generatedRoots: Map<string, Ref>;
   private heading = '';
@@ -125,7 +130,7 @@ export class Operator implements OperatorPort {
 
   constructor(world: World, options: OperatorOptions = {}) {
     this.current = world;
-    this.watch = options.watch === false ? null : new Watch(world);
+    this.watch = options.watch === false ? null : new Watch(world, options.monitors);
     if (this.watch && options.shared) throw new Error('an operator with a Watch cannot take shared requests: the Watch follows one world');
     this.sharing = options.shared ?? null;
     this.script = options.record ? [] : null;
@@ -133,6 +138,7 @@ export class Operator implements OperatorPort {
     this.history = options.history ?? [];
     this.keyOwners = options.keyOwners ?? keyOwnersOf(world.state);
     this.generatedRoots = new Map(options.generatedRoots ?? []);
+    this.takenNames = new Set(options.variables ?? []);
     this.commandStateStart = world.state;
     if (!this.watch) this.listen();
   }
@@ -165,9 +171,12 @@ export class Operator implements OperatorPort {
 
   /** A fresh variable name for the scenario file: `westToken`, then `westToken2`, ... */
   private variable(base: string): string {
-    const n = (this.counters.get(base) ?? 0) + 1;
-    this.counters.set(base, n);
-    return n === 1 ? base : `${base}${n}`;
+    for (;;) {
+      const n = (this.counters.get(base) ?? 0) + 1;
+      this.counters.set(base, n);
+      const name = n === 1 ? base : `${base}${n}`;
+      if (!this.takenNames.has(name)) return name;
+    }
   }
 
   // -------------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 // `apps/` are replicated, `cache/` is local (it reaches DR secondaries only).
 import fc from 'fast-check';
 import { clusterAt, expectOutcome, indices, OperatorCommand, type CommandFamily, type Prediction } from '../../property/command.js';
-import { isDrSecondaryIn, MAX_CLUSTERS, modeIn, type Model } from '../../property/model.js';
+import { holdsMount, isDrSecondaryIn, MAX_CLUSTERS, modeIn, type Model } from '../../property/model.js';
 import type { OperatorPort as Operator } from '../../property/answer.js';
 
 /** The mounts every cluster of a property topology starts with. */
@@ -25,6 +25,10 @@ export class WriteSecret extends OperatorCommand {
   predict(m: Readonly<Model>): Prediction {
     const c = clusterAt(m, this.cluster);
     if (!m.up[c] || isDrSecondaryIn(m, c)) return 'refuse';
+    // A topology taken over from a scenario holds the scenario's mounts, not the property topology's.
+    const held = holdsMount(m, c, `${this.mount}/`);
+    if (held === 'no') return modeIn(m, 'performance', c) === 'secondary' ? 'either' : 'refuse';
+    if (held === 'unknown') return 'either';
     // Once it followed a primary, a cluster holds the mounts and tokens of whatever it last synced from: the model cannot tell.
     if (m.followed[c] || modeIn(m, 'performance', c) === 'secondary') return 'either';
     return 'accept';

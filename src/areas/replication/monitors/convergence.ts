@@ -70,7 +70,7 @@ export function changesReplication(before: SimState, after: SimState): boolean {
 
 /** Whether every link is healed and every cluster up. */
 export function healed(state: SimState): boolean {
-  return Object.keys(state.network.cut).length === 0 && Object.keys(state.network.down).length === 0;
+  return Object.keys(state.network.cut).length === 0 && Object.keys(state.network.down).length === 0 && state.network.slow === undefined;
 }
 
 const same = (a: unknown, b: unknown) => a === b || canonicalJson(a) === canonicalJson(b);
@@ -162,9 +162,11 @@ export function convergence(): Monitor {
  * a restarted primary's secondaries may still be waiting to dial it, when each crashed cluster went
  * down, and what it reported.
  */
-function convergenceFrom(since: number | null, reported: Set<string>, dialsBy = 0, downSince = new Map<string, number>()): Monitor {
+function convergenceFrom(since: number | null, reported: Set<string>, dialsBy = 0, downSince = new Map<string, number>(), slowBy = 0): Monitor {
   let quietSince = since;
   let redialsUntil = dialsBy;
+  // What was sent on a slowed link arrives when it was due, after the heal: until then nothing is judged.
+  let slowUntil = slowBy;
   return {
     id: 'convergence',
     kind: 'invariant',
@@ -180,10 +182,12 @@ function convergenceFrom(since: number | null, reported: Set<string>, dialsBy = 
           redialsUntil = Math.max(redialsUntil, e.at + allowance);
           downSince.delete(cluster);
         }
+        const slowed = stateBefore(o, i).network.slow;
+        if (e.type === 'links-healed' && slowed) for (const ms of Object.values(slowed)) slowUntil = Math.max(slowUntil, e.at + ms);
       });
       const state = o.state;
       const bound = convergenceBoundMs(state.network.latencyMs);
-      if (!healed(state) || state.now - quietSince <= bound || state.now - redialsUntil <= bound) {
+      if (!healed(state) || state.now - quietSince <= bound || state.now - redialsUntil <= bound || state.now - slowUntil <= bound) {
         reported.clear();
         return [];
       }
@@ -207,6 +211,6 @@ function convergenceFrom(since: number | null, reported: Set<string>, dialsBy = 
       }
       return findings;
     },
-    fork: () => convergenceFrom(quietSince, new Set(reported), redialsUntil, new Map(downSince)),
+    fork: () => convergenceFrom(quietSince, new Set(reported), redialsUntil, new Map(downSince), slowUntil),
   };
 }
