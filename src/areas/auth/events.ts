@@ -40,3 +40,10 @@ export interface TokenCreated extends BaseEvent {
 }
 
 export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated;
+
+// This area's events, declared to the core's union of every event (cluster/events.ts).
+declare module '../cluster/events.js' {
+  interface AreaEvents {
+    auth: AuthEvent;
+  }
+}

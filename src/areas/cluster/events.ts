@@ -1,14 +1,8 @@
 // The domain events of clusters. Each line above a type says who emits it and what it means.
 // Events carry every random value and time they need, so reducers never draw or read a clock.
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { AuthEvent } from '../auth/events.js';
 import type { NetworkEvent } from '../../kernel/network.js';
 import type { ClusterState } from './state.js';
-import type { MerkleEvent } from '../merkle/events.js';
-import type { OperationTokenEvent } from '../operation-token/events.js';
-import type { PluginEvent } from '../plugins/types.js';
-import type { FilterEvent, ReplicationEvent } from '../replication/events.js';
-import type { SyncEvent } from '../sync/types.js';
 
 /** Emitted once, first, by createWorld: the clusters as initialised (ids, tokens, keys drawn). */
 export interface WorldCreated extends BaseEvent {
@@ -114,8 +108,14 @@ export interface ServerConfigReloaded extends BaseEvent {
 
 export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | MountEnabled | MountDisabled | ServerConfigReloaded | NetworkEvent;
 
-/** The events of the spec areas, each declared by its area in a types-only module. */
-export type DomainEvent = ReplicationEvent | FilterEvent | OperationTokenEvent | MerkleEvent | SyncEvent | PluginEvent | AuthEvent;
+/**
+ * The events of the spec areas, by area: each area declares its own in a types-only module (a
+ * `declare module` block adding its entry here), so the core names no area.
+ */
+export interface AreaEvents {}
+
+/** The events of the spec areas. */
+export type DomainEvent = AreaEvents[keyof AreaEvents];
 
 /** Every event a world's log can hold. */
 export type SimEvent = CoreEvent | DomainEvent;

@@ -268,7 +268,13 @@ export interface MerkleState {
   reindexUntil: number | null;
 }
 
-export interface ClusterState {
+/**
+ * The parts of a cluster's state an area of the spec owns, each declared by that area (a `declare
+ * module` block beside its state types: sync/types.ts, plugins/types.ts), so the core names no area.
+ */
+export interface AreaClusterState {}
+
+export interface ClusterState extends AreaClusterState {
   name: string;
   version: string;
   license: License;
@@ -287,10 +293,6 @@ export interface ClusterState {
   signingSeed: string;
   /** X25519 key pairs made by generate-public-key, per kind (private key kept to open credentials). */
   secondaryKeys: Partial<Record<ReplicationKind, { publicKey: string; privateKey: string }>>;
-  /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
-  sync: import('../sync/types.js').SyncState;
-  /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
-  plugins: import('../plugins/types.js').PluginCatalogState;
   /**
    * The server's configuration file, where a scenario or a reload set something in it: absent for
    * the defaults (so a world that sets nothing keeps the state it always had). Not storage: it is
@@ -308,8 +310,11 @@ export interface ServerConfig {
 /** The world's clusters by name: a persistent table (cluster-table.ts). */
 export type Clusters = ClusterTable<ClusterState>;
 
+/** The parts of the world's state an area owns outside every cluster (sync's external stores: sync/types.ts). */
+export interface AreaWorldState {}
+
 /** What the world holds: the clusters, the network and the clock. */
-export interface SimState {
+export interface SimState extends AreaWorldState {
   now: number;
   seed: number;
   network: import('../../kernel/network.js').NetworkState;
@@ -317,11 +322,6 @@ export interface SimState {
   clusters: Clusters;
   /** What each cluster's operators were handed at initialisation: root token and key shares (base64). */
   operators: Record<string, { rootToken: string; keys: string[]; tokens: Record<string, string> }>;
-  /**
-   * The external secret stores behind sync destinations, by destination key (`<namespace><type>/<name>`):
-   * outside every cluster, so whichever cluster syncs to a destination writes the same store (src/areas/sync/README.md).
-   */
-  stores: Record<string, import('../sync/external-store.js').ExternalStore>;
   /**
    * What a primary held as of each WAL still on its way to a follower (by cluster, then WAL index): a
    * WAL shipment delivers the primary's data as of that WAL, not later writes still in flight

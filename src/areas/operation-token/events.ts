@@ -81,3 +81,10 @@ export type OperationTokenEvent =
   | GenerationAborted
   | GenerationCancelled
   | DrOperationTokenDeleted;
+
+// This area's events, declared to the core's union of every event (cluster/events.ts).
+declare module '../cluster/events.js' {
+  interface AreaEvents {
+    'operation-token': OperationTokenEvent;
+  }
+}

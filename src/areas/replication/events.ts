@@ -172,3 +172,10 @@ export interface PathsFilterDeleted extends BaseEvent {
 }
 
 export type FilterEvent = PathsFilterSet | PathsFilterDeleted;
+
+// This area's events, declared to the core's union of every event (cluster/events.ts).
+declare module '../cluster/events.js' {
+  interface AreaEvents {
+    replication: ReplicationEvent | FilterEvent;
+  }
+}

@@ -3,7 +3,7 @@
 // importing the sync process (which reads the whole world): no import cycle.
 import type { AssociationValue, FailureCause } from '../../../models/sync-association.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { DestinationFault } from './external-store.js';
+import type { DestinationFault, ExternalStore } from './external-store.js';
 import type { DestinationType, Granularity } from './destinations.js';
 
 /** One secret linked (or once linked) to a destination, by `"<mount_accessor>/<secret_name>"`. */
@@ -146,3 +146,24 @@ export interface SyncDestinationFaulted extends BaseEvent {
 }
 
 export type SyncEvent = SyncDestinationConfigured | SyncDestinationDeleted | SyncPurgeStarted | SyncAssociationSet | SyncAssociationRemoved | SyncAttempted | SyncDestinationFaulted;
+
+// The sync area's parts of the world state and its events, declared to the core (cluster/state.ts,
+// cluster/events.ts), which names no area.
+declare module '../cluster/state.js' {
+  interface AreaClusterState {
+    /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
+    sync: SyncState;
+  }
+  interface AreaWorldState {
+    /**
+     * The external secret stores behind sync destinations, by destination key (`<namespace><type>/<name>`):
+     * outside every cluster, so whichever cluster syncs to a destination writes the same store (src/areas/sync/README.md).
+     */
+    stores: Record<string, ExternalStore>;
+  }
+}
+declare module '../cluster/events.js' {
+  interface AreaEvents {
+    sync: SyncEvent;
+  }
+}
