@@ -3,6 +3,7 @@
 // and written into the `world-created` event, so replay rebuilds the same clusters without drawing.
 import { initialGenerationAttempt } from '../../../models/generation-attempt.machine.js';
 import type { Rng } from '../../kernel/prng.js';
+import { newServiceToken } from './tokens.js';
 import { asFolder, namespaceOfPath } from './paths.js';
 import { splitRootKey } from './crypto/shamir.js';
 import type { WorldCreated } from './events.js';
@@ -47,11 +48,6 @@ export interface TokenSpec {
 export type Topology = Record<string, ClusterSpec>;
 
 export const DEFAULT_VERSION = '1.16.0';
-
-/** A service token: `hvs.` and 24 base62 characters, as the service issues them. */
-export function newServiceToken(rng: Rng): string {
-  return 'hvs.' + rng.base62(24);
-}
 
 function buildCluster(name: string, spec: ClusterSpec, rng: Rng): { cluster: ClusterState; rootToken: string; keys: string[]; named: Record<string, string> } {
   const keyShares = spec.keyShares ?? 5;

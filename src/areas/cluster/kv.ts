@@ -4,14 +4,13 @@
 // path_config.go, path_metadata.go, path_data.go; what was chosen: src/areas/cluster/README.md).
 import type { SimEvent } from './events.js';
 import { forwardedFrom, writeLanding } from '../replication/forwarding.js';
-import { liveVersion } from './reducers.js';
 import type { KvMountConfig, KvRecord, MountEntry, SimState } from './state.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { parseFields } from '../../kernel/http/fields.js';
 import { hasOwn } from '../../kernel/own.js';
-import { versionAt, versionEntries } from './versions.js';
+import { liveVersion, versionAt, versionEntries } from './versions.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
 import { notBuilt } from './http/not-built.js';
 import { clusterRefusals } from './refusals.js';

@@ -171,10 +171,3 @@ export const coreReducers = {
   },
 };
 
-/** The record's live version, or null when absent, deleted or destroyed. */
-export function liveVersion(rec: KvRecord | undefined): { version: number; data: Record<string, unknown>; createdAt: number } | null {
-  if (!rec) return null;
-  const v = versionAt(rec, rec.current);
-  if (!v || v.deletedAt !== null || v.destroyed) return null;
-  return { version: rec.current, data: v.data, createdAt: v.createdAt };
-}

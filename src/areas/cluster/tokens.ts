@@ -3,6 +3,7 @@
 // A batch token is stored nowhere: the cluster opens it with its keyring (crypto/batch-token.ts),
 // so it is valid on every cluster that holds the keyring it was made under, until its TTL ends.
 import { own } from '../../kernel/own.js';
+import type { Rng } from '../../kernel/prng.js';
 import { openBatchToken } from './crypto/batch-token.js';
 import type { ClusterState, TokenEntry } from './state.js';
 
@@ -48,4 +49,9 @@ export function resolveToken(cluster: ClusterState, sent: string | undefined, no
   const stored = own(cluster.storage.tokens, sent);
   const token = stored ?? (sent.startsWith('hvb.') ? batchEntry(cluster, sent) : null);
   return token && !expired(token, now) ? token : null;
+}
+
+/** A service token: `hvs.` and 24 base62 characters, as the service issues them. */
+export function newServiceToken(rng: Rng): string {
+  return 'hvs.' + rng.base62(24);
 }

@@ -48,3 +48,11 @@ export function withNewest(versions: Versions, current: number, v: KvVersion, ol
   const last = current - max;
   return { versions: versions.set(current, v, last), oldest: last + 1 };
 }
+
+/** The record's live version, or null when absent, deleted or destroyed. */
+export function liveVersion(rec: KvRecord | undefined): { version: number; data: Record<string, unknown>; createdAt: number } | null {
+  if (!rec) return null;
+  const v = versionAt(rec, rec.current);
+  if (!v || v.deletedAt !== null || v.destroyed) return null;
+  return { version: rec.current, data: v.data, createdAt: v.createdAt };
+}

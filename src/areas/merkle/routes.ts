@@ -6,7 +6,7 @@ import { drOperationTokenAuth } from '../operation-token/routes.js';
 import * as merkleCheck from './decide/merkle-check.js';
 import * as reindex from './decide/reindex.js';
 import * as forceCorruption from './decide/force-corruption.js';
-import { adminAuth } from '../replication/routes.js';
+import { adminAuth } from '../cluster/http/route.js';
 
 export const merkleRoutes: Route[] = routesOf([
   row('POST', reindex.PATH, { summary: 'reindex the merkle trees of a DR secondary', auth: drOperationTokenAuth, fields: reindex.fields, decide: reindex.decide }),

@@ -7,7 +7,7 @@
 // paths filters and dynamic filters. Generation attempts, operation-token/delete, reindex and
 // merkle-check are the operation-token and merkle areas'.
 import type { AuthRule, Row } from '../cluster/http/route.js';
-import { routesOf, row, type Route } from '../cluster/http/route.js';
+import { adminAuth, routesOf, row, type Route } from '../cluster/http/route.js';
 import type { ReplicationKind } from '../cluster/state.js';
 import { KIND_WORD } from '../cluster/vocabulary.js';
 import { prefix } from './decide/common.js';
@@ -27,7 +27,6 @@ import * as updatePrimary from './decide/update-primary.js';
 
 // Authorisation rules. Every endpoint but status: enterprise licence, restricted to the root namespace.
 const statusAuth: AuthRule = { token: 'none', license: 'enterprise-or-managed', openOnDrSecondary: true };
-export const adminAuth: AuthRule = { token: 'client', rootNamespace: true, license: 'enterprise' };
 
 /** The secondary-side calls of DR run on a DR secondary and are authorised by a DR operation token. */
 function secondarySideAuth(kind: ReplicationKind): AuthRule {

@@ -19,7 +19,7 @@ import type { NameFields } from './naming.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { isUp, reachable } from '../../kernel/network.js';
 import { own } from '../../kernel/own.js';
-import { liveVersion } from '../cluster/reducers.js';
+import { liveVersion } from '../cluster/versions.js';
 import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from '../cluster/state.js';
 import type { DestinationSettings, SyncAssociation, SyncDestination, SyncEvent, SyncState } from './types.js';
 import { recordAt } from '../cluster/keymap.js';

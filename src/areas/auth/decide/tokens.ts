@@ -4,7 +4,7 @@
 // otherwise), type, TTL, orphan, renewable, number of uses, period, metadata. A batch token cannot
 // be periodic, root, renewed or revoked, and is stored nowhere (crypto/batch-token.ts).
 import { sealBatchToken } from '../../cluster/crypto/batch-token.js';
-import { newServiceToken } from '../../cluster/genesis.js';
+import { newServiceToken } from '../../cluster/tokens.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { TokenEntry, TokenRole } from '../../cluster/state.js';
 import { resolveToken } from '../../cluster/tokens.js';

@@ -36,6 +36,9 @@ export interface AuthRule {
   unauthenticatedFamily?: 'generate-operation-token' | 'generate-root' | 'rekey';
 }
 
+/** The rule of most operator endpoints: a client token, in the root namespace, on an enterprise licence. */
+export const adminAuth: AuthRule = { token: 'client', rootNamespace: true, license: 'enterprise' };
+
 /** Everything a handler may read. It must not change anything: it returns events instead. */
 export interface RequestContext<F extends Record<string, FieldSpec> = Record<string, FieldSpec>> {
   state: SimState;

@@ -7,7 +7,7 @@ import { combineShares } from '../../cluster/crypto/shamir.js';
 import { encodeToken } from '../../cluster/crypto/otp.js';
 import { encryptTokenWithPgp } from '../../cluster/crypto/pgp.js';
 import type { SimEvent } from '../../cluster/events.js';
-import { newServiceToken } from '../../cluster/genesis.js';
+import { newServiceToken } from '../../cluster/tokens.js';
 import { reply } from '../../../kernel/http/http.js';
 import { WRONG_ROOT_KEY_ERROR, attemptSecretOf, decodeKeyShare, type GenerationCompleted } from '../operation-token.js';
 import { generationRefusal, operationTokenRefusals as T } from '../refusals.js';

@@ -4,7 +4,7 @@ import { askAssociation, isLinked } from '../../../../models/sync-association.ma
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { recordAt } from '../../cluster/keymap.js';
 import { capabilitiesOf } from '../../cluster/policy.js';
-import { liveVersion } from '../../cluster/reducers.js';
+import { liveVersion } from '../../cluster/versions.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import { own } from '../../../kernel/own.js';
