@@ -25,17 +25,6 @@ const NOT_BUILT = new Set([
   'POST sys/replication/recover',
   'POST sys/replication/dr/secondary/recover',
   'POST sys/replication/dr/secondary/config/reload/{subsystem}',
-  'GET sys/sync/config',
-  'PATCH sys/sync/config',
-  'DELETE sys/sync/config',
-  'GET sys/sync/destinations/in-mem/{name}',
-  'POST sys/sync/destinations/in-mem/{name}',
-  'PATCH sys/sync/destinations/in-mem/{name}',
-  'DELETE sys/sync/destinations/in-mem/{name}',
-  'GET sys/sync/github-apps/',
-  'GET sys/sync/github-apps/{name}',
-  'POST sys/sync/github-apps/{name}',
-  'DELETE sys/sync/github-apps/{name}',
 ]);
 
 const concrete = (op: Operation) =>

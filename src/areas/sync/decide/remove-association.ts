@@ -1,12 +1,13 @@
 // POST sys/sync/destinations/<type>/:name/associations/remove: unsyncs a secret from the destination;
 // success when the association does not exist or is already removed (area D rule 3).
-import { isLinked } from '../../../../models/sync-association.machine.js';
+import { isLinked, operationOf } from '../../../../models/sync-association.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
 import { associationId, type SyncAssociationRemoved } from '../sync.js';
 import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
+import { queueRoom } from './sync-config.js';
 import { fields as setFields } from './set-association.js';
 
 export const fields = { ...setFields, name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
@@ -24,6 +25,8 @@ export const decide =
     const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
     // Rule 3: success when the association does not exist (or is already removed): nothing to do.
     if (!mount || !a || !isLinked(a.value)) return reply.data(associationsView(d));
+    const full = operationOf(a.value) !== null ? null : queueRoom(target.sync);
+    if (full) return full;
     const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
   };
