@@ -108,3 +108,31 @@ describe('the in-mem destination type', () => {
     expectRefused(call(w, 'DELETE', `${DEST}/in-mem/mem1`), 400, 'still manages 1 association');
   });
 });
+
+describe('destination parameters by the cluster\'s version', () => {
+  const body = { ...{ access_key_id: 'A', secret_access_key: 'S', region: 'r' }, force_delete: true, identity_token_audience: 'aud', kms_key_id: 'k1', role_arn: 'arn:r' };
+
+  it('1.x ignores the 2.0 and 2.1 parameters with the service\'s warning and stores none of them', () => {
+    const w = syncWorld({ east: { version: '1.17.0' } });
+    const r = expectOk(call(w, 'POST', `${DEST}/cloudone-sm/s1`, body));
+    expect((r.body as any).warnings).toEqual(['Endpoint ignored these unrecognized parameters: [force_delete identity_token_audience kms_key_id]']);
+    expect(w.state.clusters.named('east').sync.destinations['cloudone-sm/s1'].settings).toEqual({ role_arn: 'arn:r' });
+  });
+
+  it('2.0 takes force_delete and workload identity, not yet the 2.1 KMS key', () => {
+    const w = syncWorld({ east: { version: '2.0.0' } });
+    const r = expectOk(call(w, 'POST', `${DEST}/cloudone-sm/s1`, body));
+    expect((r.body as any).warnings).toEqual(['Endpoint ignored these unrecognized parameters: [kms_key_id]']);
+    expect(w.state.clusters.named('east').sync.destinations['cloudone-sm/s1'].settings).toEqual({ force_delete: true, identity_token_audience: 'aud', role_arn: 'arn:r' });
+  });
+
+  it('2.1 takes them all; a code host takes enterprise_url from 1.21', () => {
+    const w = syncWorld({ east: { version: '2.1.0' } });
+    expect((expectOk(call(w, 'POST', `${DEST}/cloudone-sm/s1`, body)).body as any).warnings).toBeNull();
+    const old = syncWorld({ east: { version: '1.20.3' } });
+    const gh = { access_token: 't', repository_owner: 'o', repository_name: 'r', enterprise_url: 'https://ghe.example' };
+    expect((expectOk(call(old, 'POST', `${DEST}/codehost/gh1`, gh)).body as any).warnings).toEqual(['Endpoint ignored these unrecognized parameters: [enterprise_url]']);
+    const newer = syncWorld({ east: { version: '1.21.0' } });
+    expect((expectOk(call(newer, 'POST', `${DEST}/codehost/gh1`, gh)).body as any).warnings).toBeNull();
+  });
+});
