@@ -39,4 +39,23 @@ export interface TokenCreated extends BaseEvent {
   token: TokenEntry;
 }
 
-export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated;
+/** A service token was renewed (`auth/token/renew…`): it now expires at `expiresAt`. */
+export interface TokenRenewed extends BaseEvent {
+  type: 'token-renewed';
+  cluster: string;
+  id: string;
+  expiresAt: number;
+}
+
+/**
+ * Service tokens were revoked (`auth/token/revoke…`): `ids`, the token and its descendants (none
+ * with revoke-orphan, whose children become orphans: `orphaned`).
+ */
+export interface TokenRevoked extends BaseEvent {
+  type: 'token-revoked';
+  cluster: string;
+  ids: string[];
+  orphaned?: string[];
+}
+
+export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated | TokenRenewed | TokenRevoked;

@@ -4,7 +4,7 @@
 // changes nothing.
 import type { SimDraft } from '../cluster/draft.js';
 import { advancingWal } from '../sync/replicated-config.js';
-import type { AclPolicyDeleted, AclPolicyWritten, TokenCreated, TokenRoleDeleted, TokenRoleWritten } from './events.js';
+import type { AclPolicyDeleted, AclPolicyWritten, TokenCreated, TokenRenewed, TokenRevoked, TokenRoleDeleted, TokenRoleWritten } from './events.js';
 
 const replicated = advancingWal({
   'acl-policy-written': (d: SimDraft, e: AclPolicyWritten) => {
@@ -30,5 +30,18 @@ export const authReducers = {
   'token-created': (d: SimDraft, e: TokenCreated) => {
     if (e.token.type === 'batch') return;
     d.clusters[e.cluster].storage.tokens[e.token.id] = e.token;
+  },
+  // Tokens are local storage, like their creation: no WAL moves.
+  'token-renewed': (d: SimDraft, e: TokenRenewed) => {
+    const t = d.clusters[e.cluster].storage.tokens[e.id];
+    d.clusters[e.cluster].storage.tokens[e.id] = { ...t, expiresAt: e.expiresAt };
+  },
+  'token-revoked': (d: SimDraft, e: TokenRevoked) => {
+    const tokens = d.clusters[e.cluster].storage.tokens;
+    for (const id of e.ids) delete tokens[id];
+    for (const id of e.orphaned ?? []) {
+      const { parent: _, ...rest } = tokens[id];
+      tokens[id] = { ...rest, orphan: true };
+    }
   },
 };

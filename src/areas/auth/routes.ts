@@ -6,6 +6,7 @@ import { routesOf, row, type AuthRule, type Route } from '../cluster/http/route.
 import * as policies from './decide/policies.js';
 import * as roles from './decide/roles.js';
 import * as tokens from './decide/tokens.js';
+import * as lifecycle from './decide/token-lifecycle.js';
 
 const clientAuth: AuthRule = { token: 'client', rootNamespace: true };
 
@@ -32,4 +33,12 @@ export const authRoutes: Route[] = routesOf([
   row('GET', 'auth/token/lookup-self', { summary: 'look up the calling token', auth: { token: 'none' }, decide: tokens.lookupSelf }),
   row('GET', 'auth/token/lookup', { summary: 'look up a token (token in the query)', auth: clientAuth, fields: tokens.lookupFields, decide: tokens.lookup }),
   row('POST', 'auth/token/lookup', { summary: 'look up a token', auth: { ...clientAuth, capability: 'update' }, fields: tokens.lookupFields, decide: tokens.lookup }),
+  row('POST', 'auth/token/lookup-accessor', { summary: 'look up a token by its accessor', auth: clientAuth, fields: lifecycle.accessorFields, decide: lifecycle.lookupAccessor }),
+  // What the `default` policy grants every token: renewing and revoking itself.
+  row('POST', 'auth/token/renew-self', { summary: 'renew the calling token', auth: { token: 'none' }, fields: lifecycle.renewSelfFields, decide: lifecycle.renewSelf }),
+  row('POST', 'auth/token/revoke-self', { summary: 'revoke the calling token and its children', auth: { token: 'none' }, decide: lifecycle.revokeSelf }),
+  row('POST', 'auth/token/renew', { summary: 'renew a token', auth: clientAuth, fields: lifecycle.renewFields, decide: lifecycle.renewToken }),
+  row('POST', 'auth/token/revoke', { summary: 'revoke a token and its children', auth: clientAuth, fields: lifecycle.revokeFields, decide: lifecycle.revokeToken }),
+  row('POST', 'auth/token/revoke-orphan', { summary: 'revoke a token, its children made orphans', auth: { ...clientAuth, sudo: true }, fields: lifecycle.revokeFields, decide: lifecycle.revokeOrphan }),
+  row('POST', 'auth/token/revoke-accessor', { summary: 'revoke the token an accessor names, and its children', auth: clientAuth, fields: lifecycle.accessorFields, decide: lifecycle.revokeAccessor }),
 ]);

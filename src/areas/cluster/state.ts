@@ -117,6 +117,8 @@ export interface TokenEntry {
   numUses?: number;
   explicitMaxTtl?: number;
   period?: number;
+  /** The token that created it (a service token that is not an orphan): revoking the parent revokes it. */
+  parent?: string;
 }
 
 /** A named ACL policy: its text as written, and the rules read from it. */
