@@ -158,8 +158,67 @@ describe('a client generated from the Enterprise OpenAPI document (2.1.0) agains
     await wait('2s');
     expect((await ok(anon.east.GET('/sys/replication/dr/status'))).data).toMatchObject({ mode: 'secondary', state: 'stream-wals' });
 
+    // recover on the DR secondary (east now): the batch token's policy grants promote and
+    // update-primary only, so it is no DR operation token for recover; the licence reload takes the
+    // new primary's root token (2.x: a DR secondary accepts it).
+    expect(await refused(anon.east.POST('/sys/replication/dr/secondary/recover', { body: { dr_operation_token: batch } }))).toEqual({ status: 400, errors: ['invalid DR operation token'] });
+    await ok(client(url.east, root).POST('/sys/replication/dr/secondary/config/reload/{subsystem}', { params: { path: { subsystem: 'license' } } }));
+    expect((await refused(client(url.east, root).POST('/sys/replication/dr/secondary/config/reload/{subsystem}', { params: { path: { subsystem: 'cors' } } }))).status).toBe(404);
+    // On the new primary: nothing of its own to restart.
+    expect((await ok(westAsPrimary.POST('/sys/replication/recover', {}))).warnings?.[0]).toContain('nothing to restart');
+    await wait('2s');
+
     const result = await server!.stop();
     server = undefined;
-    expect(result.findings.filter((f) => f.kind === 'violation')).toEqual([]);
+    expect(result.findings.filter((f) => f.kind === "violation").map((f) => JSON.stringify(f))).toEqual([]);
+  });
+});
+
+describe('the rest of the surface through the same client', () => {
+  let s: ServeHandle | undefined;
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  it('sync settings, a GitHub App, an in-mem destination, and token renew/revoke with the batch-token rules', async () => {
+    s = await serve({ scenario: 'test/serve/fixtures/three-2x-clusters.yaml', clock: 'manual' });
+    const token = s.world.state.operators.east.rootToken;
+    const east = client(s.clusters.east.url, token);
+
+    // sys/sync/config: the defaults, a patch, the defaults again.
+    expect(await ok(east.GET('/sys/sync/config'))).toEqual({ disabled: false, queue_capacity: 1000000 });
+    expect(await ok(east.PATCH('/sys/sync/config', { body: { disabled: true, queue_capacity: 10 } }))).toEqual({ disabled: true, queue_capacity: 10 });
+    expect(await ok(east.DELETE('/sys/sync/config'))).toEqual({ disabled: false, queue_capacity: 1000000 });
+
+    // A GitHub App: written, listed, read, deleted.
+    const { generateKeyPairSync } = await import('node:crypto');
+    const pem = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs1', format: 'pem' }) as string;
+    expect(await ok(east.POST('/sys/sync/github-apps/{name}', { params: { path: { name: 'ci' } }, body: { app_id: 42, private_key: pem } }))).toMatchObject({ app_id: 42, name: 'ci' });
+    expect(await ok(east.GET('/sys/sync/github-apps/', { params: { query: { list: 'true' } } }))).toEqual({ keys: ['ci'] });
+    expect(await ok(east.GET('/sys/sync/github-apps/{name}', { params: { path: { name: 'ci' } } }))).toMatchObject({ app_id: 42, name: 'ci' });
+    expect(await ok(east.DELETE('/sys/sync/github-apps/{name}', { params: { path: { name: 'ci' } } }))).toEqual({ app_id: 42, name: 'ci' });
+
+    // The in-mem destination type.
+    expect(await ok(east.POST('/sys/sync/destinations/in-mem/{name}', { params: { path: { name: 'mem' } }, body: { granularity: 'secret-path' } }))).toMatchObject({ name: 'mem', type: 'in-mem' });
+    expect(await ok(east.PATCH('/sys/sync/destinations/in-mem/{name}', { params: { path: { name: 'mem' } }, body: { secret_name_template: 'app/{{ .SecretPath }}' } }))).toMatchObject({ options: { secret_name_template: 'app/{{ .SecretPath }}' } });
+    expect(await ok(east.GET('/sys/sync/destinations/in-mem/{name}', { params: { path: { name: 'mem' } } }))).toMatchObject({ name: 'mem' });
+    await ok(east.DELETE('/sys/sync/destinations/in-mem/{name}', { params: { path: { name: 'mem' } } }));
+
+    // Tokens: a service token renewed and revoked; a batch token neither, in the service's words.
+    const service = (await ok(east.POST('/auth/token/create', { body: { ttl: '1h', policies: ['default'] } }))).auth.client_token as string;
+    expect((await ok(east.POST('/auth/token/renew', { body: { token: service, increment: '2h' } }))).auth.lease_duration).toBe(7200);
+    expect((await ok(client(s.clusters.east.url, service).POST('/auth/token/renew-self', { body: {} }))).auth.client_token).toBe(service);
+    const batch = (await ok(east.POST('/auth/token/create', { body: { type: 'batch', ttl: '1h', policies: ['default'] } }))).auth.client_token as string;
+    expect(await refused(east.POST('/auth/token/renew', { body: { token: batch } }))).toEqual({ status: 400, errors: ['batch tokens cannot be renewed'] });
+    expect(await refused(east.POST('/auth/token/revoke', { body: { token: batch } }))).toEqual({ status: 400, errors: ['batch tokens cannot be revoked'] });
+    expect(await refused(client(s.clusters.east.url, batch).POST('/auth/token/revoke-self', {}))).toEqual({ status: 400, errors: ['batch tokens cannot be revoked'] });
+    const accessor = (await ok(east.POST('/auth/token/create', { body: { policies: ['default'] } }))).auth.accessor as string;
+    await ok(east.POST('/auth/token/revoke-accessor', { body: { accessor } }));
+    await ok(client(s.clusters.east.url, service).POST('/auth/token/revoke-self', {}));
+    expect((await refused(east.POST('/auth/token/lookup', { body: { token: service } }))).status).toBe(403);
+
+    const result = await s.stop();
+    s = undefined;
+    expect(result.findings.filter((f) => f.kind === "violation").map((f) => JSON.stringify(f))).toEqual([]);
   });
 });
