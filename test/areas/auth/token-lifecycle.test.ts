@@ -96,3 +96,15 @@ describe('revoke', () => {
     expect(send('auth/token/revoke-orphan', { token: other }, plain).status).toBe(403);
   });
 });
+
+describe('replay', () => {
+  it('rebuilds the same token store from a log of renewals and revocations', () => {
+    const { w, send, create } = world();
+    const a = create({ ttl: '1h', policies: ['default'] }).client_token;
+    const b = create({ policies: ['default'] }).client_token;
+    w.advance(60_000);
+    send('auth/token/renew', { token: a });
+    send('auth/token/revoke-orphan', { token: b });
+    expect(World.replay(JSON.parse(JSON.stringify(w.log))).stateHash()).toBe(w.stateHash());
+  });
+});

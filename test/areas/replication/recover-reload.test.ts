@@ -1,6 +1,7 @@
 // sys/replication/recover, sys/replication/dr/secondary/recover and the DR secondary's config
 // reload: each success and each refusal, through the API.
 import { describe, expect, it } from 'vitest';
+import { World } from '../../../src/world.js';
 import { DR, bodyOf, drOperationToken, drPair, drStatus, drWorld, expectOk, expectRefused, post, rootOf } from './helpers.js';
 
 const spec = { mounts: { secret: 'kv-v2' as const } };
@@ -26,6 +27,8 @@ describe('recover', () => {
     w.advance(1_000);
     expect(drStatus(w, 'west')).toMatchObject({ state: 'stream-wals' });
     expect(drStatus(w, 'west').connection_state).toBe('ready');
+    // The log replays to the same world, the recovery included.
+    expect(World.replay(JSON.parse(JSON.stringify(w.log))).stateHash()).toBe(w.stateHash());
   });
 
   it('sys/replication/recover on a primary has nothing to restart; on a cluster without replication it is refused', () => {

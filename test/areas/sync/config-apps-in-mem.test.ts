@@ -136,3 +136,19 @@ describe('destination parameters by the cluster\'s version', () => {
     expect((expectOk(call(newer, 'POST', `${DEST}/codehost/gh1`, gh)).body as any).warnings).toBeNull();
   });
 });
+
+describe('replay', () => {
+  it('rebuilds the same world from a log of sync settings, GitHub Apps, in-mem destinations and their sync jobs', async () => {
+    const { World } = await import('../../../src/world.js');
+    const w = syncWorld();
+    writeSecret(w, 'app/web', { K: 'v' });
+    expectOk(call(w, 'PATCH', 'sys/sync/config', { disabled: true, queue_capacity: 3 }));
+    expectOk(call(w, 'POST', 'sys/sync/github-apps/ci', { app_id: 9, private_key: PEM }));
+    expectOk(call(w, 'POST', `${DEST}/in-mem/mem1`, {}));
+    expectOk(setAssociation(w, 'in-mem', 'mem1', 'secret', 'app/web'));
+    expectOk(call(w, 'DELETE', 'sys/sync/config'));
+    w.advance(5_000);
+    const replayed = World.replay(JSON.parse(JSON.stringify(w.log)));
+    expect(replayed.stateHash()).toBe(w.stateHash());
+  });
+});
