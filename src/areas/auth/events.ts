@@ -7,12 +7,16 @@ export interface AclPolicyWritten extends BaseEvent {
   type: 'acl-policy-written';
   cluster: string;
   policy: AclPolicy;
+  /** The namespace it belongs to (`team-a/`); absent for the root namespace. */
+  namespace?: string;
 }
 
 export interface AclPolicyDeleted extends BaseEvent {
   type: 'acl-policy-deleted';
   cluster: string;
   name: string;
+  /** The namespace it belonged to (`team-a/`); absent for the root namespace. */
+  namespace?: string;
 }
 
 /** A token role was written (`auth/token/roles/:role_name`): replicated configuration. */

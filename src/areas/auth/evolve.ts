@@ -9,11 +9,14 @@ import type { AclPolicyDeleted, AclPolicyWritten, TokenCreated, TokenRenewed, To
 const replicated = advancingWal({
   'acl-policy-written': (d: SimDraft, e: AclPolicyWritten) => {
     const s = d.clusters[e.cluster].storage;
-    s.policies = { ...s.policies, [e.policy.name]: e.policy };
+    if (!e.namespace) s.policies = { ...s.policies, [e.policy.name]: e.policy };
+    else s.namespacePolicies = { ...s.namespacePolicies, [e.namespace]: { ...s.namespacePolicies?.[e.namespace], [e.policy.name]: e.policy } };
   },
   'acl-policy-deleted': (d: SimDraft, e: AclPolicyDeleted) => {
     const s = d.clusters[e.cluster].storage;
-    if (s.policies) delete s.policies[e.name];
+    if (!e.namespace) {
+      if (s.policies) delete s.policies[e.name];
+    } else if (s.namespacePolicies?.[e.namespace]) delete s.namespacePolicies[e.namespace][e.name];
   },
   'token-role-written': (d: SimDraft, e: TokenRoleWritten) => {
     const s = d.clusters[e.cluster].storage;

@@ -1,6 +1,8 @@
 // The table of ACL policies, token roles and tokens: method and path → summary, authorisation rule,
 // fields and the decision (decide/<file>.ts). Every path needs a client token with the capability
-// on it (create-orphan `sudo` too); simulated in the root namespace only (README, Limits). None is
+// on it (create-orphan `sudo` too). Policies and `auth/token/create` are served in every namespace
+// (a token's policy names resolve in its own); roles and the other token paths in the root
+// namespace only (README, Limits). None is
 // open on a DR secondary, which serves no client request. PUT is taken as POST by the router.
 import { routesOf, row, type AuthRule, type Route } from '../cluster/http/route.js';
 import * as policies from './decide/policies.js';
@@ -9,13 +11,15 @@ import * as tokens from './decide/tokens.js';
 import * as lifecycle from './decide/token-lifecycle.js';
 
 const clientAuth: AuthRule = { token: 'client', rootNamespace: true };
+/** Policies and tokens live in the namespace of the request (its policy names resolve there). */
+const namespacedAuth: AuthRule = { token: 'client' };
 
 const policyRows = (base: string) => [
-  row('LIST', base, { summary: 'list the ACL policies', auth: clientAuth, decide: policies.list }),
-  row('GET', base, { summary: 'list the ACL policies', auth: clientAuth, decide: policies.list }),
-  row('GET', `${base}/:name`, { summary: 'read an ACL policy', auth: clientAuth, decide: policies.read }),
-  row('POST', `${base}/:name`, { summary: 'write an ACL policy (HCL or JSON)', auth: clientAuth, fields: policies.writeFields, decide: policies.write }),
-  row('DELETE', `${base}/:name`, { summary: 'delete an ACL policy', auth: clientAuth, decide: policies.remove }),
+  row('LIST', base, { summary: 'list the ACL policies', auth: namespacedAuth, decide: policies.list }),
+  row('GET', base, { summary: 'list the ACL policies', auth: namespacedAuth, decide: policies.list }),
+  row('GET', `${base}/:name`, { summary: 'read an ACL policy', auth: namespacedAuth, decide: policies.read }),
+  row('POST', `${base}/:name`, { summary: 'write an ACL policy (HCL or JSON)', auth: namespacedAuth, fields: policies.writeFields, decide: policies.write }),
+  row('DELETE', `${base}/:name`, { summary: 'delete an ACL policy', auth: namespacedAuth, decide: policies.remove }),
 ];
 
 export const authRoutes: Route[] = routesOf([
@@ -27,7 +31,7 @@ export const authRoutes: Route[] = routesOf([
   row('GET', 'auth/token/roles/:role_name', { summary: 'read a token role', auth: clientAuth, decide: roles.read }),
   row('POST', 'auth/token/roles/:role_name', { summary: 'write a token role', auth: clientAuth, fields: roles.writeFields, decide: roles.write }),
   row('DELETE', 'auth/token/roles/:role_name', { summary: 'delete a token role', auth: clientAuth, decide: roles.remove }),
-  row('POST', 'auth/token/create', { summary: 'create a token (service or batch)', auth: clientAuth, fields: tokens.createFields, decide: tokens.createToken }),
+  row('POST', 'auth/token/create', { summary: 'create a token (service or batch)', auth: namespacedAuth, fields: tokens.createFields, decide: tokens.createToken }),
   row('POST', 'auth/token/create-orphan', { summary: 'create an orphan token', auth: { ...clientAuth, sudo: true }, fields: tokens.createFields, decide: tokens.createOrphan }),
   row('POST', 'auth/token/create/:role_name', { summary: 'create a token against a role', auth: clientAuth, fields: tokens.createFields, decide: tokens.createAgainstRole }),
   row('GET', 'auth/token/lookup-self', { summary: 'look up the calling token', auth: { token: 'none' }, decide: tokens.lookupSelf }),

@@ -167,8 +167,10 @@ export interface Storage {
   tokens: Record<string, TokenEntry>;
   keyring: Keyring;
   // Absent until first written, so a world that uses none keeps the state (and hash) it always had.
-  /** Named ACL policies by name (replicated). */
+  /** Named ACL policies by name (replicated): the root namespace's. */
   policies?: Record<string, AclPolicy>;
+  /** The ACL policies of the other namespaces: namespace path (`team-a/`) → name → policy (replicated). */
+  namespacePolicies?: Record<string, Record<string, AclPolicy>>;
   /** Token roles by name (replicated). */
   tokenRoles?: Record<string, TokenRole>;
 }
