@@ -7,6 +7,9 @@ import { pluginRuntimeMachine } from '../../models/plugin-runtime.machine.js';
 import { replicationRoleMachine } from '../../models/replication-role.machine.js';
 import { secondaryConnectionMachine } from '../../models/secondary-connection.machine.js';
 import { syncAssociationMachine } from '../../models/sync-association.machine.js';
+import { syncConfigMachine } from '../../models/sync-config.machine.js';
+import { githubAppMachine } from '../../models/sync-github-app.machine.js';
+import { tokenMachine } from '../../models/token.machine.js';
 
 /** The machines drawn, in the order of the spec's tables, each with the words that introduce it. */
 export const MACHINES: readonly { title: string; file: string; about: string; machine: AnyStateMachine; direction?: 'LR' }[] = [
@@ -44,6 +47,24 @@ export const MACHINES: readonly { title: string; file: string; about: string; ma
     file: 'models/plugin-runtime.machine.ts',
     about: 'Registered (created or overwritten) by POST, removed by DELETE unless a plugin references it.',
     machine: pluginRuntimeMachine,
+  },
+  {
+    title: 'Sync system settings',
+    file: 'models/sync-config.machine.ts',
+    about: '`sys/sync/config`: disabled stops sync jobs (operations wait, PENDING); an operation is queued only while the queue has room (`queue_capacity`).',
+    machine: syncConfigMachine,
+  },
+  {
+    title: 'GitHub App registration',
+    file: 'models/sync-github-app.machine.ts',
+    about: 'Registered by POST, removed by DELETE unless a code host destination authenticates as it.',
+    machine: githubAppMachine,
+  },
+  {
+    title: 'Token (renew and revoke)',
+    file: 'models/token.machine.ts',
+    about: 'A service token is renewed while renewable and expiring, and revoked; a batch token has no row: it cannot be renewed or revoked.',
+    machine: tokenMachine,
   },
 ];
 

@@ -7,12 +7,16 @@ export interface AclPolicyWritten extends BaseEvent {
   type: 'acl-policy-written';
   cluster: string;
   policy: AclPolicy;
+  /** The namespace it belongs to (`team-a/`); absent for the root namespace. */
+  namespace?: string;
 }
 
 export interface AclPolicyDeleted extends BaseEvent {
   type: 'acl-policy-deleted';
   cluster: string;
   name: string;
+  /** The namespace it belonged to (`team-a/`); absent for the root namespace. */
+  namespace?: string;
 }
 
 /** A token role was written (`auth/token/roles/:role_name`): replicated configuration. */
@@ -39,7 +43,26 @@ export interface TokenCreated extends BaseEvent {
   token: TokenEntry;
 }
 
-export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated;
+/** A service token was renewed (`auth/token/renew…`): it now expires at `expiresAt`. */
+export interface TokenRenewed extends BaseEvent {
+  type: 'token-renewed';
+  cluster: string;
+  id: string;
+  expiresAt: number;
+}
+
+/**
+ * Service tokens were revoked (`auth/token/revoke…`): `ids`, the token and its descendants (none
+ * with revoke-orphan, whose children become orphans: `orphaned`).
+ */
+export interface TokenRevoked extends BaseEvent {
+  type: 'token-revoked';
+  cluster: string;
+  ids: string[];
+  orphaned?: string[];
+}
+
+export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated | TokenRenewed | TokenRevoked;
 
 // This area's events, declared to the core's union of every event (cluster/events.ts).
 declare module '../cluster/events.js' {

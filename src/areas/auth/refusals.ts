@@ -29,5 +29,15 @@ export const authRefusals = defineRefusals('auth', {
     rule: rule('token.id', 'a chosen token value would bypass the seeded generator a replay relies on'),
   },
   badToken: { status: 403, wording: 'service', text: () => ['bad token'], rule: rule('token.lookup', 'only a token this cluster holds (or a batch token made under its keyring, not expired) can be looked up') },
+  /** The token store's text (vault/expiration.go): a batch token has a fixed TTL. */
+  batchNotRenewable: { status: 400, wording: 'service', text: () => ['batch tokens cannot be renewed'], rule: rule('token.batch', 'a batch token cannot be renewed: it lives to its fixed TTL') },
+  /** The token store's text (vault/token_store.go, its revoke handlers). */
+  batchNotRevocable: { status: 400, wording: 'service', text: () => ['batch tokens cannot be revoked'], rule: rule('token.batch', 'a batch token cannot be revoked: it lives to its fixed TTL') },
+  notRenewable: { status: 400, wording: 'simulator', text: () => ['lease is not renewable'], rule: rule('token.renew', 'only a token created renewable can be renewed') },
+  neverExpires: { status: 400, wording: 'simulator', text: () => ['lease does not expire: this token has no TTL to renew'], rule: rule('token.renew', 'a token without a TTL (a root token) has nothing to renew') },
+  noTokenId: { status: 400, wording: 'simulator', text: () => ['missing token ID'], rule: rule('token.renew', 'renew and revoke name the token in `token`') },
+  tokenNotFound: { status: 400, wording: 'simulator', text: () => ['token not found'], rule: rule('token.renew', 'only a token this cluster holds, not expired, can be renewed') },
+  noAccessor: { status: 400, wording: 'simulator', text: () => ['missing accessor'], rule: rule('token.accessor', 'the accessor paths name the token by its accessor in `accessor`') },
+  badAccessor: { status: 400, wording: 'simulator', text: () => ['invalid accessor'], rule: rule('token.accessor', "an accessor names a service token this cluster holds (a batch token has none)") },
   noTokenGiven: { status: 400, wording: 'service', text: () => ['missing token to lookup'], rule: rule('token.lookup', 'a lookup names the token to look up') },
 });

@@ -143,3 +143,13 @@ function bestRule(policy: CompiledPolicy, path: string): CompiledPolicy['rules']
   }
   return best;
 }
+
+/**
+ * The named ACL policies of a namespace (`""` is the root namespace): a token's policy names are
+ * resolved in its own namespace, as the service does.
+ */
+export function aclPoliciesIn(storage: { policies?: Record<string, AclPolicy>; namespacePolicies?: Record<string, Record<string, AclPolicy>> }, namespace: string): Readonly<Record<string, AclPolicy>> | undefined {
+  if (namespace === '') return storage.policies;
+  const all = storage.namespacePolicies;
+  return all && Object.prototype.hasOwnProperty.call(all, namespace) ? all[namespace] : undefined;
+}

@@ -56,6 +56,7 @@ function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): Clu
   // The optional parts, in the order a draft adds them, only when the cluster has them.
   if (s.policies !== undefined) next.policies = s.policies;
   if (s.tokenRoles !== undefined) next.tokenRoles = s.tokenRoles;
+  if (s.namespacePolicies !== undefined) next.namespacePolicies = s.namespacePolicies;
   return withStorage(c, freeze(next), at);
 }
 

@@ -117,6 +117,8 @@ export interface TokenEntry {
   numUses?: number;
   explicitMaxTtl?: number;
   period?: number;
+  /** The token that created it (a service token that is not an orphan): revoking the parent revokes it. */
+  parent?: string;
 }
 
 /** A named ACL policy: its text as written, and the rules read from it. */
@@ -165,8 +167,10 @@ export interface Storage {
   tokens: Record<string, TokenEntry>;
   keyring: Keyring;
   // Absent until first written, so a world that uses none keeps the state (and hash) it always had.
-  /** Named ACL policies by name (replicated). */
+  /** Named ACL policies by name (replicated): the root namespace's. */
   policies?: Record<string, AclPolicy>;
+  /** The ACL policies of the other namespaces: namespace path (`team-a/`) → name → policy (replicated). */
+  namespacePolicies?: Record<string, Record<string, AclPolicy>>;
   /** Token roles by name (replicated). */
   tokenRoles?: Record<string, TokenRole>;
 }

@@ -43,8 +43,8 @@ export const DESTINATION_TYPES = ['cloudone-sm', 'cloudtwo-kv', 'cloudthree-sm',
 export type DestinationType = (typeof DESTINATION_TYPES)[number];
 /**
  * Every destination type the service has: the spec's plus its in-memory test type, `in-mem`
- * (vault-api-facts.md §D). A scenario's store reference (`destination-fault`) may name any of them;
- * the simulator builds no `in-mem` destination routes (the spec does not list them).
+ * (vault-api-facts.md §D). A scenario's store reference (`destination-fault`) may name any of them,
+ * and the sync area serves all six (the service's API document lists `in-mem` beside the others).
  */
 export const SERVICE_DESTINATION_TYPES = [...DESTINATION_TYPES, 'in-mem'] as const;
 /** A destination type the service knows. */

@@ -1,6 +1,5 @@
 // Replication, DR and performance (spec areas A and B): the role table, activation, streaming, paths
 // filters and how DR carries performance replication. What the area gives the world (src/areas.ts).
-import { notBuilt } from '../cluster/http/not-built.js';
 import { simArea } from '../sim-area.js';
 import { deletePathsFilter } from './commands/delete-paths-filter.js';
 import { demote } from './commands/demote.js';
@@ -29,7 +28,7 @@ import { twoPrimaries } from './monitors/two-primaries.js';
 import { wipeOnEnable } from './monitors/wipe-on-enable.js';
 import { replicationReducers } from './evolve.js';
 import { replicationRefusals } from './refusals.js';
-import { drRoutes, legacyRoutes, performanceRoutes } from './routes.js';
+import { drRoutes, legacyRoutes, performanceRoutes, recoverRoutes } from './routes.js';
 import { licenseStatusRoute } from './decide/license-status.js';
 
 export const replicationArea = simArea({
@@ -41,12 +40,7 @@ export const replicationArea = simArea({
     ...performanceRoutes,
     ...legacyRoutes,
     licenseStatusRoute,
-    // Paths of the service replsim does not simulate: 501 "not implemented in replsim", not 404,
-    // so nobody mistakes them for absent on the service (README, Limits).
-    notBuilt('sys/replication/dr/secondary/recover', ['POST'], 'DR recover'),
-    notBuilt('sys/replication/recover', ['POST'], 'replication recover'),
-    // The service documents the path ("Reload the given subsystem") but not what a subsystem is.
-    notBuilt('sys/replication/dr/secondary/config/reload/:subsystem', ['POST'], 'DR secondary config reload (which subsystems exist and what a reload does is not documented)'),
+    ...recoverRoutes,
   ],
   messages: [replicationMessages],
   receivers: { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync },

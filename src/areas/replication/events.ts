@@ -133,6 +133,17 @@ export interface SecondaryDisconnected extends ReplicationBase {
   reason: LinkDownReason;
 }
 
+/**
+ * recover accepted (`sys/replication/recover`, or a DR secondary's `dr/secondary/recover`): each
+ * kind in `kinds` is one the cluster follows a primary in; its connection is closed and dialled
+ * again at once, into a merkle diff (the connection machine's `follow`).
+ */
+export interface ReplicationRecovered extends BaseEvent {
+  type: 'replication-recovered';
+  cluster: string;
+  kinds: ReplicationKind[];
+}
+
 /** Why a link is down: the connection machine's words (models/secondary-connection.machine.ts). */
 export type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
 
@@ -150,7 +161,8 @@ export type ReplicationEvent =
   | SecondaryConnected
   | SecondarySynced
   | WalDelivered
-  | SecondaryDisconnected;
+  | SecondaryDisconnected
+  | ReplicationRecovered;
 
 /** paths-filter/:id POST accepted on a performance primary: secondary `id` now receives only what the filter lets through. */
 export interface PathsFilterSet extends BaseEvent {

@@ -20,6 +20,7 @@ import type {
   SecondaryEnabled,
   SecondaryKeyGenerated,
   SecondaryPrimaryUpdated,
+  ReplicationRecovered,
   SecondaryPromoted,
   SecondaryRevoked,
   SecondarySynced,
@@ -327,6 +328,10 @@ export const replicationReducers = {
     r.synced = false;
     r.since = e.at;
   }),
+  'replication-recovered': (d: SimDraft, e: ReplicationRecovered) => {
+    // The decision asked the machine: each kind follows a primary, so `follow` is a row for it.
+    for (const kind of e.kinds) moveConnection(d, kind, e.cluster, { type: 'follow', phase: 'merkle-diff' }, e.at);
+  },
   'replication-secondary-primary-updated': (d: SimDraft, e: SecondaryPrimaryUpdated) => {
     const r = d.clusters[e.cluster].replication[e.kind];
     // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.

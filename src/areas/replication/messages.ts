@@ -222,6 +222,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         // Told to follow the same primary again (update-primary), the secondary closed the connection
         // it had: a sync under way on it is lost with it, and it dials afresh.
         if (r0.connected && !r1.connected && e.type !== 'replication-secondary-disconnected' && e.type !== 'cluster-crashed') out.drop(bus.onStream(linkStream(kind, name)), `connection closed: ${name} connects to ${r0.primary} again`);
+        // Recovery restarts the connection: a dial waiting out its backoff is replaced by one now.
+        else if (e.type === 'replication-recovered' && (e.kinds as ReplicationKind[]).includes(kind)) out.drop(bus.onStream(linkStream(kind, name)), `recover: ${name} connects to ${r0.primary} again`);
         if (r1.lastRemoteWal > r0.lastRemoteWal) {
           const ids = walsUpTo(bus, stream, r1.lastRemoteWal);
           if (ids.length) out.deliver(...ids);

@@ -9,6 +9,12 @@ const rule = (id: string, words: string) => ({ id, words });
 const sim = 'simulator' as const;
 
 export const replicationRefusals = defineRefusals('replication', {
+  nothingToRecover: {
+    status: 400,
+    wording: sim,
+    text: () => ['replication is not enabled on this cluster: there is nothing to recover'],
+    rule: rule('recover', 'recover attempts recovery of replication in an adverse state: a cluster with replication enabled'),
+  },
   alreadyPrimary: { status: 400, wording: sim, text: (K: string) => [`this cluster is already a ${K} primary`], rule: rule('role-table.primary-enable', 'primary/enable needs replication currently disabled (role table)') },
   mustPromote: {
     status: 400,

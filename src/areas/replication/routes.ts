@@ -7,6 +7,8 @@
 // paths filters and dynamic filters. Generation attempts, operation-token/delete, reindex and
 // merkle-check are the operation-token and merkle areas'.
 import type { AuthRule, Row } from '../cluster/http/route.js';
+import * as recover from './decide/recover.js';
+import * as configReload from './decide/config-reload.js';
 import { adminAuth, routesOf, row, type Route } from '../cluster/http/route.js';
 import type { ReplicationKind } from '../cluster/state.js';
 import { KIND_WORD } from '../cluster/vocabulary.js';
@@ -88,3 +90,19 @@ export const legacyRoutes: Route[] = routesOf(
     .filter((r) => /^sys\/replication\/performance\/(primary|secondary)\//.test(r.path) && !r.path.endsWith('/generate-public-key'))
     .map((r) => ({ ...r, path: r.path.replace('sys/replication/performance/', 'sys/replication/'), endpoint: { ...r.endpoint, summary: `${r.endpoint.summary} (legacy path)` } })),
 );
+
+/**
+ * recover, on any cluster (a client token) and on a DR secondary
+ * (its DR operation token, the path left open there), and the DR secondary's config reload (a token
+ * the DR secondary takes; not one of the paths the service leaves unauthenticated).
+ */
+export const recoverRoutes: Route[] = routesOf([
+  row('POST', 'sys/replication/recover', { summary: 'attempt recovery of replication on this cluster', auth: adminAuth, decide: recover.decide }),
+  row('POST', recover.DR_PATH, {
+    summary: 'attempt recovery of replication on a DR secondary',
+    auth: { token: 'dr-operation-token', rootNamespace: true, license: 'enterprise', openOnDrSecondary: true },
+    fields: recover.drFields,
+    decide: recover.decideDr,
+  }),
+  row('POST', configReload.PATH, { summary: 'reload a subsystem of a DR secondary (license)', auth: { ...adminAuth, openOnDrSecondary: true }, decide: configReload.decide }),
+]);

@@ -62,6 +62,11 @@ export function replicatedStorage(kind: ReplicationKind, primary: ClusterState, 
   const out: Storage = { namespaces, mounts, kv, tokens: own.tokens, keyring: from.keyring };
   // ACL policies and token roles are replicated configuration; tokens stay local (above).
   if (from.policies) out.policies = from.policies;
+  // A namespace's policies go where the namespace goes.
+  if (from.namespacePolicies) {
+    const kept = Object.fromEntries(Object.entries(from.namespacePolicies).filter(([ns]) => ns in namespaces));
+    if (Object.keys(kept).length) out.namespacePolicies = kept;
+  }
   if (from.tokenRoles) out.tokenRoles = from.tokenRoles;
   return out;
 }

@@ -3,9 +3,14 @@
 // sensitive (returned obfuscated, vault-api-facts.md §D), the default granularity, and how the
 // store spells a secret's name.
 
-import { DESTINATION_TYPES, type DestinationType } from '../cluster/vocabulary.js';
+import { SERVICE_DESTINATION_TYPES, type ServiceDestinationType } from '../cluster/vocabulary.js';
 import type { FieldSpec } from '../../kernel/http/fields.js';
-export { DESTINATION_TYPES, type DestinationType };
+/**
+ * The types the sync area serves: the spec's five and the service's in-memory test type, `in-mem`
+ * (a store that lives inside the service, with nothing to connect to).
+ */
+export const DESTINATION_TYPES = SERVICE_DESTINATION_TYPES;
+export type DestinationType = ServiceDestinationType;
 
 export type Granularity = 'secret-path' | 'secret-key';
 export const GRANULARITIES: readonly Granularity[] = ['secret-path', 'secret-key'];
@@ -84,6 +89,15 @@ export const destinationTypes: Record<DestinationType, DestinationTypeInfo> = {
     // Docs example: `VAULT_KV_1234_MY_SECRET`.
     name: { allowed: /[A-Z0-9_]/, replacement: '_', upperCase: true },
   },
+  'in-mem': {
+    type: 'in-mem',
+    // The service's test store: nothing to connect to, so no connection parameters.
+    connection: [],
+    defaultGranularity: 'secret-path',
+    customTags: false,
+    // Held in memory under any name: nothing is replaced.
+    name: { allowed: /[\s\S]/, replacement: '_', upperCase: false },
+  },
   'webhost-project': {
     type: 'webhost-project',
     connection: [
@@ -151,4 +165,5 @@ export const STORED_SETTINGS: Record<DestinationType, Record<string, FieldSpec>>
     selected_repository_names: { type: 'strings' },
   },
   'webhost-project': { ...COMMON_SETTINGS },
+  'in-mem': { ...COMMON_SETTINGS },
 };

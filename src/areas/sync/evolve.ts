@@ -12,6 +12,9 @@ import { externalEntries } from './naming.js';
 import { advancingWal } from './replicated-config.js';
 import { nameFieldsOf, retryDelayMs, sourceOf, SYNC_DELAY_MS } from './sync.js';
 import type {
+  SyncConfigChanged,
+  SyncGithubAppDeleted,
+  SyncGithubAppWritten,
   SyncAssociation,
   SyncAssociationRemoved,
   SyncAssociationSet,
@@ -50,6 +53,21 @@ function storeFor(d: SimDraft, key: string): ExternalStore {
 
 // Every event that lands on a cluster changes its replicated configuration: advancingWal.
 const clusterReducers = advancingWal({
+  'sync-config-changed': (d: SimDraft, e: SyncConfigChanged) => {
+    const sync = d.clusters[e.cluster].sync;
+    if (e.config) sync.config = e.config;
+    else delete sync.config;
+  },
+  'sync-github-app-written': (d: SimDraft, e: SyncGithubAppWritten) => {
+    const sync = d.clusters[e.cluster].sync;
+    (sync.githubApps ??= {})[e.app.name] = e.app;
+  },
+  'sync-github-app-deleted': (d: SimDraft, e: SyncGithubAppDeleted) => {
+    const sync = d.clusters[e.cluster].sync;
+    if (!sync.githubApps) return;
+    delete sync.githubApps[e.name];
+    if (Object.keys(sync.githubApps).length === 0) delete sync.githubApps;
+  },
   'sync-destination-configured': (d: SimDraft, e: SyncDestinationConfigured) => {
     const c = d.clusters[e.cluster];
     const prev = c.sync.destinations[e.destination.key];

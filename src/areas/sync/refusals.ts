@@ -61,6 +61,32 @@ export const syncRefusals = defineRefusals('sync', {
     text: (raw: string, name: string) => [`Field validation failed: error converting input ${raw} for field "${name}": expected a boolean`],
     rule: rule('facts.fields', 'a flag of a DELETE (purge) is a boolean'),
   },
+  badQueueCapacity: {
+    status: 400,
+    wording: sim,
+    text: (given: number) => [`queue_capacity must be a positive number of operations, not ${given}`],
+    rule: rule('D.config', 'queue_capacity is the maximum number of pending sync operations allowed on the queue (sys/sync/config)'),
+  },
+  queueFull: {
+    status: 400,
+    wording: sim,
+    text: (capacity: number) => [`the sync queue is full: it already holds ${capacity} pending operation${capacity === 1 ? '' : 's'} (queue_capacity); wait for them to run, or raise queue_capacity with PATCH sys/sync/config`],
+    rule: rule('D.config', 'no more operations are queued than queue_capacity allows (sys/sync/config)'),
+  },
+  missingAppId: { status: 400, wording: sim, text: () => ['missing required field "app_id": the GitHub App\'s numeric ID'], rule: rule('D.apps', 'a GitHub App registration names the app by its ID and private key') },
+  missingPrivateKey: { status: 400, wording: sim, text: () => ['missing required field "private_key"'], rule: rule('D.apps', 'a GitHub App registration names the app by its ID and private key') },
+  badPrivateKey: {
+    status: 400,
+    wording: sim,
+    text: () => ['private_key is not a PEM-encoded private key: give the key GitHub generated for the app'],
+    rule: rule('D.apps', "a GitHub App's private key is the PEM file GitHub generates"),
+  },
+  appInUse: {
+    status: 400,
+    wording: sim,
+    text: (name: string, users: string[]) => [`GitHub App "${name}" is used by the destination${users.length === 1 ? '' : 's'} ${users.join(', ')}: point ${users.length === 1 ? 'it' : 'them'} elsewhere first`],
+    rule: rule('D.apps', 'a GitHub App that a code host destination authenticates as stays registered while the destination names it'),
+  },
   /** An unknown destination type in the path: as an unregistered path. */
   unknownType: { status: 404, wording: 'service', text: () => [multierror('unsupported path')], rule: rule('D.types', 'the destination types are the ones area D lists') },
 });

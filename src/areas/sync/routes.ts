@@ -16,6 +16,8 @@ import * as listDestinations from './decide/list-destinations.js';
 import * as readDestination from './decide/read-destination.js';
 import * as removeAssociation from './decide/remove-association.js';
 import * as setAssociation from './decide/set-association.js';
+import * as syncConfig from './decide/sync-config.js';
+import * as githubApps from './decide/github-apps.js';
 
 /**
  * Every sync endpoint: a client token with the path's capability, and a licence that has the
@@ -55,7 +57,17 @@ function destinationRows(type: DestinationType): Row[] {
   ];
 }
 
+/** sys/sync/config is "restricted-admin": the root namespace (vault-api-facts.md §0.1). */
+const configAuth = (): AuthRule => ({ ...syncAuth(), rootNamespace: true });
+
 export const syncRoutes: Route[] = routesOf([
+  row('GET', 'sys/sync/config', { summary: "read the sync system's settings", auth: configAuth(), decide: syncConfig.read }),
+  row('PATCH', 'sys/sync/config', { summary: 'disable or enable syncing, or change the queue capacity', auth: configAuth(), fields: syncConfig.fields, decide: syncConfig.patch }),
+  row('DELETE', 'sys/sync/config', { summary: "reset the sync system's settings to the defaults", auth: configAuth(), decide: syncConfig.reset }),
+  row('LIST', 'sys/sync/github-apps', { summary: 'list the GitHub Apps registered for sync', auth: syncAuth(), decide: githubApps.list }),
+  row('GET', 'sys/sync/github-apps/:name', { summary: 'read a GitHub App registered for sync', auth: syncAuth(), decide: githubApps.read }),
+  row('POST', 'sys/sync/github-apps/:name', { summary: 'register a GitHub App for code host destinations', auth: syncAuth(), fields: githubApps.fields, decide: githubApps.write }),
+  row('DELETE', 'sys/sync/github-apps/:name', { summary: 'remove a GitHub App registration', auth: syncAuth(), decide: githubApps.remove }),
   row('LIST', 'sys/sync/destinations', { summary: 'list sync destinations by type', auth: syncAuth(), decide: listDestinations.decide }),
   ...DESTINATION_TYPES.flatMap(destinationRows),
   row('LIST', 'sys/sync/destinations/:type', { summary: 'list sync destinations of one type', auth: syncAuth(), decide: listDestinations.decideOfType }),

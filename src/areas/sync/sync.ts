@@ -13,6 +13,7 @@
 // world's, one per destination, reached over the simulated network.
 import { modeOf } from '../../../models/replication-role.machine.js';
 import { operationOf, type AssociationValue, type FailureCause } from '../../../models/sync-association.machine.js';
+import { syncRuns, type SyncConfigValue } from '../../../models/sync-config.machine.js';
 import { DESTINATION_FAULTS, storeAnswer, type DestinationFault } from './external-store.js';
 import type { DestinationType, Granularity } from './destinations.js';
 import type { NameFields } from './naming.js';
@@ -53,7 +54,7 @@ export function emptySyncState(): SyncState {
 export function syncStateForPerformanceSecondary(primary: SyncState, secondaryStorage: Storage): SyncState {
   const destinations: Record<string, SyncDestination> = {};
   for (const [key, d] of Object.entries(primary.destinations)) if (d.namespace === '' || d.namespace in secondaryStorage.namespaces) destinations[key] = d;
-  return { destinations };
+  return { destinations, ...(primary.config ? { config: primary.config } : {}), ...(primary.githubApps ? { githubApps: primary.githubApps } : {}) };
 }
 
 export function destinationKey(namespace: string, type: string, name: string): string {
@@ -135,9 +136,28 @@ export function nextJob(c: ClusterState, a: SyncAssociation): { at: number; oper
   return { at: Math.max(changedAt, a.updatedAt) + SYNC_DELAY_MS, operation: 'sync' };
 }
 
-/** Whether a cluster runs sync jobs: a running cluster that is no kind of secondary (the active primary, or a standalone one). */
+/** The documented defaults of `sys/sync/config`. */
+export const SYNC_CONFIG_DEFAULTS = { disabled: false, queueCapacity: 1_000_000 } as const;
+
+/** The sync-config machine's value for a cluster's settings. */
+export function syncConfigValue(sync: SyncState): SyncConfigValue {
+  return sync.config?.disabled ? 'disabled' : 'enabled';
+}
+
+/**
+ * Whether a cluster runs sync jobs: a running cluster that is no kind of secondary (the active
+ * primary, or a standalone one) whose sync system is not disabled (the sync-config machine); while
+ * it is, operations stay queued (PENDING) and run once it is enabled again.
+ */
 export function runsSyncJobs(state: SimState, c: ClusterState): boolean {
-  return isUp(state.network, c.name) && modeOf(c.replication.dr.role) !== 'secondary' && modeOf(c.replication.performance.role) !== 'secondary';
+  return isUp(state.network, c.name) && modeOf(c.replication.dr.role) !== 'secondary' && modeOf(c.replication.performance.role) !== 'secondary' && syncRuns(syncConfigValue(c.sync));
+}
+
+/** How many operations the cluster's sync queue holds: the associations with one pending. */
+export function pendingOperations(sync: SyncState): number {
+  let n = 0;
+  for (const d of Object.values(sync.destinations)) for (const a of Object.values(d.associations)) if (operationOf(a.value) !== null) n++;
+  return n;
 }
 
 /**

@@ -60,6 +60,26 @@ export interface SyncDestination {
  */
 export interface SyncState {
   destinations: Record<string, SyncDestination>;
+  /** `sys/sync/config` as last patched; absent while it holds the defaults (never patched, or deleted). */
+  config?: SyncConfig;
+  /** The GitHub App registrations (`sys/sync/github-apps`), by name; absent while there is none. */
+  githubApps?: Record<string, SyncGithubApp>;
+}
+
+/** The sync system's settings (`sys/sync/config`). */
+export interface SyncConfig {
+  disabled: boolean;
+  queueCapacity: number;
+}
+
+/** One GitHub App a code host destination can authenticate as (`app_name`). */
+export interface SyncGithubApp {
+  name: string;
+  appId: number;
+  /** Kept as given; read back only as `"*****"`. */
+  privateKey: string;
+  /** SHA-256 of the key's public half (DER, base64), as GitHub shows a key's fingerprint. */
+  fingerprint: string;
 }
 // ---------------------------------------------------------------------------------------------------
 // Events
@@ -145,7 +165,34 @@ export interface SyncDestinationFaulted extends BaseEvent {
   fault: DestinationFault;
 }
 
-export type SyncEvent = SyncDestinationConfigured | SyncDestinationDeleted | SyncPurgeStarted | SyncAssociationSet | SyncAssociationRemoved | SyncAttempted | SyncDestinationFaulted;
+/** PATCH sys/sync/config accepted (the settings after it), or DELETE (`config` null: the defaults). */
+export interface SyncConfigChanged extends BaseEvent {
+  type: 'sync-config-changed';
+  cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
+  config: SyncConfig | null;
+}
+
+/** POST sys/sync/github-apps/:name accepted: registered or replaced. */
+export interface SyncGithubAppWritten extends BaseEvent {
+  type: 'sync-github-app-written';
+  cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
+  app: SyncGithubApp;
+}
+
+/** DELETE sys/sync/github-apps/:name accepted: the registration is gone. */
+export interface SyncGithubAppDeleted extends BaseEvent {
+  type: 'sync-github-app-deleted';
+  cluster: string;
+  /** The performance secondary the request was sent to, when it forwarded the write to this cluster, its primary (replication/forwarding.ts). */
+  forwardedBy?: string;
+  name: string;
+}
+
+export type SyncEvent = SyncConfigChanged | SyncGithubAppWritten | SyncGithubAppDeleted | SyncDestinationConfigured | SyncDestinationDeleted | SyncPurgeStarted | SyncAssociationSet | SyncAssociationRemoved | SyncAttempted | SyncDestinationFaulted;
 
 // The sync area's parts of the world state and its events, declared to the core (cluster/state.ts,
 // cluster/events.ts), which names no area.

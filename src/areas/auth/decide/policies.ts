@@ -3,17 +3,21 @@
 // (configurationLanding), as the service forwards it.
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { readPolicy } from '../../cluster/policy-text.js';
+import { aclPoliciesIn } from '../../cluster/policy.js';
 import { strictPolicyAttributes } from '../../cluster/version-rules.js';
 import { configurationLanding } from '../../replication/forwarding.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';
 import { authRefusals as R } from '../refusals.js';
 
+/** The namespace a policy event names: none for the root namespace, whose events keep their form. */
+const inNamespace = (ctx: RequestContext): { namespace?: string } => (ctx.namespace === '' ? {} : { namespace: ctx.namespace });
+
 /** The built-in policies every cluster has (not stored). */
 const BUILT_IN = ['default', 'root'];
 
 export function policyNames(ctx: RequestContext): string[] {
-  return [...new Set([...BUILT_IN, ...Object.keys(ctx.cluster.storage.policies ?? {})])].sort();
+  return [...new Set([...BUILT_IN, ...Object.keys(aclPoliciesIn(ctx.cluster.storage, ctx.namespace) ?? {})])].sort();
 }
 
 export function list(ctx: RequestContext): Outcome {
@@ -24,7 +28,7 @@ export function list(ctx: RequestContext): Outcome {
 export function read(ctx: RequestContext): Outcome {
   const name = ctx.params.name.toLowerCase();
   if (name === 'default') return reply.data({ name, policy: DEFAULT_TEXT, rules: DEFAULT_TEXT });
-  const p = ctx.cluster.storage.policies;
+  const p = aclPoliciesIn(ctx.cluster.storage, ctx.namespace);
   if (!p || !hasOwn(p, name)) return errors.notFound();
   return reply.data({ name, policy: p[name].text, rules: p[name].text });
 }
@@ -41,7 +45,7 @@ export function write(ctx: RequestContext<typeof writeFields>): Outcome {
   if (!read.ok) return R.policyUnreadable(read.error);
   const l = configurationLanding(ctx.state, ctx.cluster);
   if ('refuse' in l) return l.refuse;
-  return { events: [{ type: 'acl-policy-written', at: ctx.now, cluster: l.cluster, policy: { name, text, rules: read.rules } }], reply: () => reply.empty() };
+  return { events: [{ type: 'acl-policy-written', at: ctx.now, cluster: l.cluster, policy: { name, text, rules: read.rules }, ...inNamespace(ctx) }], reply: () => reply.empty() };
 }
 
 export function remove(ctx: RequestContext): Outcome {
@@ -49,10 +53,10 @@ export function remove(ctx: RequestContext): Outcome {
   if (name === 'root' || name === 'default') return R.builtinPolicy('delete', name);
   const l = configurationLanding(ctx.state, ctx.cluster);
   if ('refuse' in l) return l.refuse;
-  const p = ctx.state.clusters.named(l.cluster).storage.policies;
+  const p = aclPoliciesIn(ctx.state.clusters.named(l.cluster).storage, ctx.namespace);
   // Deleting a policy that is not there succeeds and changes nothing, as on the service.
   if (!p || !hasOwn(p, name)) return reply.empty();
-  return { events: [{ type: 'acl-policy-deleted', at: ctx.now, cluster: l.cluster, name }], reply: () => reply.empty() };
+  return { events: [{ type: 'acl-policy-deleted', at: ctx.now, cluster: l.cluster, name, ...inNamespace(ctx) }], reply: () => reply.empty() };
 }
 
 /** The `default` policy's text as a read shows it (the rules policy.ts DEFAULT_POLICY applies). */

@@ -95,23 +95,30 @@ function create(ctx: CreateCtx, role: TokenRole | null, orphanPath: boolean): Ou
   } else {
     const id = newServiceToken(ctx.rng);
     const accessor = ctx.rng.base62(24);
-    token = { id, accessor, name: displayName, namespace: ctx.namespace, policy: root ? 'root' : {}, policies, type, expiresAt, issuedAt: ctx.now, creationTtl: ttl, orphan, renewable, role: role?.name ?? '', displayName, meta, numUses: f.num_uses, explicitMaxTtl: explicitMax, period };
+    token = { id, accessor, name: displayName, namespace: ctx.namespace, policy: root ? 'root' : {}, policies, type, expiresAt, issuedAt: ctx.now, creationTtl: ttl, orphan, renewable, role: role?.name ?? '', displayName, meta, numUses: f.num_uses, explicitMaxTtl: explicitMax, period, ...(orphan ? {} : { parent: parent.id }) };
   }
-  const auth = {
+  const auth = authBlock(token, ttl);
+  return { events: [{ type: 'token-created', at: ctx.now, cluster: ctx.cluster.name, token }], reply: () => reply.data(null, { auth, mountType: 'token' }) };
+}
+
+/** The `auth` block of an answer that hands out (or renews) a token, `ttl` seconds left. */
+export function authBlock(token: TokenEntry, ttl: number) {
+  const policies = token.policies ?? [];
+  const meta = token.meta ?? {};
+  return {
     client_token: token.id,
     accessor: token.accessor,
     policies,
     token_policies: policies,
     metadata: Object.keys(meta).length ? meta : null,
     lease_duration: ttl,
-    renewable,
+    renewable: token.renewable ?? false,
     entity_id: '',
-    token_type: type,
-    orphan,
+    token_type: token.type ?? 'service',
+    orphan: token.orphan ?? true,
     mfa_requirement: null,
-    num_uses: f.num_uses,
+    num_uses: token.numUses ?? 0,
   };
-  return { events: [{ type: 'token-created', at: ctx.now, cluster: ctx.cluster.name, token }], reply: () => reply.data(null, { auth, mountType: 'token' }) };
 }
 
 export const createToken = (ctx: CreateCtx): Outcome => create(ctx, null, false);

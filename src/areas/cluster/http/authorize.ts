@@ -2,7 +2,7 @@
 // order follows the service: a DR secondary refuses client paths before anything else is looked
 // at; then the licence, the root-namespace restriction, and the token with its capabilities.
 import { modeOf } from '../../../../models/replication-role.machine.js';
-import { capabilitiesOf } from '../policy.js';
+import { aclPoliciesIn, capabilitiesOf } from '../policy.js';
 import type { Capability, ClusterState, TokenEntry } from '../state.js';
 import { resolveToken } from '../tokens.js';
 import { clusterRefusals } from '../refusals.js';
@@ -55,7 +55,7 @@ export function operationTokenValid(req: OperationTokenRequest): boolean {
 export function operationTokenStandIn(cluster: ClusterState, given: string, path: string, now: number): TokenEntry | null {
   const token = resolveToken(cluster, given, now);
   if (!token) return null;
-  if (token.type === 'batch') return capabilitiesOf(token, path, cluster.storage.policies).has('update') ? token : null;
+  if (token.type === 'batch') return capabilitiesOf(token, path, aclPoliciesIn(cluster.storage, token.namespace)).has('update') ? token : null;
   return token.policy === 'root' && drSecondaryTakesRootTokens(cluster.version) ? token : null;
 }
 
@@ -101,7 +101,7 @@ function familyRefusal(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>, full
   const token = resolveToken(cluster, sentToken, ctx.now);
   if (!token) return clusterRefusals.generationNeedsToken();
   if (isDrSecondary(cluster) && token.type !== 'batch' && token.policy !== 'root') return clusterRefusals.generationNeedsToken();
-  if (!capabilitiesOf(token, fullPath, cluster.storage.policies).has(capabilityOfMethod(ctx.method))) return errors.permissionDenied();
+  if (!capabilitiesOf(token, fullPath, aclPoliciesIn(cluster.storage, token.namespace)).has(capabilityOfMethod(ctx.method))) return errors.permissionDenied();
   return null;
 }
 
@@ -111,7 +111,7 @@ function clientTokenRefusal(rule: AuthRule, ctx: Omit<RequestContext, 'fields'>,
 
   const token: TokenEntry | null = resolveToken(cluster, sentToken, ctx.now);
   if (!token) return errors.unknownToken();
-  const caps = capabilitiesOf(token, fullPath, cluster.storage.policies);
+  const caps = capabilitiesOf(token, fullPath, aclPoliciesIn(cluster.storage, token.namespace));
   const needed = typeof rule.capability === 'function' ? rule.capability(ctx as RequestContext) : (rule.capability ?? capabilityOfMethod(ctx.method));
   if (!caps.has(needed)) return errors.permissionDenied();
   if (rule.sudo && !caps.has('sudo')) return errors.sudoRequired();

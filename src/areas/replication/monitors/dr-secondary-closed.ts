@@ -39,10 +39,15 @@ export const DR_SECONDARY_OPEN_PATHS: readonly string[] = [
   'sys/replication/dr/secondary/generate-operation-token/attempt',
   'sys/replication/dr/secondary/generate-operation-token/update',
   'sys/replication/dr/secondary/generate-public-key',
+  // the DR secondary's form of sys/config/reload/:subsystem (the API document lists it there)
+  'sys/replication/dr/secondary/config/reload/:subsystem',
 ];
 
+/** A listed path with a `:parameter` segment stands for any one segment there. */
+const OPEN = DR_SECONDARY_OPEN_PATHS.map((p) => (p.includes(':') ? new RegExp(`^${p.replace(/:[a-z_]+/g, '[^/]+')}$`) : p));
+
 export function isOpenOnDrSecondary(path: string): boolean {
-  return DR_SECONDARY_OPEN_PATHS.includes(path);
+  return OPEN.some((p) => (typeof p === 'string' ? p === path : p.test(path)));
 }
 
 export function drSecondaryClosed(): Monitor {

@@ -10,6 +10,7 @@ import { defaultTemplate, templateProblem } from '../naming.js';
 import { syncRefusals } from '../refusals.js';
 import { destinationKey, type DestinationSettings, type SyncDestinationConfigured } from '../sync.js';
 import type { SyncDestination } from '../types.js';
+import { unknownToVersion } from '../versions.js';
 import { destinationView, forwarded, landing } from './common.js';
 
 /** The body a type's create/update takes: its connection parameters and the common options. */
@@ -71,12 +72,18 @@ export const decide =
     }
 
     const destination: DestinationSettings = { key, namespace: ctx.namespace, type, name, connection, granularity, secretNameTemplate: template, customTags };
+    // Parameters newer than the version of the cluster the request reached: ignored there, with the warning.
+    const unknown = unknownToVersion(ctx.cluster.version, type, ctx.fields.present);
     const settings: Record<string, unknown> = {};
-    for (const k of Object.keys(STORED_SETTINGS[type])) if (ctx.fields.present.has(k)) settings[k] = fields[k];
-    else if (patch && existing?.settings && Object.prototype.hasOwnProperty.call(existing.settings, k)) settings[k] = existing.settings[k];
+    for (const k of Object.keys(STORED_SETTINGS[type])) {
+      if (unknown.includes(k)) continue;
+      if (ctx.fields.present.has(k)) settings[k] = fields[k];
+      else if (patch && existing?.settings && Object.prototype.hasOwnProperty.call(existing.settings, k)) settings[k] = existing.settings[k];
+    }
     if (Object.keys(settings).length) destination.settings = settings;
     const event: SyncDestinationConfigured = { type: 'sync-destination-configured', at: ctx.now, cluster: target.name, destination, ...forwarded(ctx, target) };
-    return { events: [event], reply: (after) => reply.data(destinationView(after.clusters.named(target.name).sync.destinations[key])) };
+    const warnings = unknown.length ? { warnings: [`Endpoint ignored these unrecognized parameters: [${unknown.join(' ')}]`] } : {};
+    return { events: [event], reply: (after) => reply.data(destinationView(after.clusters.named(target.name).sync.destinations[key]), warnings) };
   };
 
 /** The fields of a PATCH: those given, and the destination's own values for the rest. */

@@ -1,12 +1,13 @@
 // POST sys/sync/destinations/<type>/:name/associations/remove: unsyncs a secret from the destination;
 // success when the association does not exist or is already removed (area D rule 3).
-import { askAssociation } from '../../../../models/sync-association.machine.js';
+import { askAssociation, operationOf } from '../../../../models/sync-association.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
 import { associationId, type SyncAssociationRemoved } from '../sync.js';
 import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
+import { queueRoom } from './sync-config.js';
 import { fields as setFields } from './set-association.js';
 
 export const fields = { ...setFields, name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
@@ -28,6 +29,8 @@ export const decide =
     const answer = askAssociation(value, { type: 'remove' });
     if ('refused' in answer) throw new Error(`the sync association machine refused remove in ${value}: its table has a row for every state`);
     if (!mount || answer.next === value) return reply.data(associationsView(d));
+    const full = operationOf(value) !== null ? null : queueRoom(target.sync);
+    if (full) return full;
     const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
   };

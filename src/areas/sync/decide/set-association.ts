@@ -1,6 +1,6 @@
 // POST sys/sync/destinations/<type>/:name/associations/set: associates a KV-v2 secret the caller may
 // read with the destination (the sync-association machine links it; a sync follows as time passes).
-import { askAssociation, isLinked } from '../../../../models/sync-association.machine.js';
+import { askAssociation, isLinked, operationOf } from '../../../../models/sync-association.machine.js';
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { recordAt } from '../../cluster/keymap.js';
 import { capabilitiesOf } from '../../cluster/policy.js';
@@ -12,6 +12,7 @@ import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
 import { associationId, type SyncAssociationSet } from '../sync.js';
 import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
+import { queueRoom } from './sync-config.js';
 
 export const fields = { mount: { type: 'string', default: '' }, secret_name: { type: 'string', default: '' } } as const satisfies Record<string, FieldSpec>;
 
@@ -36,6 +37,9 @@ export const decide =
     // The association machine links it (or refreshes a link); its table takes `set` in every state.
     const answer = askAssociation(prev?.value ?? 'unlinked.none', { type: 'set' });
     if ('refused' in answer) throw new Error(`the sync association machine refused set in ${prev?.value ?? 'unlinked.none'}: its table has a row for every state`);
+    // A new operation takes a place in the sync queue; one already queued is replaced in its place.
+    const full = prev && operationOf(prev.value) !== null ? null : queueRoom(target.sync);
+    if (full) return full;
     // A refresh keeps the naming the association was created with; a new link takes the destination's.
     const naming = prev && isLinked(prev.value) ? { granularity: prev.granularity, template: prev.template } : { granularity: d.granularity, template: d.secretNameTemplate };
     const event: SyncAssociationSet = {

@@ -93,10 +93,9 @@ describe('router: paths of the service replsim does not simulate', () => {
     const w = kvWorld();
     const token = w.tokenNamed('east', 'root');
     for (const [method, path] of [
-      ['GET', 'sys/sync/config'],
       ['GET', 'sys/activation-flags'],
       ['POST', 'sys/activation-flags/secrets-sync/activate'],
-      ['POST', 'sys/replication/recover'],
+      ['POST', 'secret/undelete/app'],
     ]) {
       const r = w.request('east', { method, path, token });
       expect(r.status, path).toBe(501);

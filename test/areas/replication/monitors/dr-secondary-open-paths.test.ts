@@ -10,7 +10,6 @@ import type { Method } from '../../../../src/kernel/http/http.js';
 
 /** Paths of the monitor's list that replsim does not serve (no route, or 501). */
 const NOT_SERVED: string[] = [
-  'sys/replication/dr/secondary/recover',
   'sys/replication/dr/secondary/license',
   'sys/replication/dr/secondary/license/signed',
 ];
@@ -50,7 +49,7 @@ describe('the paths open on a DR secondary', () => {
         (errors.includes(CLOSED) ? closedByRoutes : openByRoutes).add(path);
       }
     }
-    const listed = new Set(DR_SECONDARY_OPEN_PATHS);
+    const listed = new Set(DR_SECONDARY_OPEN_PATHS.map(concrete));
     expect([...openByRoutes].filter((p) => !listed.has(p)), 'answered on a DR secondary, but not in the monitor’s list').toEqual([]);
     expect([...listed].filter((p) => closedByRoutes.has(p)), 'in the monitor’s list, but refused by the routes').toEqual([]);
     // Listed paths the routes do not serve at all (no route, or 501) are named here, so the list
