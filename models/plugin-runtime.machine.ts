@@ -3,7 +3,8 @@
 //
 // The world stores only the registered runtimes (absent = no entry) and uses this machine as a pure
 // transition function (`stepRuntime`) to decide whether a request may change an entry.
-import { setup, transition } from 'xstate';
+import { setup } from 'xstate';
+import { ask } from './ask.js';
 
 export type RuntimeValue = 'absent' | 'registered';
 
@@ -34,28 +35,10 @@ export const pluginRuntimeMachine = setup({
   },
 });
 
-const outcomes = new Map<string, RuntimeValue | null>();
-
-/**
- * The entry after the request, or null when the catalog refuses it (see `runtimeRefusal`). The
- * outcome depends on the value, the event's type and whether a plugin references the runtime (the
- * guard's one fact), so each combination is asked of the machine once and remembered.
- */
+/** The entry after the request, or null when the catalog refuses it (see `runtimeRefusal`). */
 export function stepRuntime(value: RuntimeValue, event: RuntimeEvent): RuntimeValue | null {
-  const key = `${value}|${event.type}|${event.type === 'delete' && event.referencedBy.length === 0}`;
-  let next = outcomes.get(key);
-  if (next === undefined) {
-    next = transitionRuntime(value, event);
-    outcomes.set(key, next);
-  }
-  return next;
-}
-
-/** The machine's own answer, through xstate's `transition` (the reference `stepRuntime` remembers). */
-export function transitionRuntime(value: RuntimeValue, event: RuntimeEvent): RuntimeValue | null {
-  const snap = pluginRuntimeMachine.resolveState({ value, context: undefined as never });
-  if (!snap.can(event)) return null;
-  return transition(pluginRuntimeMachine, snap, event)[0].value as RuntimeValue;
+  const answer = ask(pluginRuntimeMachine, value, undefined, event);
+  return 'next' in answer ? (answer.next as RuntimeValue) : null;
 }
 
 /**
@@ -63,7 +46,10 @@ export function transitionRuntime(value: RuntimeValue, event: RuntimeEvent): Run
  * before it looks for the entry, so a reference is reported first.
  */
 export function runtimeRefusal(value: RuntimeValue, event: RuntimeEvent): { kind: 'referenced'; plugins: string[] } | { kind: 'not-found' } | null {
-  if (stepRuntime(value, event) !== null) return null;
+  const answer = ask(pluginRuntimeMachine, value, undefined, event);
+  if ('next' in answer) return null;
+  // The service looks for referencing plugins before it looks for the entry: a reference is the
+  // reason even where the machine has no row (an absent entry).
   if (event.type === 'delete' && event.referencedBy.length > 0) return { kind: 'referenced', plugins: event.referencedBy };
   return { kind: 'not-found' };
 }

@@ -8,7 +8,8 @@
 //
 // The world stores the settings (absent = the defaults) and uses this machine as a pure transition
 // function (`stepSyncConfig`): whether jobs run, and whether an operation may be queued.
-import { setup, transition } from 'xstate';
+import { setup } from 'xstate';
+import { ask } from './ask.js';
 
 export type SyncConfigValue = 'enabled' | 'disabled';
 
@@ -50,9 +51,8 @@ export const syncConfigMachine = setup({
 
 /** The value after `event`, or null when the machine refuses it (a full queue). */
 export function stepSyncConfig(value: SyncConfigValue, event: SyncConfigEvent): SyncConfigValue | null {
-  const snap = syncConfigMachine.resolveState({ value, context: undefined as never });
-  if (!snap.can(event)) return null;
-  return transition(syncConfigMachine, snap, event)[0].value as SyncConfigValue;
+  const answer = ask(syncConfigMachine, value, undefined, event);
+  return 'next' in answer ? (answer.next as SyncConfigValue) : null;
 }
 
 /** Whether a cluster whose sync system is in `value` runs its sync jobs. */

@@ -6,7 +6,8 @@
 //
 // The world stores only the registered apps (absent = no entry) and uses this machine as a pure
 // transition function (`stepGithubApp`).
-import { setup, transition } from 'xstate';
+import { setup } from 'xstate';
+import { ask } from './ask.js';
 
 export type GithubAppValue = 'absent' | 'registered';
 
@@ -36,7 +37,6 @@ export const githubAppMachine = setup({
 
 /** The entry after `event`, or null when refused (a delete of an app a destination uses, or of none). */
 export function stepGithubApp(value: GithubAppValue, event: GithubAppEvent): GithubAppValue | null {
-  const snap = githubAppMachine.resolveState({ value, context: undefined as never });
-  if (!snap.can(event)) return null;
-  return transition(githubAppMachine, snap, event)[0].value as GithubAppValue;
+  const answer = ask(githubAppMachine, value, undefined, event);
+  return 'next' in answer ? (answer.next as GithubAppValue) : null;
 }

@@ -7,7 +7,8 @@
 //
 // The world stores tokens as plain data and uses this machine as a pure transition function
 // (`stepToken`) with the token's facts as the guards' inputs; the refusal says which fact failed.
-import { setup, transition } from 'xstate';
+import { setup } from 'xstate';
+import { ask } from './ask.js';
 
 export type TokenValue = 'service' | 'batch' | 'revoked';
 
@@ -35,7 +36,6 @@ export const tokenMachine = setup({
 
 /** The token after `event`, or null when the token store refuses it. */
 export function stepToken(value: TokenValue, event: TokenEvent): TokenValue | null {
-  const snap = tokenMachine.resolveState({ value, context: undefined as never });
-  if (!snap.can(event)) return null;
-  return transition(tokenMachine, snap, event)[0].value as TokenValue;
+  const answer = ask(tokenMachine, value, undefined, event);
+  return 'next' in answer ? (answer.next as TokenValue) : null;
 }
