@@ -26,11 +26,13 @@ import { SeededRng } from './kernel/prng.js';
 import { Bus, networkFate, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
 import { gather, gatherKeyed, gatherMountRoutes, gatherWorldReducers } from './kernel/area.js';
 import { AREAS } from './areas.js';
+// Where a write lands is performance replication's rule; the routing hands it to every request.
+import { landing as replicationLanding } from './areas/replication/forwarding.js';
 
 /** Every reducer of the world: the network's (the kernel's) and every area's; replay and the monitors' fold use the same. */
 export const reducers = withRoot(gatherWorldReducers<SimState, SimEvent>(AREAS, networkReducers), nextState);
 /** The routes the world serves: every area's `sys/` paths, and the KV engines' routes by mount type. */
-export const routes: RouteTable = { sys: gather(AREAS, 'routes'), mounts: gatherMountRoutes(AREAS) as RouteTable['mounts'] };
+export const routes: RouteTable = { sys: gather(AREAS, 'routes'), mounts: gatherMountRoutes(AREAS) as RouteTable['mounts'], landing: replicationLanding };
 /** What happens by itself as time passes, in every area. */
 /** What each area sends over the bus between the clusters (src/kernel/bus.ts), read from each applied event. */
 const messageSources: MessageSource<SimState, SimEvent>[] = gather(AREAS, 'messages');

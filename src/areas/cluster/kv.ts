@@ -3,7 +3,6 @@
 // key's `metadata`, check-and-set and `max_versions` (the service's hashicorp/vault-plugin-secrets-kv,
 // path_config.go, path_metadata.go, path_data.go; what was chosen: src/areas/cluster/README.md).
 import type { SimEvent } from './events.js';
-import { forwardedFrom, writeLanding } from '../replication/forwarding.js';
 import type { KvMountConfig, KvRecord, MountEntry, SimState } from './state.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import { own } from '../../kernel/own.js';
@@ -11,7 +10,7 @@ import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { parseFields } from '../../kernel/http/fields.js';
 import { hasOwn } from '../../kernel/own.js';
 import { liveVersion, versionAt, versionEntries } from './versions.js';
-import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
+import { forwardedFrom, endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
 import { notBuilt } from './http/not-built.js';
 import { clusterRefusals } from './refusals.js';
 import { keyEntries, recordAt, type KeyMap } from './keymap.js';
@@ -69,7 +68,7 @@ function forwarded(ctx: RequestContext, landed: string): { forwardedBy?: string 
 }
 
 function write(ctx: RequestContext, data: Record<string, unknown>, answer: (after: SimState, landed: string) => Reply, options?: Record<string, unknown>): Outcome {
-  const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
+  const target = ctx.landing.write(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
   // Check-and-set is checked where the write lands (a performance secondary forwards it to its primary).
   if (options) {
@@ -82,7 +81,7 @@ function write(ctx: RequestContext, data: Record<string, unknown>, answer: (afte
 }
 
 function remove(ctx: RequestContext, scope: 'latest' | 'all'): Outcome {
-  const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
+  const target = ctx.landing.write(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
   // The record where the delete lands: a performance secondary forwards it to its primary, which may
   // hold a version the secondary has not received yet (a write forwarded a moment ago).
@@ -170,7 +169,7 @@ const configFields = { max_versions: { type: 'int' }, cas_required: { type: 'boo
 function writeConfig(ctx: RequestContext<typeof configFields>): Outcome {
   const f = ctx.fields;
   if (f.present.size === 0) return reply.empty();
-  const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
+  const target = ctx.landing.write(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
   // The service: a negative delete_version_after disables it on every key (stored as -1s), 0 clears it.
   const dva = f.present.has('delete_version_after') ? (f.delete_version_after < 0 ? -1 : Math.trunc(f.delete_version_after / 1000)) : undefined;
@@ -267,7 +266,7 @@ function writeMetadata(ctx: RequestContext<typeof metadataFields>): Outcome {
     if ('refuse' in cm) return cm.refuse;
     customMetadata = cm.ok;
   }
-  const target = writeLanding(ctx.state, ctx.cluster, mountOf(ctx));
+  const target = ctx.landing.write(ctx.state, ctx.cluster, mountOf(ctx));
   if ('refuse' in target) return target.refuse;
   const mount = ctx.state.clusters.named(target.cluster).storage.mounts[ctx.params.mount];
   const warnings =

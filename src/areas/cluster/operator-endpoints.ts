@@ -6,7 +6,6 @@
 import { rfc3339 } from '../../kernel/clock.js';
 import { errors, reply } from '../../kernel/http/http.js';
 import { hasOwn } from '../../kernel/own.js';
-import { configurationLanding } from '../replication/forwarding.js';
 import { endpoint, type Outcome, type RequestContext, type Route } from './http/route.js';
 import { asFolder } from './paths.js';
 import { clusterRefusals } from './refusals.js';
@@ -87,7 +86,7 @@ function enable(ctx: RequestContext<typeof enableFields>): Outcome {
   const kind = kvType(type, f.options);
   if (!kind) return errors.notImplemented(`secrets engine type ${JSON.stringify(type)} (replsim simulates kv version 1 and 2)`);
   const path = mountPath(ctx);
-  const landingAt = f.local ? { cluster: ctx.cluster.name } : configurationLanding(ctx.state, ctx.cluster);
+  const landingAt = f.local ? { cluster: ctx.cluster.name } : ctx.landing.configuration(ctx.state, ctx.cluster);
   if ('refuse' in landingAt) return landingAt.refuse;
   const target = ctx.state.clusters.named(landingAt.cluster);
   for (const m of Object.keys(target.storage.mounts)) if (path.startsWith(m) || m.startsWith(path)) return clusterRefusals.mountInUse(m);
@@ -114,7 +113,7 @@ function disable(ctx: RequestContext): Outcome {
   const m = ctx.cluster.storage.mounts[path];
   // Disabling a path nothing is mounted at succeeds and changes nothing, as on the service.
   if (!m || !hasOwn(ctx.cluster.storage.mounts, path)) return reply.empty();
-  const landingAt = m.local ? { cluster: ctx.cluster.name } : configurationLanding(ctx.state, ctx.cluster);
+  const landingAt = m.local ? { cluster: ctx.cluster.name } : ctx.landing.configuration(ctx.state, ctx.cluster);
   if ('refuse' in landingAt) return landingAt.refuse;
   if (!hasOwn(ctx.state.clusters.named(landingAt.cluster).storage.mounts, path)) return reply.empty();
   return { events: [{ type: 'mount-disabled', at: ctx.now, cluster: landingAt.cluster, mount: path }], reply: () => reply.empty() };

@@ -6,20 +6,8 @@
 import { modeOf } from '../../../models/replication-role.machine.js';
 import { linkDown } from './link.js';
 import type { ClusterState, MountEntry, SimState } from '../cluster/state.js';
-import type { Refused } from '../../kernel/refusal.js';
+import type { Landing, WriteLanding } from '../cluster/http/route.js';
 import { replicationRefusals as R } from './refusals.js';
-
-export type WriteLanding = { cluster: string } | { refuse: Refused };
-
-/**
- * What an event of a write records about its forwarding: `forwardedBy`, the cluster the request was
- * sent to, when the write landed elsewhere (its performance primary). Absent otherwise, so events of
- * writes that were not forwarded are as before. The bus reads it (messages.ts: a `forwarded-write`
- * from that secondary to the primary).
- */
-export function forwardedFrom(sentTo: string, landed: string): { forwardedBy?: string } {
-  return landed === sentTo ? {} : { forwardedBy: sentTo };
-}
 
 // The service's `logical.ErrReadOnly` (sdk/logical/storage.go) is `replication.readOnly` in refusals.ts.
 
@@ -48,3 +36,6 @@ export function writeLanding(state: SimState, cluster: ClusterState, mount: Moun
   if (!state.clusters.named(r.primary).storage.mounts[mount.path] || state.clusters.named(r.primary).storage.mounts[mount.path].local) return { refuse: R.readOnly() };
   return { cluster: r.primary };
 }
+
+/** The forwarding rule as the routing hands it to every request (cluster/http/route.ts `Landing`). */
+export const landing: Landing = { configuration: configurationLanding, write: writeLanding };

@@ -9,10 +9,10 @@ import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
 import { drRoutes, replicationRoutes } from '../../../src/areas/replication/routes.js';
 import type { RouteTable } from '../../../src/areas/cluster/http/routing.js';
 import type { SimState } from '../../../src/areas/cluster/state.js';
-import { World } from '../../../src/world.js';
+import { routes as worldRoutes, World } from '../../../src/world.js';
 import { rootOf } from './helpers.js';
 
-const table: RouteTable = { sys: [...replicationRoutes('performance'), ...drRoutes, ...operationTokenRoutes], mounts: kvRoutes };
+const table: RouteTable = { sys: [...replicationRoutes('performance'), ...drRoutes, ...operationTokenRoutes], mounts: kvRoutes, landing: worldRoutes.landing };
 const PERF = 'sys/replication/performance';
 
 /** A world driven by the test table: requests through the router, time through the world's processes and bus. */

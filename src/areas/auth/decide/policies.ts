@@ -5,7 +5,6 @@ import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import { readPolicy } from '../../cluster/policy-text.js';
 import { aclPoliciesIn } from '../../cluster/policy.js';
 import { strictPolicyAttributes } from '../../cluster/version-rules.js';
-import { configurationLanding } from '../../replication/forwarding.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';
 import { authRefusals as R } from '../refusals.js';
@@ -43,7 +42,7 @@ export function write(ctx: RequestContext<typeof writeFields>): Outcome {
   if (text.trim() === '') return R.policyMissing();
   const read = readPolicy(text, strictPolicyAttributes(ctx.cluster.version));
   if (!read.ok) return R.policyUnreadable(read.error);
-  const l = configurationLanding(ctx.state, ctx.cluster);
+  const l = ctx.landing.configuration(ctx.state, ctx.cluster);
   if ('refuse' in l) return l.refuse;
   return { events: [{ type: 'acl-policy-written', at: ctx.now, cluster: l.cluster, policy: { name, text, rules: read.rules }, ...inNamespace(ctx) }], reply: () => reply.empty() };
 }
@@ -51,7 +50,7 @@ export function write(ctx: RequestContext<typeof writeFields>): Outcome {
 export function remove(ctx: RequestContext): Outcome {
   const name = ctx.params.name.toLowerCase();
   if (name === 'root' || name === 'default') return R.builtinPolicy('delete', name);
-  const l = configurationLanding(ctx.state, ctx.cluster);
+  const l = ctx.landing.configuration(ctx.state, ctx.cluster);
   if ('refuse' in l) return l.refuse;
   const p = aclPoliciesIn(ctx.state.clusters.named(l.cluster).storage, ctx.namespace);
   // Deleting a policy that is not there succeeds and changes nothing, as on the service.

@@ -5,7 +5,6 @@
 // aliases) are stored and read back.
 import type { Outcome, RequestContext } from '../../cluster/http/route.js';
 import type { TokenRole } from '../../cluster/state.js';
-import { configurationLanding } from '../../replication/forwarding.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';
 import { authRefusals as R } from '../refusals.js';
@@ -57,7 +56,7 @@ export function write(ctx: RequestContext<typeof writeFields>): Outcome {
     path_suffix: f.path_suffix,
     allowed_entity_aliases: f.allowed_entity_aliases,
   };
-  const l = configurationLanding(ctx.state, ctx.cluster);
+  const l = ctx.landing.configuration(ctx.state, ctx.cluster);
   if ('refuse' in l) return l.refuse;
   return { events: [{ type: 'token-role-written', at: ctx.now, cluster: l.cluster, role }], reply: () => reply.empty() };
 }
@@ -97,7 +96,7 @@ export function list(ctx: RequestContext): Outcome {
 }
 
 export function remove(ctx: RequestContext): Outcome {
-  const l = configurationLanding(ctx.state, ctx.cluster);
+  const l = ctx.landing.configuration(ctx.state, ctx.cluster);
   if ('refuse' in l) return l.refuse;
   const roles = ctx.state.clusters.named(l.cluster).storage.tokenRoles;
   if (!roles || !hasOwn(roles, ctx.params.role_name)) return reply.empty();

@@ -3,7 +3,8 @@
 // authorize.ts), its body fields, and the handler that turns a checked request into events and a
 // reply, reading a cluster of the world's state.
 import type { SimEvent } from '../events.js';
-import type { Capability, ClusterState, SimState, TokenEntry } from '../state.js';
+import type { Capability, ClusterState, MountEntry, SimState, TokenEntry } from '../state.js';
+import type { Refused } from '../../../kernel/refusal.js';
 import type { Rng } from '../../../kernel/prng.js';
 import type { FieldSpec, Fields } from '../../../kernel/http/fields.js';
 import type { Method } from '../../../kernel/http/http.js';
@@ -57,6 +58,28 @@ export interface RequestContext<F extends Record<string, FieldSpec> = Record<str
   now: number;
   /** Draw only once every check has passed: a refused request must draw nothing. */
   rng: Rng;
+  /** Where a write sent here lands (replication's rule, given to the routing by the world). */
+  landing: Landing;
+}
+
+/** Where a write lands: on a cluster (the one it was sent to, or the primary it is forwarded to), or refused. */
+export type WriteLanding = { cluster: string } | { refuse: Refused };
+
+/**
+ * Where a write sent to a cluster lands. Performance replication decides it (a performance
+ * secondary forwards writes of replicated data to its primary: replication/forwarding.ts); the world
+ * gives that rule to the routing, so the areas that take writes ask the request for it.
+ */
+export interface Landing {
+  /** A write of replicated configuration: sync, the plugin catalog, ACL policies, token roles, mounts. */
+  configuration(state: SimState, cluster: ClusterState): WriteLanding;
+  /** A KV write to `mount`. */
+  write(state: SimState, cluster: ClusterState, mount: MountEntry): WriteLanding;
+}
+
+/** What a forwarded write's event records: the cluster it was sent to, when it landed elsewhere. */
+export function forwardedFrom(sentTo: string, landed: string): { forwardedBy?: string } {
+  return landed === sentTo ? {} : { forwardedBy: sentTo };
 }
 
 /** A handler's answer: a reply alone (reads, refusals), or events to append and the reply after them. */

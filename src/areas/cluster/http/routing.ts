@@ -19,12 +19,14 @@ import { rejectsUncleanedPaths, tokenHeaderLimit } from '../version-rules.js';
 
 /** A path segment `.` or `..`, or an empty one (`//`). */
 const UNCLEANED = /(^|\/)\.\.?(\/|$)|\/\//;
-import type { AuthRule, BaseContext, Endpoint, Route } from './route.js';
+import type { AuthRule, BaseContext, Endpoint, Landing, Route } from './route.js';
 
 /** The routes a world serves: fixed `sys/` paths, and routes relative to a mount per mount type. */
 export interface RouteTable {
   sys: Route[];
   mounts: Record<MountType, Route[]>;
+  /** Where a write lands (replication's forwarding rule), handed to every request. */
+  landing: Landing;
 }
 
 /** Where a request goes on a cluster: the kernel's location, and the namespace and full path it was found in. */
@@ -75,6 +77,7 @@ export function clusterRouting(state: SimState, clusterName: string, rng: Rng, t
       token: resolveToken(cluster, token, state.now),
       now: state.now,
       rng,
+      landing: table.landing,
     }),
 
     authorize(rule, ctx, location, token) {

@@ -1,15 +1,14 @@
 // What the plugin catalog's decisions share. The catalog is replicated configuration: a performance
 // secondary answers reads from its copy of its primary's catalog, and a change sent to it is applied
 // on the primary (`configurationLanding`), checked against the primary's catalog.
-import type { RequestContext } from '../../cluster/http/route.js';
+import { forwardedFrom, type RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState } from '../../cluster/state.js';
 import type { Reply } from '../../../kernel/http/http.js';
-import { configurationLanding, forwardedFrom } from '../../replication/forwarding.js';
 import type { PluginRuntime } from '../plugins.js';
 
 /** The cluster a change lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 export function landing(ctx: RequestContext): ClusterState | Reply {
-  const l = configurationLanding(ctx.state, ctx.cluster);
+  const l = ctx.landing.configuration(ctx.state, ctx.cluster);
   return 'refuse' in l ? l.refuse : ctx.state.clusters.named(l.cluster);
 }
 

@@ -6,18 +6,17 @@
 // applied on its primary (`configurationLanding`, as a KV write to a replicated mount), whose state
 // the write is checked against and whose answer is returned.
 import { syncStatusOf } from '../../../../models/sync-association.machine.js';
-import type { RequestContext } from '../../cluster/http/route.js';
+import { forwardedFrom, type RequestContext } from '../../cluster/http/route.js';
 import type { ClusterState, MountEntry } from '../../cluster/state.js';
 import { rfc3339 } from '../../../kernel/clock.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
-import { configurationLanding, forwardedFrom } from '../../replication/forwarding.js';
 import { destinationTypes, obfuscated, type DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
 import { associationId, destinationKey, type SyncDestination } from '../sync.js';
 
 /** The cluster a write lands on (the primary, for a performance secondary), or why it cannot be forwarded. */
 export function landing(ctx: RequestContext): ClusterState | Reply {
-  const l = configurationLanding(ctx.state, ctx.cluster);
+  const l = ctx.landing.configuration(ctx.state, ctx.cluster);
   return 'refuse' in l ? l.refuse : ctx.state.clusters.named(l.cluster);
 }
 

@@ -5,6 +5,7 @@ import type { AuthRule, RequestContext } from '../../../../src/areas/cluster/htt
 import type { ClusterState, License } from '../../../../src/areas/cluster/state.js';
 import { capabilitiesOf } from '../../../../src/areas/cluster/policy.js';
 import { errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
+import { routes } from '../../../../src/world.js';
 
 function ctxFor(over: { license?: License; drSecondary?: boolean; namespace?: string; body?: Record<string, unknown>; opToken?: string | null } = {}) {
   const w = kvWorld();
@@ -15,7 +16,7 @@ function ctxFor(over: { license?: License; drSecondary?: boolean; namespace?: st
     drOperationToken: over.opToken ?? null,
     replication: { ...base.replication, dr: { ...base.replication.dr, role: over.drSecondary ? 'secondary.following' : 'disabled' } },
   };
-  const ctx = { state: w.state, cluster, method: 'POST', path: 'sys/replication/dr/primary/enable', namespace: over.namespace ?? '', params: {}, query: {}, body: over.body ?? {}, token: null, now: 0, rng: null as never } as Omit<RequestContext, 'fields'>;
+  const ctx = { state: w.state, cluster, method: 'POST', path: 'sys/replication/dr/primary/enable', namespace: over.namespace ?? '', params: {}, query: {}, body: over.body ?? {}, token: null, now: 0, rng: null as never, landing: routes.landing } as Omit<RequestContext, 'fields'>;
   return { w, ctx };
 }
 

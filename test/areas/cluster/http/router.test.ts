@@ -6,6 +6,7 @@ import { dispatch } from '../../../../src/kernel/http/router.js';
 import { clusterRouting } from '../../../../src/areas/cluster/http/routing.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 import { dataOf, errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
+import { routes as worldRoutes } from '../../../../src/world.js';
 
 describe('router', () => {
   it('LIST is the method LIST or GET with ?list=true, and both answer the same keys', () => {
@@ -69,7 +70,7 @@ describe('router', () => {
   it('unbuilt areas of the spec answer 501 not implemented, never a success', () => {
     // Every area of the spec is built now; the placeholder is checked on a route table of its own.
     const w = kvWorld();
-    const routes = { sys: [notBuilt('sys/not-yet/:x', ['GET'], 'an unbuilt area')], mounts: kvRoutes };
+    const routes = { sys: [notBuilt('sys/not-yet/:x', ['GET'], 'an unbuilt area')], mounts: kvRoutes, landing: worldRoutes.landing };
     const d = dispatch(clusterRouting(w.state, 'east', new SeededRng(1), routes), { method: 'GET', path: 'sys/not-yet/x', token: w.tokenNamed('east', 'root') });
     const r = render(d.outcome as Reply, () => 'id');
     expect(r.status).toBe(501);
