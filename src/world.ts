@@ -5,7 +5,7 @@
 import { hasUnauthenticatedAccessSetting } from './areas/cluster/version-rules.js';
 import type { Observable } from 'rxjs';
 import type { SimEvent } from './areas/cluster/events.js';
-import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
+import { genesisEvent, type Topology } from './areas/service/genesis.js';
 import { nextState, type SimState } from './areas/cluster/state.js';
 import { ClusterTable } from './areas/cluster/cluster-table.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';

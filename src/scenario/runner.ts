@@ -9,7 +9,7 @@ import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/cluster/events.js';
 import type { SimState } from '../areas/cluster/state.js';
 import { decodeToken } from '../areas/cluster/crypto/otp.js';
-import type { Topology } from '../areas/cluster/genesis.js';
+import type { Topology } from '../areas/service/genesis.js';
 import type { ExternalStore } from '../areas/sync/external-store.js';
 import { World, WorldUsageError } from '../world.js';
 import { getPath } from './dotted.js';

@@ -7,7 +7,7 @@ import { emptyKeyMap, keyNames } from '../../src/areas/cluster/keymap.js';
 import { emptyVersions } from '../../src/areas/cluster/versions.js';
 import { objects } from './reachable.js';
 import { describe, expect, it } from 'vitest';
-import { coreReducers } from '../../src/areas/cluster/reducers.js';
+import { coreReducers } from '../../src/areas/service/reducers.js';
 import type { KvDeleted, KvWritten, SimEvent } from '../../src/areas/cluster/events.js';
 import type { ClusterState, KvRecord, SimState } from '../../src/areas/cluster/state.js';
 import { reducers, World } from '../../src/world.js';

@@ -3,15 +3,15 @@
 // and written into the `world-created` event, so replay rebuilds the same clusters without drawing.
 import { initialGenerationAttempt } from '../../../models/generation-attempt.machine.js';
 import type { Rng } from '../../kernel/prng.js';
-import { newServiceToken } from './tokens.js';
-import { asFolder, namespaceOfPath } from './paths.js';
-import { splitRootKey } from './crypto/shamir.js';
-import type { WorldCreated } from './events.js';
+import { newServiceToken } from '../cluster/tokens.js';
+import { asFolder, namespaceOfPath } from '../cluster/paths.js';
+import { splitRootKey } from '../cluster/crypto/shamir.js';
+import type { WorldCreated } from '../cluster/events.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
-import { emptyReplication, type AclPolicy, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry, type TokenRole } from './state.js';
-import { sealBatchToken } from './crypto/batch-token.js';
-import { policyText, readPolicy } from './policy-text.js';
-import { strictPolicyAttributes } from './version-rules.js';
+import { emptyReplication, type AclPolicy, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry, type TokenRole } from '../cluster/state.js';
+import { sealBatchToken } from '../cluster/crypto/batch-token.js';
+import { policyText, readPolicy } from '../cluster/policy-text.js';
+import { strictPolicyAttributes } from '../cluster/version-rules.js';
 import { emptySyncState } from '../sync/sync.js';
 
 export interface ClusterSpec {

@@ -4,7 +4,7 @@
 // an attempt already started) is applied to it. This does not need the DR enable endpoint.
 import type { ApiRequest, ApiResponse } from '../../../src/kernel/http/http.js';
 import type { SimEvent, WorldCreated } from '../../../src/areas/cluster/events.js';
-import type { ClusterSpec } from '../../../src/areas/cluster/genesis.js';
+import type { ClusterSpec } from '../../../src/areas/service/genesis.js';
 import { World } from '../../../src/world.js';
 
 export const DR_ATTEMPT = 'sys/replication/dr/secondary/generate-operation-token/attempt';

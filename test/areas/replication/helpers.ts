@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { ApiResponse } from '../../../src/kernel/http/http.js';
 import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
-import type { ClusterSpec } from '../../../src/areas/cluster/genesis.js';
+import type { ClusterSpec } from '../../../src/areas/service/genesis.js';
 import { World } from '../../../src/world.js';
 
 export const DR = 'sys/replication/dr';

@@ -3,7 +3,7 @@
 // replication-performance.ts), in a world given that table.
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../../../src/kernel/http/http.js';
-import { kvRoutes } from '../../../src/areas/cluster/kv.js';
+import { kvRoutes } from '../../../src/areas/service/kv.js';
 import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.js';
 import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
 import { drRoutes, replicationRoutes } from '../../../src/areas/replication/routes.js';

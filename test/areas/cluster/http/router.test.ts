@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { render, type Reply } from '../../../../src/kernel/http/http.js';
-import { kvRoutes } from '../../../../src/areas/cluster/kv.js';
+import { kvRoutes } from '../../../../src/areas/service/kv.js';
 import { notBuilt } from '../../../../src/areas/cluster/http/not-built.js';
 import { dispatch } from '../../../../src/kernel/http/router.js';
 import { clusterRouting } from '../../../../src/areas/cluster/http/routing.js';
