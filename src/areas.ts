@@ -9,7 +9,7 @@
 // faults, waits) last. (Monitors run in the order of invariants.md, whatever the
 // areas' order: src/check/catalogue.ts.)
 import { authArea } from './areas/auth/area.js';
-import { clusterArea } from './areas/service/area.js';
+import { clusterArea } from './areas/cluster/area.js';
 import { merkleArea } from './areas/merkle/area.js';
 import { operationTokenArea } from './areas/operation-token/area.js';
 import { pluginsArea } from './areas/plugins/area.js';

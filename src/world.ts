@@ -2,12 +2,12 @@
 // router and the timed processes, wired together. Everything a user does to a world (a request, a
 // wait, a fault) goes through here and ends as events in the log, or as a refusal that changes
 // nothing.
-import { hasUnauthenticatedAccessSetting } from './areas/cluster/version-rules.js';
+import { hasUnauthenticatedAccessSetting } from './areas/core/version-rules.js';
 import type { Observable } from 'rxjs';
-import type { SimEvent } from './areas/cluster/events.js';
-import { genesisEvent, type Topology } from './areas/service/genesis.js';
-import { nextState, type SimState } from './areas/cluster/state.js';
-import { ClusterTable } from './areas/cluster/cluster-table.js';
+import type { SimEvent } from './areas/core/events.js';
+import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
+import { nextState, type SimState } from './areas/core/state.js';
+import { ClusterTable } from './areas/core/cluster-table.js';
 import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
 import { DESTINATION_TYPES } from './areas/sync/destinations.js';
 import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/external-store.js';
@@ -15,8 +15,8 @@ import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/
 import { explainRefusal, type RefusalExplanation } from './kernel/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
 import { dispatch, type Dispatch } from './kernel/http/router.js';
-import { clusterRouting, type RouteTable } from './areas/cluster/http/routing.js';
-import type { Outcome } from './areas/cluster/http/route.js';
+import { clusterRouting, type RouteTable } from './areas/core/http/routing.js';
+import type { Outcome } from './areas/core/http/route.js';
 import { hashOf } from './kernel/canonical.js';
 import { applyEvent, EventStore, isEventType, withRoot } from './kernel/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './kernel/network.js';

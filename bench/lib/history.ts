@@ -6,7 +6,7 @@
 // the log the live world would have written had it run that long.
 import { closeSync, openSync, writeSync } from 'node:fs';
 import prand from 'pure-rand';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { reducers, type World } from '../../src/world.js';
 import { canonicalJson, hashOf } from '../../src/kernel/canonical.js';
 import { applyEvent } from '../../src/kernel/engine.js';

@@ -1,8 +1,8 @@
 // Worlds for the benchmarks, built through the API as an operator would (like test/areas/replication/
 // helpers.ts, without vitest): replication sets of one primary and N secondaries, DR or performance.
 import type { ApiResponse } from '../../src/kernel/http/http.js';
-import type { ClusterSpec, Topology } from '../../src/areas/service/genesis.js';
-import type { ReplicationKind } from '../../src/areas/cluster/state.js';
+import type { ClusterSpec, Topology } from '../../src/areas/cluster/genesis.js';
+import type { ReplicationKind } from '../../src/areas/core/state.js';
 import { World } from '../../src/world.js';
 
 export const LATENCY_MS = 20;

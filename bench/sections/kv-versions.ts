@@ -1,6 +1,6 @@
 // Issue #15's row "one key rewritten: µs per write at 2.5k and 10k writes": one cluster, one KV-v2 key
 // written again and again. The key holds the service's default 10 versions (older ones are dropped,
-// src/areas/cluster/versions.ts), so a write costs the same at 10k writes as at 2.5k (it was 258 /
+// src/areas/core/versions.ts), so a write costs the same at 10k writes as at 2.5k (it was 258 /
 // 1,284 µs when every version was kept and copied per write). A second pair of rows keeps every
 // version (the mount's max_versions 100,000): the versions are a persistent map, so even then a
 // write's cost does not grow with the versions held.

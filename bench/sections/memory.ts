@@ -2,7 +2,7 @@
 // garbage collection, minus the same before the world was made, over 1,000), and a 1,000-cluster
 // world streaming writes: 250 DR sets of one primary and three secondaries, writes round the
 // primaries, each delivered (advance) before the next. The world keeps its whole log, as a run does.
-import type { Topology } from '../../src/areas/service/genesis.js';
+import type { Topology } from '../../src/areas/cluster/genesis.js';
 import { World } from '../../src/world.js';
 import { collect, median, time } from '../lib/measure.js';
 import { emit, type Row } from '../lib/result.js';

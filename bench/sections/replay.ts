@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { isKnownEventType, World } from '../../src/world.js';
 import { parseHistory, readHistory, toJsonl } from '../../src/kernel/persist.js';
 import { settle, median, time, wallTime } from '../lib/measure.js';

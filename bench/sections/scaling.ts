@@ -10,9 +10,9 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Topology } from '../../src/areas/service/genesis.js';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
-import type { SimState } from '../../src/areas/cluster/state.js';
+import type { Topology } from '../../src/areas/cluster/genesis.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
+import type { SimState } from '../../src/areas/core/state.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
 import { foldEvents } from '../../src/kernel/engine.js';
 import { readHistory, toJsonl } from '../../src/kernel/persist.js';

@@ -2,7 +2,7 @@
 // each write followed by `advance(latency)` so that it is delivered to every secondary before the
 // next, next to bare XState actors and an rxjs Subject making the same number of transitions.
 // Writes go round a fixed set of keys (100, then 1,000), so the mount's key map holds that many.
-import type { ReplicationKind } from '../../src/areas/cluster/state.js';
+import type { ReplicationKind } from '../../src/areas/core/state.js';
 import { baseline } from '../lib/baseline.js';
 import { interleave, median } from '../lib/measure.js';
 import { emit, notAvailable, type Row } from '../lib/result.js';

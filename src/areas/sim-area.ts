@@ -3,10 +3,10 @@
 // its value with `simArea`; src/areas.ts lists them.
 import { defineArea, type Area } from '../kernel/area.js';
 import type { ReducerTable } from '../kernel/engine.js';
-import type { SimEvent } from './cluster/events.js';
-import type { Route } from './cluster/http/route.js';
-import type { SimState } from './cluster/state.js';
-import { throughDraft, type DraftReducer } from './cluster/draft.js';
+import type { SimEvent } from './core/events.js';
+import type { Route } from './core/http/route.js';
+import type { SimState } from './core/state.js';
+import { throughDraft, type DraftReducer } from './core/draft.js';
 import type { MonitorFactory } from './monitoring/types.js';
 import type { CommandFamily } from './property/command.js';
 

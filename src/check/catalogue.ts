@@ -3,12 +3,12 @@
 import type { ApiResponse } from '../kernel/http/http.js';
 import type { BusMessage } from '../kernel/bus.js';
 import { applyEvent } from '../kernel/engine.js';
-import type { SimEvent } from '../areas/cluster/events.js';
-import type { SimState } from '../areas/cluster/state.js';
+import type { SimEvent } from '../areas/core/events.js';
+import type { SimState } from '../areas/core/state.js';
 import { reducers, type RequestResult, type SendOptions, type World } from '../world.js';
 import { AREAS } from '../areas.js';
 import { gather } from '../kernel/area.js';
-import { HAZARD_IDS, INVARIANT_IDS } from '../areas/cluster/vocabulary.js';
+import { HAZARD_IDS, INVARIANT_IDS } from '../areas/core/vocabulary.js';
 import type { Finding, HazardId, InvariantId, Monitor, MonitorFactory, Observation, ObservedRequest, ResponseObservation } from '../areas/monitoring/types.js';
 
 const ORDER: readonly string[] = [...INVARIANT_IDS, ...HAZARD_IDS];

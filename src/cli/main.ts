@@ -5,7 +5,7 @@ import { Command, CommanderError, InvalidArgumentError } from 'commander';
 import { isKnownEventType, World } from '../world.js';
 import { HistoryFileError, readHistory, runIdOf } from '../kernel/persist.js';
 import { mixedRuns } from '../report/run-id.js';
-import type { SimEvent } from '../areas/cluster/events.js';
+import type { SimEvent } from '../areas/core/events.js';
 import { colourOptions, runCommand, type Io } from './run.js';
 import { EXIT_CODES_HELP } from './exit-codes.js';
 import { registerCheck } from './check.js';

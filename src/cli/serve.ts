@@ -1,6 +1,6 @@
 // `replsim serve` and `replsim ctl`, registered on the CLI program by src/cli/main.ts.
 import { Command, InvalidArgumentError } from 'commander';
-import { decodeToken } from '../areas/cluster/crypto/otp.js';
+import { decodeToken } from '../areas/core/crypto/otp.js';
 import type { Io } from './run.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import { serve, ServeError, writeSessionFiles, type ServeHandle } from '../serve/serve.js';

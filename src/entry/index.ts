@@ -13,12 +13,12 @@
 //
 //   const loaded = loadScenario(yamlText, 'runbook.yaml');
 //   if (loaded.ok) console.log((await runScenario(loaded.scenario)).verdict);
-import type { ClusterSpec, Topology } from '../areas/service/genesis.js';
+import type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
 import { World, type WorldOptions } from '../world.js';
 
 export { World, WorldUsageError, type WorldOptions, type RequestResult, type SendOptions } from '../world.js';
 export type { ApiRequest, ApiResponse } from '../kernel/http/http.js';
-export type { ClusterSpec, Topology } from '../areas/service/genesis.js';
+export type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
 export type { Finding } from '../areas/monitoring/types.js';
 export { loadScenario, formatScenarioError, type LoadResult, type ScenarioError } from '../scenario/loader.js';
 export { runScenario, type RunOptions, type RunResult, type StepRecord } from '../scenario/runner.js';

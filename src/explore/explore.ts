@@ -11,7 +11,7 @@
 // and drops what does not (the values written, WAL numbers, ids, the clock except for token expiry).
 import { createHash } from 'node:crypto';
 import { modeOf } from '../../models/replication-role.machine.js';
-import type { ClusterState, SimState } from '../areas/cluster/state.js';
+import type { ClusterState, SimState } from '../areas/core/state.js';
 import type { World } from '../world.js';
 import { linkDown } from '../areas/replication/link.js';
 import { ownsFirstLevel } from './shard.js';
@@ -35,7 +35,7 @@ import { withModelExpectation, type ScenarioExport } from './export.js';
 import { unforbiddenHazards } from './property.js';
 import { recordRun } from './property.js';
 import type { Finding, Monitor } from '../areas/monitoring/types.js';
-import { keyCount } from '../areas/cluster/keymap.js';
+import { keyCount } from '../areas/core/keymap.js';
 import { startHazards } from './property.js';
 import { startModel, startOperator, type ScenarioStart } from './start.js';
 

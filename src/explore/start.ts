@@ -5,7 +5,7 @@
 // that world, so the scenario's steps cost once per process (a worker thread builds its own).
 import { createHash } from 'node:crypto';
 import type { MonitorFactory } from '../areas/monitoring/types.js';
-import type { SimEvent } from '../areas/cluster/events.js';
+import type { SimEvent } from '../areas/core/events.js';
 import { Watch } from '../check/catalogue.js';
 import { formatScenarioError, loadScenario } from '../scenario/loader.js';
 import { problems, runStepWatched, topologyOf } from '../scenario/runner.js';

@@ -66,7 +66,7 @@ export function canonicalJson(value: unknown): string {
     for (let i = 0; i < value.length; i++) parts[i] = value[i] === undefined ? 'null' : canonicalJson(value[i]);
     return '[' + parts.join(',') + ']';
   }
-  // A persistent map (the KV key maps, src/areas/cluster/keymap.ts) prints as the object it stands for.
+  // A persistent map (the KV key maps, src/areas/core/keymap.ts) prints as the object it stands for.
   if (isMap(value)) {
     let text = printedMaps.get(value);
     if (text === undefined) {

@@ -36,7 +36,7 @@ type ImmerReducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { d
 /**
  * A reducer that is a direct form only: it answers every event (never undefined). A state holding
  * a persistent structure immer does not draft has its reducers drafted by whoever knows how to open
- * that structure as plain objects (the simulator's clusters: src/areas/cluster/draft.ts).
+ * that structure as plain objects (the simulator's clusters: src/areas/core/draft.ts).
  */
 export interface DirectReducer<S, E extends BaseEvent> {
   direct: (state: S, event: E) => Partial<S> | null;
@@ -60,7 +60,7 @@ export type ReducerTable<S, E extends BaseEvent> = { [K in E['type']]?: Reducer<
  * How a table's state is rebuilt from a direct form's answer (the fields it changed) and the clock:
  * a new frozen root. Without one, the engine spreads the state, which for a frozen object is V8's
  * slow path (~110 ns for a root of seven fields); the owner of the state, knowing its
- * fields, can name them in a literal instead (src/areas/cluster/state.ts `nextState`).
+ * fields, can name them in a literal instead (src/areas/core/state.ts `nextState`).
  */
 export type Assemble<S> = (state: S, changed: Partial<S>, now: number) => S;
 export const ROOT: unique symbol = Symbol('replsim.root');

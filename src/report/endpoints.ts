@@ -1,7 +1,7 @@
 // The endpoint reference, generated from the router's own table so that it cannot drift from
 // what the simulator serves: every path, method, summary and the authorisation rule it declares.
-import type { AuthRule, Route } from '../areas/cluster/http/route.js';
-import type { RouteTable } from '../areas/cluster/http/routing.js';
+import type { AuthRule, Route } from '../areas/core/http/route.js';
+import type { RouteTable } from '../areas/core/http/routing.js';
 
 function authText(a: AuthRule): string {
   const parts: string[] = [];

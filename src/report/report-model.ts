@@ -3,7 +3,7 @@
 // streaming, partitions, crashes, external stores); the messages that crossed the network; and each
 // cluster's role over time. Built from the run's own records and log, never recomputed by the page.
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
-import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
+import type { ReplicationKind, SimState } from '../areas/core/state.js';
 import type { BusMessage } from '../kernel/bus.js';
 import type { RunResult } from '../scenario/runner.js';
 import { lostMessagesOf, messagesOf, type LostMessage, type NetworkMessage } from './messages.js';

@@ -9,10 +9,15 @@ import '../world.js'; // registers every area's refusals (each area's refusals.t
 
 const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** Where a refusal code's definition lives: the area's refusals.ts, or the listener's http.ts. */
+/**
+ * Where a refusal code's definition lives: the area's refusals.ts, the listener's http.ts, or for
+ * `cluster.*` the core's (the authorisation step and the routing refuse with them; the cluster area
+ * lists them as its own).
+ */
 function definedIn(code: string): string {
   const area = code.slice(0, code.indexOf('.'));
-  return area === 'http' ? 'src/kernel/http/http.ts' : `src/areas/${area}/refusals.ts`;
+  if (area === 'http') return 'src/kernel/http/http.ts';
+  return area === 'cluster' ? 'src/areas/core/refusals.ts' : `src/areas/${area}/refusals.ts`;
 }
 
 /** The source files (sorted) that return a refusal by its constructor: `R.unsafePromotion(`, `errors.badJson(`. */

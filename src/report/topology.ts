@@ -2,8 +2,8 @@
 // links cut and healed, crashes and restarts, WALs received. Narration prints these under a step.
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import { replicationStatus } from '../areas/replication/index.js';
-import type { ReplicationKind, SimState } from '../areas/cluster/state.js';
-import { KIND_WORD } from '../areas/cluster/vocabulary.js';
+import type { ReplicationKind, SimState } from '../areas/core/state.js';
+import { KIND_WORD } from '../areas/core/vocabulary.js';
 import { formatMs } from '../kernel/clock.js';
 
 /** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */

@@ -6,15 +6,15 @@ import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
 import { parseStoreRef } from '../areas/sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
-import { readPolicy } from '../areas/cluster/policy-text.js';
-import { strictPolicyAttributes, UNAUTHENTICATED_FAMILIES } from '../areas/cluster/version-rules.js';
+import { readPolicy } from '../areas/core/policy-text.js';
+import { strictPolicyAttributes, UNAUTHENTICATED_FAMILIES } from '../areas/core/version-rules.js';
 
 // ---------------------------------------------------------------------------------------------------
-// Vocabularies (the spec's own are defined once, in src/areas/cluster/vocabulary.ts; a scenario's store
+// Vocabularies (the spec's own are defined once, in src/areas/core/vocabulary.ts; a scenario's store
 // reference may name every destination type the service has, `in-mem` too)
-import { CAPABILITIES, DESTINATION_FAULTS, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES as DESTINATION_TYPES } from '../areas/cluster/vocabulary.js';
+import { CAPABILITIES, DESTINATION_FAULTS, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES as DESTINATION_TYPES } from '../areas/core/vocabulary.js';
 export { CAPABILITIES, DESTINATION_FAULTS, DESTINATION_TYPES, HAZARD_IDS, INVARIANT_IDS };
-import type { Capability, DestinationFault, HazardId, InvariantId, ServiceDestinationType as DestinationType } from '../areas/cluster/vocabulary.js';
+import type { Capability, DestinationFault, HazardId, InvariantId, ServiceDestinationType as DestinationType } from '../areas/core/vocabulary.js';
 export type { Capability, DestinationFault, DestinationType, HazardId, InvariantId };
 
 /** The action keys of a step; a step has exactly one. */

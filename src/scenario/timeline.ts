@@ -8,8 +8,8 @@
 // narration as each step ends, the report at the end), so the last states folded are kept and the
 // next one is folded from them.
 import { foldEvent } from '../check/catalogue.js';
-import type { SimEvent } from '../areas/cluster/events.js';
-import type { SimState } from '../areas/cluster/state.js';
+import type { SimEvent } from '../areas/core/events.js';
+import type { SimState } from '../areas/core/state.js';
 
 /**
  * Events between checkpoints: folding this many takes about a millisecond, and each checkpoint keeps

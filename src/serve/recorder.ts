@@ -14,7 +14,7 @@
 // the built-in variable (`${east.root_token}`, `${east.keys.0}`); a DR operation token (or root
 // token) the client decoded itself becomes a `decode-token` step.
 import { Document, isSeq, type Node as YamlNode } from 'yaml';
-import { decodeToken } from '../areas/cluster/crypto/otp.js';
+import { decodeToken } from '../areas/core/crypto/otp.js';
 import { formatMs } from '../kernel/clock.js';
 import { recordingClosing, recordingInProgress, recordingOpening } from '../scenario/recording-mark.js';
 

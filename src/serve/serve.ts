@@ -17,7 +17,7 @@ import { HistoryFileError, readHistory, type History } from '../kernel/persist.j
 import { hashOf } from '../kernel/canonical.js';
 import { Watch } from '../check/catalogue.js';
 import { Timeline } from '../scenario/timeline.js';
-import type { SimEvent } from '../areas/cluster/events.js';
+import type { SimEvent } from '../areas/core/events.js';
 import { JOURNAL_FILE, JOURNAL_FORMAT, JournalError, JournalWriter, readJournal, type JournalEntry, type JournalHeader, type JournalRecord } from './journal.js';
 import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
 import { isUp } from '../kernel/network.js';

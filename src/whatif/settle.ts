@@ -2,7 +2,7 @@
 // read through the status endpoints an operator would read — not through the simulator's state —
 // and compared with the baseline settled the same way: a kind of replication that had a running
 // primary and has none, or a secondary that caught up in the baseline and lags its primary now.
-import { REPLICATION_KINDS, type ReplicationKind } from '../areas/cluster/vocabulary.js';
+import { REPLICATION_KINDS, type ReplicationKind } from '../areas/core/vocabulary.js';
 import type { World } from '../world.js';
 
 interface StatusData {

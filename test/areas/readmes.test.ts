@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const areasDir = path.join(root, 'src/areas');
 /** The areas of src/areas.ts, the one list; the other folders of src/areas/ hold contracts the areas share. */
 const areas = AREAS.map((a) => a.name);
-const SHARED_FOLDERS = ['monitoring', 'property'];
+const SHARED_FOLDERS = ['core', 'monitoring', 'property'];
 
 /** The file names a Markdown page quotes in backticks (`x.ts`, `src/a/b.ts`, `models/m.ts`, `dir/`). */
 function namedFiles(md: string): string[] {

@@ -2,12 +2,12 @@
 // with a Watch that sees every response; a broken one is an observation built by hand: real events
 // folded by the world's reducers (a handler that emitted what it must not), or a real step whose
 // resulting state is edited (a reducer that did what it must not).
-import { draftState, type SimDraft } from '../../src/areas/cluster/draft.js';
+import { draftState, type SimDraft } from '../../src/areas/core/draft.js';
 import { foldEvent, Watch } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/areas/monitoring/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
-import type { SimState } from '../../src/areas/cluster/state.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
+import type { SimState } from '../../src/areas/core/state.js';
 import { World, reducers } from '../../src/world.js';
 import { foldEvents } from '../../src/kernel/engine.js';
 

@@ -4,11 +4,11 @@
 // findings from forked monitors must equal those of fresh monitors shown its whole path, for every
 // monitor of the catalogue; siblings fork the same parent after one another, so a fork that shared
 // memory with its parent or a sibling would show here.
-import { draftState } from '../../src/areas/cluster/draft.js';
+import { draftState } from '../../src/areas/core/draft.js';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation } from '../../src/areas/monitoring/types.js';
-import type { SimState } from '../../src/areas/cluster/state.js';
+import type { SimState } from '../../src/areas/core/state.js';
 import { oneGenerationAttempt } from '../../src/areas/operation-token/monitors/one-generation-attempt.js';
 import { operationTokenGate } from '../../src/areas/operation-token/monitors/operation-token-gate.js';
 import { clusterIdRules } from '../../src/areas/replication/monitors/cluster-id-rules.js';
@@ -18,7 +18,7 @@ import { newerPrimary } from '../../src/areas/replication/monitors/newer-primary
 import { revokedStaysBarred } from '../../src/areas/replication/monitors/revoked-stays-barred.js';
 import { twoPrimaries } from '../../src/areas/replication/monitors/two-primaries.js';
 import { wipeOnEnable } from '../../src/areas/replication/monitors/wipe-on-enable.js';
-import { emptyKeyMap } from '../../src/areas/cluster/keymap.js';
+import { emptyKeyMap } from '../../src/areas/core/keymap.js';
 import { DR, PERF, edited, folded, stepOf, world } from './helpers.js';
 import { ROLE_FAMILIES, capabilitiesFor, cloneModel, clusterNames, enumerateCommands, freshOperator, initialModel, ModelMismatch, Operator, type Model } from '../../src/explore/commands/index.js';
 import { keyOwnersOf, type Ref } from '../../src/explore/commands/operator.js';

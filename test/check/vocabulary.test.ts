@@ -1,9 +1,9 @@
-// One vocabulary (src/areas/cluster/vocabulary.ts): the ids a scenario may expect are exactly the monitors
+// One vocabulary (src/areas/core/vocabulary.ts): the ids a scenario may expect are exactly the monitors
 // the catalogue runs, one each, in the order of invariants.md; the scenario schema offers the same
 // lists it imports, nothing restated.
 import { describe, expect, it } from 'vitest';
 import { describeCatalogue } from '../../src/check/catalogue.js';
-import { DESTINATION_TYPES, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES } from '../../src/areas/cluster/vocabulary.js';
+import { DESTINATION_TYPES, HAZARD_IDS, INVARIANT_IDS, SERVICE_DESTINATION_TYPES } from '../../src/areas/core/vocabulary.js';
 import { DESTINATION_TYPES as SCHEMA_DESTINATION_TYPES, HAZARD_IDS as SCHEMA_HAZARDS, INVARIANT_IDS as SCHEMA_INVARIANTS } from '../../src/scenario/schema.js';
 import { destinationTypes } from '../../src/areas/sync/destinations.js';
 

@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { describe, expect, it } from 'vitest';
 import { readHistory } from '../../src/kernel/persist.js';
 import { mixedRuns } from '../../src/report/run-id.js';

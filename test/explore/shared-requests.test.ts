@@ -13,7 +13,7 @@ import { EnableSecondary } from '../../src/areas/replication/commands/enable-sec
 import { Promote } from '../../src/areas/replication/commands/promote.js';
 import { Disable } from '../../src/areas/replication/commands/disable.js';
 import { Demote } from '../../src/areas/replication/commands/demote.js';
-import { Wait } from '../../src/areas/service/commands/wait.js';
+import { Wait } from '../../src/areas/cluster/commands/wait.js';
 import type { Observation } from '../../src/areas/monitoring/types.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
 import type { World } from '../../src/world.js';

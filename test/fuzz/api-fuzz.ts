@@ -20,7 +20,7 @@ import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
 import { METHODS } from '../../src/kernel/http/http.js';
 import { routes, World } from '../../src/world.js';
 import { parseHistory, toJsonl } from '../../src/kernel/persist.js';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 
 export const PROTO_NAMES = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__defineGetter__', '__lookupSetter__'];
 const BAD_ESCAPES = ['%ZZ', '%', '%E0%A4%A', '%zz%', 'a%2', '%C0%AF', '%00', '%2F', '%25', '%FF%FE'];

@@ -2,14 +2,14 @@
 // speed). These tests pin that what they build is exactly what the former immer reducers built
 // (copied below as the reference): the same values, keys in the same order, every object frozen,
 // and everything unchanged shared with the state before.
-import { draftState, type SimDraft } from '../../src/areas/cluster/draft.js';
-import { emptyKeyMap, keyNames } from '../../src/areas/cluster/keymap.js';
-import { emptyVersions } from '../../src/areas/cluster/versions.js';
+import { draftState, type SimDraft } from '../../src/areas/core/draft.js';
+import { emptyKeyMap, keyNames } from '../../src/areas/core/keymap.js';
+import { emptyVersions } from '../../src/areas/core/versions.js';
 import { objects } from './reachable.js';
 import { describe, expect, it } from 'vitest';
-import { coreReducers } from '../../src/areas/service/reducers.js';
-import type { KvDeleted, KvWritten, SimEvent } from '../../src/areas/cluster/events.js';
-import type { ClusterState, KvRecord, SimState } from '../../src/areas/cluster/state.js';
+import { coreReducers } from '../../src/areas/cluster/reducers.js';
+import type { KvDeleted, KvWritten, SimEvent } from '../../src/areas/core/events.js';
+import type { ClusterState, KvRecord, SimState } from '../../src/areas/core/state.js';
 import { reducers, World } from '../../src/world.js';
 import { applyEvent, type BaseEvent, type Reducer } from '../../src/kernel/engine.js';
 import { SeededRng } from '../../src/kernel/prng.js';
@@ -24,7 +24,7 @@ const reference: Record<string, (d: SimDraft, e: any) => void> = {
   'kv-written': (d: SimDraft, e: KvWritten) => {
     const c = d.clusters[e.cluster];
     const mount = c.storage.mounts[e.mount];
-    // Key maps are persistent maps (src/areas/cluster/keymap.ts): replaced whole, never drafted into.
+    // Key maps are persistent maps (src/areas/core/keymap.ts): replaced whole, never drafted into.
     const keys = c.storage.kv[e.mount] ?? emptyKeyMap;
     const prev: KvRecord | undefined = keys.get(e.key);
     const version = mount.type === 'kv-v1' ? 1 : (prev?.current ?? 0) + 1;

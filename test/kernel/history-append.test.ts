@@ -5,7 +5,7 @@
 import { appendFileSync, mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { describe, expect, it } from 'vitest';
 import { HistoryAppender, HistoryFileError, readHistory, runIdOf, toJsonl } from '../../src/kernel/persist.js';
 import { isKnownEventType, World } from '../../src/world.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { isKnownEventType, World } from '../../src/world.js';
 import { HistoryFileError, parseHistory, toJsonl } from '../../src/kernel/persist.js';
 

@@ -2,7 +2,7 @@
 // replay benchmark's million-event history (World.replay once spread the whole log into one
 // push(...) call, which overflows the call stack beyond some 100,000 events).
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { World } from '../../src/world.js';
 
 describe('long histories', () => {

@@ -1,6 +1,6 @@
 // Every object reachable from a state, with its path: the direct-form tests check each is frozen.
 import { isMap } from 'immutable';
-import { ClusterTable } from '../../src/areas/cluster/cluster-table.js';
+import { ClusterTable } from '../../src/areas/core/cluster-table.js';
 
 /** Every object reachable from a value, with its path (a persistent key map's records, not the map). */
 export function* objects(v: unknown, path = '$'): Generator<[string, object]> {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../src/world.js';
 import { HistoryFileError, parseHistory, toJsonl } from '../../src/kernel/persist.js';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { drWorld, enablePrimary, enableSecondary, writeKv } from '../areas/replication/helpers.js';
 
 /** A DR set with WALs on their way and others held by a partition, a link check and a connection attempt pending. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { World } from '../../src/world.js';
 import { parseHistory, toJsonl } from '../../src/kernel/persist.js';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 
 function run(seed: number): World {
   const w = World.create({ east: { mounts: { secret: 'kv-v2', cache: { type: 'kv-v2', local: true } } }, west: {} }, { seed });

@@ -3,7 +3,7 @@
 // bytes, the same state hash. Before, the replayed world's generator restarted at the seed and the
 // next request drew other ids.
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../src/areas/cluster/events.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
 import { World } from '../../src/world.js';
 import { parseHistory, toJsonl } from '../../src/kernel/persist.js';
 

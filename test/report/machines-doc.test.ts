@@ -29,7 +29,7 @@ describe('docs/machines.md', () => {
     const both = ts.flatMap((t, k) => (t.from === 'secondary.following' && t.to === 'secondary.following' ? [k + 1] : []));
     expect(both).toHaveLength(2);
     expect(d).toContain(`  secondary_following --> secondary_following : ${both.join(', ')}\n`);
-    expect(machinesMarkdown()).toContain(`| ${both[1]} | \`secondary.following\` | \`secondary.following\` | \`secondary.update-primary\` | \`hasOperationTokenIfDr\` ∧ \`tokenOrAddressesNotBoth\` ∧ \`givesAddresses\` |`);
+    expect(machinesMarkdown()).toContain(`| ${both[1]} | \`secondary.following\` | \`secondary.following\` | \`secondary.update-primary\` | \`hasOperationTokenIfDr\` ∧ \`notBothTokenAndAddresses\` ∧ \`tokenOrAddresses\` ∧ \`givesAddresses\` |`);
   });
 
   it('gives states ids Mermaid reads, and shows the states by their own names', () => {

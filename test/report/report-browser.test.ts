@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { modeOf } from '../../models/replication-role.machine.js';
-import type { SimState } from '../../src/areas/cluster/state.js';
+import type { SimState } from '../../src/areas/core/state.js';
 import { loadScenario } from '../../src/scenario/loader.js';
 import { runScenario, type RunResult } from '../../src/scenario/runner.js';
 import { writeRunFiles } from '../../src/report/results.js';

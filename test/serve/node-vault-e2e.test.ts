@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeToken } from '../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../src/areas/core/crypto/otp.js';
 
 const require = createRequire(import.meta.url);
 // node-vault is CommonJS: a factory taking { endpoint, token }.

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { decodeToken } from '../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../src/areas/core/crypto/otp.js';
 import { loadScenario, formatScenarioError } from '../../src/scenario/loader.js';
 import { runScenario } from '../../src/scenario/runner.js';
 import { serve, writeSessionFiles } from '../../src/serve/serve.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeToken } from '../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../src/areas/core/crypto/otp.js';
 import { formatScenarioError, loadScenario } from '../../src/scenario/loader.js';
 import { serve, type ServeHandle } from '../../src/serve/serve.js';
 

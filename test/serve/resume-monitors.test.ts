@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { decodeToken } from '../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../src/areas/core/crypto/otp.js';
 import { serve, type ServeHandle } from '../../src/serve/serve.js';
 
 async function ok(h: ServeHandle, cluster: string, method: string, path: string, body?: unknown, token?: string): Promise<any> {

@@ -1,6 +1,6 @@
 // The events of ACL policies, token roles and tokens (types only; reducers in evolve.ts).
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { AclPolicy, TokenEntry, TokenRole } from '../cluster/state.js';
+import type { AclPolicy, TokenEntry, TokenRole } from '../core/state.js';
 
 /** An ACL policy was written (`sys/policies/acl/:name`): replicated configuration. */
 export interface AclPolicyWritten extends BaseEvent {
@@ -65,7 +65,7 @@ export interface TokenRevoked extends BaseEvent {
 export type AuthEvent = AclPolicyWritten | AclPolicyDeleted | TokenRoleWritten | TokenRoleDeleted | TokenCreated | TokenRenewed | TokenRevoked;
 
 // This area's events, declared to the core's union of every event (cluster/events.ts).
-declare module '../cluster/events.js' {
+declare module '../core/events.js' {
   interface AreaEvents {
     auth: AuthEvent;
   }

@@ -2,7 +2,7 @@
 // replicated configuration: their changes advance the WAL (advancingWal), so secondaries receive
 // them. A service token is local storage, which does not advance the replicated WAL; a batch token
 // changes nothing.
-import type { SimDraft } from '../cluster/draft.js';
+import type { SimDraft } from '../core/draft.js';
 import { advancingWal } from '../sync/replicated-config.js';
 import type { AclPolicyDeleted, AclPolicyWritten, TokenCreated, TokenRenewed, TokenRevoked, TokenRoleDeleted, TokenRoleWritten } from './events.js';
 

@@ -4,7 +4,7 @@
 // (a token's policy names resolve in its own); roles and the other token paths in the root
 // namespace only (README, Limits). None is
 // open on a DR secondary, which serves no client request. PUT is taken as POST by the router.
-import { routesOf, row, type AuthRule, type Route } from '../cluster/http/route.js';
+import { routesOf, row, type AuthRule, type Route } from '../core/http/route.js';
 import * as policies from './decide/policies.js';
 import * as roles from './decide/roles.js';
 import * as tokens from './decide/tokens.js';

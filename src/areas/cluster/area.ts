@@ -9,10 +9,10 @@ import { wait } from './commands/wait.js';
 import { writeSecret } from './commands/write-secret.js';
 import { clientRoutes } from './client-endpoints.js';
 import { operatorRoutes } from './operator-endpoints.js';
-import { notBuilt } from '../cluster/http/not-built.js';
+import { notBuilt } from '../core/http/not-built.js';
 import { kvRoutes } from './kv.js';
 import { coreReducers } from './reducers.js';
-import { clusterRefusals } from '../cluster/refusals.js';
+import { clusterRefusals } from '../core/refusals.js';
 import { simArea } from '../sim-area.js';
 
 export const clusterArea = simArea({

@@ -4,12 +4,12 @@
 // nothing. Field names and status codes are the service's (api-docs system/health, seal-status,
 // wrapping-lookup, auth/token); values the simulation has no notion of are noted where they are set.
 import { modeOf } from '../../../models/replication-role.machine.js';
-import { decodeActivationClaims } from '../cluster/crypto/activation-token.js';
-import type { ClusterState, ReplicationKind } from '../cluster/state.js';
+import { decodeActivationClaims } from '../core/crypto/activation-token.js';
+import type { ClusterState, ReplicationKind } from '../core/state.js';
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
-import { endpoint, type RequestContext, type Route } from '../cluster/http/route.js';
-import { clusterRefusals } from '../cluster/refusals.js';
+import { endpoint, type RequestContext, type Route } from '../core/http/route.js';
+import { clusterRefusals } from '../core/refusals.js';
 
 /**
  * sys/health's default status codes (api-docs system/health, 1.7 to 1.21): 200 initialised,

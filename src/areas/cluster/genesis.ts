@@ -3,15 +3,15 @@
 // and written into the `world-created` event, so replay rebuilds the same clusters without drawing.
 import { initialGenerationAttempt } from '../../../models/generation-attempt.machine.js';
 import type { Rng } from '../../kernel/prng.js';
-import { newServiceToken } from '../cluster/tokens.js';
-import { asFolder, namespaceOfPath } from '../cluster/paths.js';
-import { splitRootKey } from '../cluster/crypto/shamir.js';
-import type { WorldCreated } from '../cluster/events.js';
+import { newServiceToken } from '../core/tokens.js';
+import { asFolder, namespaceOfPath } from '../core/paths.js';
+import { splitRootKey } from '../core/crypto/shamir.js';
+import type { WorldCreated } from '../core/events.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
-import { emptyReplication, type AclPolicy, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry, type TokenRole } from '../cluster/state.js';
-import { sealBatchToken } from '../cluster/crypto/batch-token.js';
-import { policyText, readPolicy } from '../cluster/policy-text.js';
-import { strictPolicyAttributes } from '../cluster/version-rules.js';
+import { emptyReplication, type AclPolicy, type ClusterState, type License, type MountEntry, type MountType, type Policy, type TokenEntry, type TokenRole } from '../core/state.js';
+import { sealBatchToken } from '../core/crypto/batch-token.js';
+import { policyText, readPolicy } from '../core/policy-text.js';
+import { strictPolicyAttributes } from '../core/version-rules.js';
 import { emptySyncState } from '../sync/sync.js';
 
 export interface ClusterSpec {

@@ -1,19 +1,19 @@
 // KV-v1 and KV-v2 endpoints, so that data flows through replication can be seen from the API, as
 // an operator would check them: write, read, delete, list; for KV-v2 also the mount's `config`, each
 // key's `metadata`, check-and-set and `max_versions` (the service's hashicorp/vault-plugin-secrets-kv,
-// path_config.go, path_metadata.go, path_data.go; what was chosen: src/areas/cluster/README.md).
-import type { SimEvent } from '../cluster/events.js';
-import type { KvMountConfig, KvRecord, MountEntry, SimState } from '../cluster/state.js';
+// path_config.go, path_metadata.go, path_data.go; what was chosen: src/areas/core/README.md).
+import type { SimEvent } from '../core/events.js';
+import type { KvMountConfig, KvRecord, MountEntry, SimState } from '../core/state.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import { own } from '../../kernel/own.js';
 import { errors, reply, type Reply } from '../../kernel/http/http.js';
 import { parseFields } from '../../kernel/http/fields.js';
 import { hasOwn } from '../../kernel/own.js';
-import { liveVersion, versionAt, versionEntries } from '../cluster/versions.js';
-import { forwardedFrom, endpoint, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
-import { notBuilt } from '../cluster/http/not-built.js';
-import { clusterRefusals } from '../cluster/refusals.js';
-import { keyEntries, recordAt, type KeyMap } from '../cluster/keymap.js';
+import { liveVersion, versionAt, versionEntries } from '../core/versions.js';
+import { forwardedFrom, endpoint, type Outcome, type RequestContext, type Route } from '../core/http/route.js';
+import { notBuilt } from '../core/http/not-built.js';
+import { clusterRefusals } from '../core/refusals.js';
+import { keyEntries, recordAt, type KeyMap } from '../core/keymap.js';
 
 function mountOf(ctx: RequestContext): MountEntry {
   return ctx.cluster.storage.mounts[ctx.params.mount];

@@ -6,10 +6,10 @@
 import { rfc3339 } from '../../kernel/clock.js';
 import { errors, reply } from '../../kernel/http/http.js';
 import { hasOwn } from '../../kernel/own.js';
-import { endpoint, type Outcome, type RequestContext, type Route } from '../cluster/http/route.js';
-import { asFolder } from '../cluster/paths.js';
-import { clusterRefusals } from '../cluster/refusals.js';
-import type { MountEntry, MountType } from '../cluster/state.js';
+import { endpoint, type Outcome, type RequestContext, type Route } from '../core/http/route.js';
+import { asFolder } from '../core/paths.js';
+import { clusterRefusals } from '../core/refusals.js';
+import type { MountEntry, MountType } from '../core/state.js';
 
 const leaderRoute: Route = {
   pattern: 'sys/leader',

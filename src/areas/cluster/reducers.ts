@@ -6,16 +6,16 @@
 // written once, as a pure function from a cluster to the next cluster (`onCluster`), and serves both
 // forms. What they build is what immer builds from the same edit: new frozen objects along the path
 // that changed (data included, deeply frozen), every other object shared, keys in the same order.
-import type { DraftReducer, SimDraft } from '../cluster/draft.js';
+import type { DraftReducer, SimDraft } from '../core/draft.js';
 import { current, isDraft } from 'immer';
 import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from '../cluster/events.js';
-import { emptyKeyMap, recordAt } from '../cluster/keymap.js';
-import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from '../cluster/state.js';
-import { advancedWal, copyCluster, deepFreeze } from '../cluster/state.js';
-import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from '../cluster/versions.js';
-import { withCluster } from '../cluster/changed.js';
+import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from '../core/events.js';
+import { emptyKeyMap, recordAt } from '../core/keymap.js';
+import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from '../core/state.js';
+import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
+import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from '../core/versions.js';
+import { withCluster } from '../core/changed.js';
 
 const freeze = Object.freeze;
 

@@ -15,7 +15,7 @@
 // as the clusters a change sets keep them valid (`Derived.keeps`), so a KV write or a WAL delivered
 // does not rebuild an index over every cluster.
 //
-// Draft reducers (immer) edit a plain record instead: src/areas/cluster/draft.ts opens one and folds
+// Draft reducers (immer) edit a plain record instead: src/areas/core/draft.ts opens one and folds
 // the clusters it changed back into a table.
 import { List } from 'immutable';
 

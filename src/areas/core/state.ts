@@ -41,7 +41,7 @@ export interface MountEntry {
   pluginVersion?: string;
 }
 
-/** A KV-v2 mount's `config`, as the service stores it (src/areas/cluster/README.md, "KV v2 versions"). */
+/** A KV-v2 mount's `config`, as the service stores it (src/areas/core/README.md, "KV v2 versions"). */
 export interface KvMountConfig {
   /** 0 means the default (10). */
   maxVersions: number;

@@ -5,9 +5,9 @@
 // checks, by cluster name.
 import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';
 import { isUp } from '../../kernel/network.js';
-import { changedClusters } from '../cluster/changed.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { SimState } from '../cluster/state.js';
+import { changedClusters } from '../core/changed.js';
+import type { SimEvent } from '../core/events.js';
+import type { SimState } from '../core/state.js';
 
 const PREFIX = 'reindex';
 

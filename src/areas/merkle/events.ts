@@ -36,7 +36,7 @@ export interface MerkleChecked extends BaseEvent {
 export type MerkleEvent = ReindexStarted | ReindexFinished | ReindexAbandoned | MerkleChecked;
 
 // This area's events, declared to the core's union of every event (cluster/events.ts).
-declare module '../cluster/events.js' {
+declare module '../core/events.js' {
   interface AreaEvents {
     merkle: MerkleEvent;
   }

@@ -1,6 +1,6 @@
 // How the merkle area's events change the world state (evolve): a reindex running and ending (it
 // repairs the damage the `corrupt` fault made), and the time of the last merkle-check.
-import type { SimDraft } from '../cluster/draft.js';
+import type { SimDraft } from '../core/draft.js';
 import type { MerkleChecked, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
 
 export const merkleReducers = {

@@ -5,9 +5,9 @@ import { createHash } from 'node:crypto';
 import { canonicalJson } from '../../kernel/canonical.js';
 import { rfc3339 } from '../../kernel/clock.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { ClusterState } from '../cluster/state.js';
+import type { ClusterState } from '../core/state.js';
 import type { MerkleEvent } from './events.js';
-import { keyCount } from '../cluster/keymap.js';
+import { keyCount } from '../core/keymap.js';
 export type * from './events.js';
 
 export type MerkleTree = 'replicated' | 'local';

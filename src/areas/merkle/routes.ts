@@ -1,12 +1,12 @@
 // The table of merkle's endpoints: reindex and merkle-check on a DR secondary, both authorised by the
 // DR operation token, and on any cluster with a client token; force-corruption: method and path → summary, authorisation rule, fields and the decision
 // (decide/<endpoint>.ts).
-import { routesOf, row, type Route } from '../cluster/http/route.js';
+import { routesOf, row, type Route } from '../core/http/route.js';
 import { drOperationTokenAuth } from '../operation-token/routes.js';
 import * as merkleCheck from './decide/merkle-check.js';
 import * as reindex from './decide/reindex.js';
 import * as forceCorruption from './decide/force-corruption.js';
-import { adminAuth } from '../cluster/http/route.js';
+import { adminAuth } from '../core/http/route.js';
 
 export const merkleRoutes: Route[] = routesOf([
   row('POST', reindex.PATH, { summary: 'reindex the merkle trees of a DR secondary', auth: drOperationTokenAuth, fields: reindex.fields, decide: reindex.decide }),

@@ -2,16 +2,16 @@
 // a request's path in a form that compares, and small readers of roles and replicated data. All of
 // it only reads; folding events again runs the world's pure reducers on copies (immer), never on
 // the world.
-import { asFolder } from '../cluster/paths.js';
+import { asFolder } from '../core/paths.js';
 import { parseRequestLine } from '../../kernel/http/request-line.js';
 import { modeOf } from '../../../models/replication-role.machine.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../cluster/state.js';
-import { versionEntries } from '../cluster/versions.js';
+import type { SimEvent } from '../core/events.js';
+import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../core/state.js';
+import { versionEntries } from '../core/versions.js';
 import { canonicalJson } from '../../kernel/canonical.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
-export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../cluster/vocabulary.js';
+export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../core/vocabulary.js';
 
 // States folded again for observations that did not carry them, computed once per observation.
 const folded = new WeakMap<Observation, SimState[]>();

@@ -2,9 +2,9 @@
 // it reads the world's state and log after each step and never changes them.
 import type { BusMessage } from '../../kernel/bus.js';
 import type { ApiResponse } from '../../kernel/http/http.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { SimState } from '../cluster/state.js';
-import type { HazardId, InvariantId } from '../cluster/vocabulary.js';
+import type { SimEvent } from '../core/events.js';
+import type { SimState } from '../core/state.js';
+import type { HazardId, InvariantId } from '../core/vocabulary.js';
 
 export type { HazardId, InvariantId };
 

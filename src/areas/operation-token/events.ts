@@ -83,7 +83,7 @@ export type OperationTokenEvent =
   | DrOperationTokenDeleted;
 
 // This area's events, declared to the core's union of every event (cluster/events.ts).
-declare module '../cluster/events.js' {
+declare module '../core/events.js' {
   interface AreaEvents {
     'operation-token': OperationTokenEvent;
   }

@@ -8,12 +8,12 @@
 // (drafting each would be a sizeable share of the runs). What the direct forms build is what
 // the drafts build (test/areas/operation-token/direct-forms.test.ts folds real runs both ways): new
 // frozen objects along the path that changed, everything else shared, keys in the same order.
-import type { DraftReducer, SimDraft } from '../cluster/draft.js';
-import { withCluster } from '../cluster/changed.js';
+import type { DraftReducer, SimDraft } from '../core/draft.js';
+import { withCluster } from '../core/changed.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { DirectForm } from '../../kernel/engine.js';
 import { PROTO_NAME } from '../../kernel/own.js';
-import { advancedWal, copyCluster, deepFreeze, type ClusterState, type SimState, type TokenEntry } from '../cluster/state.js';
+import { advancedWal, copyCluster, deepFreeze, type ClusterState, type SimState, type TokenEntry } from '../core/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
 import { attemptSecretOf, GENERATED_ROOT_TOKEN_NAME, type AttemptSecret, type StoredGenerationAttempt } from './operation-token.js';
 

@@ -4,7 +4,7 @@
 // completion; this module keeps what only completion may use (the OTP or the PGP key) out of every read.
 import { isAttemptStarted, type GenerationAttemptState, type GenerationStrategy } from '../../../models/generation-attempt.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { ClusterState } from '../cluster/state.js';
+import type { ClusterState } from '../core/state.js';
 import type { OperationTokenEvent } from './events.js';
 export type * from './events.js';
 

@@ -3,7 +3,7 @@
 // served as Vault's generate-root machinery serves them, for two strategies (decide/strategy.ts);
 // the attempt's rules are the generation-attempt machine's: decisions only check, draw and describe
 // events.
-import { routesOf, row, type AuthRule, type Route, type Row } from '../cluster/http/route.js';
+import { routesOf, row, type AuthRule, type Route, type Row } from '../core/http/route.js';
 import * as cancelAttempt from './decide/cancel-attempt.js';
 import * as deleteOperationToken from './decide/delete-operation-token.js';
 import * as giveKeyShare from './decide/give-key-share.js';

@@ -1,6 +1,6 @@
 // How the plugin catalog's events change the world state (evolve). The catalog is replicated
 // configuration: every change advances the cluster's WAL (advancingWal), so DR secondaries mirror it.
-import type { SimDraft } from '../cluster/draft.js';
+import type { SimDraft } from '../core/draft.js';
 import { advancingWal } from '../sync/replicated-config.js';
 import { catalogKey } from './plugins.js';
 import type { PluginDeregistered, PluginRegistered, PluginRuntimeDeleted, PluginRuntimeRegistered } from './types.js';

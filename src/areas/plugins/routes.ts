@@ -4,7 +4,7 @@
 // `sudo` (`plugins/runtimes/catalog/*` and `plugins/catalog/*` are the service's root paths) and is
 // served only in the root namespace. Decisions, texts and statuses follow the service's system
 // backend (vault-api-facts.md §C).
-import { routesOf, row, type AuthRule, type Route, type Row } from '../cluster/http/route.js';
+import { routesOf, row, type AuthRule, type Route, type Row } from '../core/http/route.js';
 import { PLUGIN_TYPES, type PluginType } from './plugins.js';
 import * as deleteRuntime from './decide/delete-runtime.js';
 import * as deregisterPlugin from './decide/deregister-plugin.js';

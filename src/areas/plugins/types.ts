@@ -88,13 +88,13 @@ export interface PluginDeregistered extends BaseEvent {
 export type PluginEvent = PluginRuntimeRegistered | PluginRuntimeDeleted | PluginRegistered | PluginDeregistered;
 
 // The plugin catalog's part of a cluster's state and its events, declared to the core.
-declare module '../cluster/state.js' {
+declare module '../core/state.js' {
   interface AreaClusterState {
     /** The plugin runtime catalog and the plugins that reference runtimes (spec area C). */
     plugins: PluginCatalogState;
   }
 }
-declare module '../cluster/events.js' {
+declare module '../core/events.js' {
   interface AreaEvents {
     plugins: PluginEvent;
   }

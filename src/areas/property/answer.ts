@@ -3,7 +3,7 @@
 // operator (src/explore/commands/operator.ts, which drives a World), so that the areas' commands,
 // the model and the token steps name them without importing the explorer: no import cycle.
 import type { Method } from '../../kernel/http/http.js';
-import type { SimState } from '../cluster/state.js';
+import type { SimState } from '../core/state.js';
 import type { Finding } from '../monitoring/types.js';
 
 /** A value the operator holds, and the `${...}` a scenario file names it by. */

@@ -4,15 +4,15 @@
 // far simpler than the world: it knows nothing of WAL indices, sync progress or merkle trees, so
 // where those decide an outcome the commands accept either answer and learn from it.
 import { modeOf, type RoleValue } from '../../../models/replication-role.machine.js';
-import type { ReplicationKind, SimState } from '../cluster/state.js';
+import type { ReplicationKind, SimState } from '../core/state.js';
 import { linkKey } from '../../kernel/network.js';
 import type { Ref } from './answer.js';
 
 export type Kind = ReplicationKind;
 
-/** How the spec and the service name each kind in prose (one vocabulary: src/areas/cluster/vocabulary.ts). */
-export { KIND_WORD } from '../cluster/vocabulary.js';
-import { KIND_WORD } from '../cluster/vocabulary.js';
+/** How the spec and the service name each kind in prose (one vocabulary: src/areas/core/vocabulary.ts). */
+export { KIND_WORD } from '../core/vocabulary.js';
+import { KIND_WORD } from '../core/vocabulary.js';
 
 /** Cluster names of the topologies the commands drive, in order; a topology of K uses the first K. */
 export const CLUSTER_NAMES = ['east', 'west', 'south', 'north', 'central'] as const;

@@ -8,14 +8,14 @@
 import { epochSeconds } from '../../kernel/clock.js';
 import { reachable } from '../../kernel/network.js';
 import type { Rng } from '../../kernel/prng.js';
-import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenWith, type ActivationSigningKey } from '../cluster/crypto/activation-token.js';
-import { openSealed, sealToPublicKey } from '../cluster/crypto/sealed-box.js';
+import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenWith, type ActivationSigningKey } from '../core/crypto/activation-token.js';
+import { openSealed, sealToPublicKey } from '../core/crypto/sealed-box.js';
 import { own } from '../../kernel/own.js';
 import { remember } from '../../kernel/bounded.js';
-import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
-import { KIND_WORD } from '../cluster/vocabulary.js';
+import { KIND_WORD } from '../core/vocabulary.js';
 import type { Refused } from '../../kernel/refusal.js';
 import { replicationRefusals as R } from './refusals.js';
 

@@ -5,7 +5,7 @@
 import type { RoleValue } from '../../../models/replication-role.machine.js';
 import type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { PathsFilter, ReplicationKind } from '../cluster/state.js';
+import type { PathsFilter, ReplicationKind } from '../core/state.js';
 
 interface ReplicationBase extends BaseEvent {
   kind: ReplicationKind;
@@ -186,7 +186,7 @@ export interface PathsFilterDeleted extends BaseEvent {
 export type FilterEvent = PathsFilterSet | PathsFilterDeleted;
 
 // This area's events, declared to the core's union of every event (cluster/events.ts).
-declare module '../cluster/events.js' {
+declare module '../core/events.js' {
   interface AreaEvents {
     replication: ReplicationEvent | FilterEvent;
   }

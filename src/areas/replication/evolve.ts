@@ -4,11 +4,11 @@
 // event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
 // Reducers never draw and never read a clock.
-import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '../cluster/draft.js';
+import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '../core/draft.js';
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
-import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { advancedWal, copyCluster, copyReplication, deepFreeze, withReplication } from '../cluster/state.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
+import { advancedWal, copyCluster, copyReplication, deepFreeze, withReplication } from '../core/state.js';
 import type {
   PrimaryAssignment,
   PrimaryDemoted,
@@ -34,7 +34,7 @@ import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
-import { withCluster } from '../cluster/changed.js';
+import { withCluster } from '../core/changed.js';
 
 /** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
 function storedConnectionWhileFollowing(r: ReplicationState): Connection {

@@ -7,12 +7,12 @@
 // Paths are compared as prefixes with a trailing slash, so one rule serves mounts and namespaces:
 // a listed "team-a/" covers the namespace team-a, its sub-namespaces and every mount in them; a
 // listed "team-a/apps/" covers that mount only.
-import type { SimDraft } from '../cluster/draft.js';
-import { asFolder } from '../cluster/paths.js';
+import type { SimDraft } from '../core/draft.js';
+import { asFolder } from '../core/paths.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../cluster/state.js';
-import { advancedWal } from '../cluster/state.js';
+import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../core/state.js';
+import { advancedWal } from '../core/state.js';
 import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
 
 

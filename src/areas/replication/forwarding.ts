@@ -5,8 +5,8 @@
 // forward to (demoted, told to forget its primary, or cut off from it) refuses replicated writes.
 import { modeOf } from '../../../models/replication-role.machine.js';
 import { linkDown } from './link.js';
-import type { ClusterState, MountEntry, SimState } from '../cluster/state.js';
-import type { Landing, WriteLanding } from '../cluster/http/route.js';
+import type { ClusterState, MountEntry, SimState } from '../core/state.js';
+import type { Landing, WriteLanding } from '../core/http/route.js';
 import { replicationRefusals as R } from './refusals.js';
 
 // The service's `logical.ErrReadOnly` (sdk/logical/storage.go) is `replication.readOnly` in refusals.ts.

@@ -9,12 +9,12 @@
 //    performance primary of the set (its performance secondaries follow it once pointed at it
 //    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
 //    performance primary with the same secondary id and token.
-import type { DraftReducer, SimDraft } from '../cluster/draft.js';
+import type { DraftReducer, SimDraft } from '../core/draft.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
-import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import { advancedWal, copyCluster, emptyReplication } from '../cluster/state.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
+import { advancedWal, copyCluster, emptyReplication } from '../core/state.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
 const PERFORMANCE_CONFIGURATION = new Set([

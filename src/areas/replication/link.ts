@@ -13,10 +13,10 @@ import {
   type LinkDownReason,
   type LinkFacts,
 } from '../../../models/secondary-connection.machine.js';
-import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../cluster/state.js';
-import type { Derived } from '../cluster/cluster-table.js';
-import type { SimDraft } from '../cluster/draft.js';
-import { REPLICATION_KINDS } from '../cluster/vocabulary.js';
+import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
+import type { Derived } from '../core/cluster-table.js';
+import type { SimDraft } from '../core/draft.js';
+import { REPLICATION_KINDS } from '../core/vocabulary.js';
 import { sameAddress } from './address.js';
 
 /**

@@ -21,13 +21,13 @@
 // partition, or to a crashed primary, the request is refused (forwarding.ts, activation.ts), nothing
 // is appended and nothing is sent (docs/architecture.md, "Calls take no virtual time").
 import type { BusEffects, BusMessage, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
-import { changedClusters } from '../cluster/changed.js';
+import type { SimEvent } from '../core/events.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import { changedClusters } from '../core/changed.js';
 import { followersOf, redialDelayMs } from './link.js';
 import { isUp, linkLatency, type NetworkState } from '../../kernel/network.js';
 import { linkStream, walStream } from './shipping.js';
-import { KIND_WORD, REPLICATION_KINDS } from '../cluster/vocabulary.js';
+import { KIND_WORD, REPLICATION_KINDS } from '../core/vocabulary.js';
 
 
 /** A dial's id: kind, secondary, primary, and its attempt when not the first ("connect:dr:west>east#3@41"). */

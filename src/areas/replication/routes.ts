@@ -6,12 +6,12 @@
 // secondary; performance's take an ordinary client token (B.3), and beside them performance has its
 // paths filters and dynamic filters. Generation attempts, operation-token/delete, reindex and
 // merkle-check are the operation-token and merkle areas'.
-import type { AuthRule, Row } from '../cluster/http/route.js';
+import type { AuthRule, Row } from '../core/http/route.js';
 import * as recover from './decide/recover.js';
 import * as configReload from './decide/config-reload.js';
-import { adminAuth, routesOf, row, type Route } from '../cluster/http/route.js';
-import type { ReplicationKind } from '../cluster/state.js';
-import { KIND_WORD } from '../cluster/vocabulary.js';
+import { adminAuth, routesOf, row, type Route } from '../core/http/route.js';
+import type { ReplicationKind } from '../core/state.js';
+import { KIND_WORD } from '../core/vocabulary.js';
 import { prefix } from './decide/common.js';
 import * as dynamicFilter from './decide/dynamic-filter.js';
 import * as generatePublicKey from './decide/generate-public-key.js';

@@ -5,7 +5,7 @@
 //
 // Sub-objects are shared, never deep-copied: the core reducers replace storage objects rather than
 // mutate them (immer copies on write), so a secondary holding the primary's objects is safe.
-import type { ClusterState, MountEntry, ReplicationKind, Storage } from '../cluster/state.js';
+import type { ClusterState, MountEntry, ReplicationKind, Storage } from '../core/state.js';
 import { filterFor, filterIncludesMount, filterIncludesNamespace } from './filters.js';
 
 export interface ReplicationScope {

@@ -20,12 +20,12 @@
 // not a copy), and the delivery reads it (evolve.ts via `asOfWal`). Kept only while a follower needs it.
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
 import type { DirectReducer, Reducer, ReducerTable } from '../../kernel/engine.js';
-import type { SimEvent } from '../cluster/events.js';
-import { REPLICATION_KINDS } from '../cluster/vocabulary.js';
-import type { Clusters, ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
+import type { SimEvent } from '../core/events.js';
+import { REPLICATION_KINDS } from '../core/vocabulary.js';
+import type { Clusters, ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import { currentConnection, followingIndex, linkFacts, storedConnection } from './link.js';
 import { linkDownReason, observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
-import { changedBetween } from '../cluster/changed.js';
+import { changedBetween } from '../core/changed.js';
 
 // A stream's name is made once per kind and pair of clusters and shared by every message of it: the
 // bus keys its streams by name, and a name made anew for each message was a new string to hash and

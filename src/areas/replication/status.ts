@@ -6,7 +6,7 @@ import { modeOf } from '../../../models/replication-role.machine.js';
 import { reportedConnection } from '../../../models/secondary-connection.machine.js';
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { isMerkleCorrupted, merkleRootOf } from '../merkle/merkle.js';
-import type { ClusterState, ReplicationKind, SimState } from '../cluster/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import { currentConnection, followersOf, isConnected } from './link.js';
 import { primaryView, secondaryView, type ConnectionSpan, type HeartbeatView } from './heartbeats.js';
 

@@ -13,12 +13,12 @@
 import type { Checker } from '../../kernel/bus.js';
 import type { DirectReducer, ReducerTable } from '../../kernel/engine.js';
 import type { ClusterCrashed } from '../../kernel/network.js';
-import type { SimEvent } from '../cluster/events.js';
-import { nextState, type ReplicationKind, type SimState } from '../cluster/state.js';
-import { stateBefore, throughDraft, type SimDraft } from '../cluster/draft.js';
+import type { SimEvent } from '../core/events.js';
+import { nextState, type ReplicationKind, type SimState } from '../core/state.js';
+import { stateBefore, throughDraft, type SimDraft } from '../core/draft.js';
 import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { followingIndex, linkFacts, moveConnection, storedConnection } from './link.js';
-import { REPLICATION_KINDS } from '../cluster/vocabulary.js';
+import { REPLICATION_KINDS } from '../core/vocabulary.js';
 
 /** The check of one secondary's link ("link:dr:west"): the link dropped now, or nothing. */
 export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {

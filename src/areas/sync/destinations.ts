@@ -3,7 +3,7 @@
 // sensitive (returned obfuscated, vault-api-facts.md §D), the default granularity, and how the
 // store spells a secret's name.
 
-import { SERVICE_DESTINATION_TYPES, type ServiceDestinationType } from '../cluster/vocabulary.js';
+import { SERVICE_DESTINATION_TYPES, type ServiceDestinationType } from '../core/vocabulary.js';
 import type { FieldSpec } from '../../kernel/http/fields.js';
 /**
  * The types the sync area serves: the spec's five and the service's in-memory test type, `in-mem`

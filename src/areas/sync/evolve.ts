@@ -4,9 +4,9 @@
 // destinations; the sync process's attempts deliver to (or delete from) the external store behind
 // the destination. Every event that lands on a cluster changes its replicated configuration and
 // advances its WAL; a store's fault lands on no cluster.
-import type { SimDraft } from '../cluster/draft.js';
+import type { SimDraft } from '../core/draft.js';
 import { isManaged, stepAssociation, type AssociationEvent } from '../../../models/sync-association.machine.js';
-import type { ClusterState } from '../cluster/state.js';
+import type { ClusterState } from '../core/state.js';
 import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
 import { externalEntries } from './naming.js';
 import { advancingWal } from './replicated-config.js';

@@ -12,7 +12,7 @@
 // only by the world's reducers, so replay rebuilds it.
 
 /** A fault a store can be given; `none` clears it. */
-import { DESTINATION_FAULTS, type DestinationFault } from '../cluster/vocabulary.js';
+import { DESTINATION_FAULTS, type DestinationFault } from '../core/vocabulary.js';
 export { DESTINATION_FAULTS, type DestinationFault };
 
 export interface ExternalStore {

@@ -9,9 +9,9 @@
 // messages and checks. The network and the store decide each job's outcome when it runs.
 import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';
 import { hasOwn } from '../../kernel/own.js';
-import { changedClusters } from '../cluster/changed.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { ClusterState, SimState } from '../cluster/state.js';
+import { changedClusters } from '../core/changed.js';
+import type { SimEvent } from '../core/events.js';
+import type { ClusterState, SimState } from '../core/state.js';
 import { jobFailure, nextJob, runsSyncJobs } from './sync.js';
 import type { SyncAttempted } from './types.js';
 

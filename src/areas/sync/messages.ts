@@ -8,8 +8,8 @@
 // the heal gets through, as the service reports it. A job that failed inside the cluster (the secret's
 // mount is not there) sends nothing.
 import type { MessageSource } from '../../kernel/bus.js';
-import type { SimEvent } from '../cluster/events.js';
-import type { SimState } from '../cluster/state.js';
+import type { SimEvent } from '../core/events.js';
+import type { SimState } from '../core/state.js';
 
 export const syncMessages: MessageSource<SimState, SimEvent> = (_before, event) => {
   if (event.type !== 'sync-attempted') return null;

@@ -6,7 +6,7 @@
 // `destination-fault` fault is not one of them: it happens to the external store, outside every
 // cluster.
 import type { BaseEvent } from '../../kernel/engine.js';
-import { advancedWal } from '../cluster/state.js';
+import { advancedWal } from '../core/state.js';
 
 interface WithWals {
   clusters: Record<string, { wal: { last: number; lastAt: number } }>;

@@ -4,8 +4,8 @@
 // and statuses follow vault-api-facts.md §D; texts the facts file does not have are the simulator's
 // and say so. Deliveries happen later, as time passes (sync.ts): a set or remove answers at once
 // with the association PENDING.
-import type { RequestContext } from '../cluster/http/route.js';
-import { routesOf, row, type AuthRule, type Route, type Row } from '../cluster/http/route.js';
+import type { RequestContext } from '../core/http/route.js';
+import { routesOf, row, type AuthRule, type Route, type Row } from '../core/http/route.js';
 import { DESTINATION_TYPES, type DestinationType } from './destinations.js';
 import { destinationOf } from './decide/common.js';
 import * as configureDestination from './decide/configure-destination.js';

@@ -20,10 +20,10 @@ import type { NameFields } from './naming.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { isUp, reachable } from '../../kernel/network.js';
 import { own } from '../../kernel/own.js';
-import { liveVersion } from '../cluster/versions.js';
-import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from '../cluster/state.js';
+import { liveVersion } from '../core/versions.js';
+import type { ClusterState, KvRecord, MountEntry, SimState, Storage } from '../core/state.js';
 import type { DestinationSettings, SyncAssociation, SyncDestination, SyncEvent, SyncState } from './types.js';
-import { recordAt } from '../cluster/keymap.js';
+import { recordAt } from '../core/keymap.js';
 export type * from './types.js';
 
 // Timing of sync jobs, in simulated time. The service says only that it "propagates modifications

@@ -196,7 +196,7 @@ export type SyncEvent = SyncConfigChanged | SyncGithubAppWritten | SyncGithubApp
 
 // The sync area's parts of the world state and its events, declared to the core (cluster/state.ts,
 // cluster/events.ts), which names no area.
-declare module '../cluster/state.js' {
+declare module '../core/state.js' {
   interface AreaClusterState {
     /** Secret sync (spec area D): destinations, their associations, and the simulated external stores behind them. */
     sync: SyncState;
@@ -209,7 +209,7 @@ declare module '../cluster/state.js' {
     stores: Record<string, ExternalStore>;
   }
 }
-declare module '../cluster/events.js' {
+declare module '../core/events.js' {
   interface AreaEvents {
     sync: SyncEvent;
   }

@@ -2,7 +2,7 @@
 // fast-check draws from and the explorer enumerates, what the API can drive today (probed, not assumed), and the topology every property
 // run and explorer starts from.
 import fc from 'fast-check';
-import type { ClusterSpec, Topology } from '../../areas/service/genesis.js';
+import type { ClusterSpec, Topology } from '../../areas/cluster/genesis.js';
 import { World } from '../../world.js';
 import { AREAS } from '../../areas.js';
 import { gather } from '../../kernel/area.js';

@@ -3,9 +3,9 @@
 // command, and, when asked, writes down every step it took in scenario format 1, so that a sequence
 // of commands becomes a scenario file that `replsim run` replays unchanged.
 import { modeOf } from '../../../models/replication-role.machine.js';
-import { decodeToken } from '../../areas/cluster/crypto/otp.js';
-import type { SimEvent } from '../../areas/cluster/events.js';
-import type { SimState } from '../../areas/cluster/state.js';
+import { decodeToken } from '../../areas/core/crypto/otp.js';
+import type { SimEvent } from '../../areas/core/events.js';
+import type { SimState } from '../../areas/core/state.js';
 import type { Unsubscribable } from 'rxjs';
 import type { ApiResponse, Method } from '../../kernel/http/http.js';
 import { formatMs } from '../../kernel/clock.js';

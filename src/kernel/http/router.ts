@@ -9,7 +9,7 @@
 // The area plugs in what reads its state (`Routing`): whether the node is up, where a request line
 // goes (the cluster area: namespaces, `sys/` or a KV mount), what a handler reads, and the
 // authorisation rules (tokens, policies, the DR role). src/world.ts plugs in the cluster area's
-// (src/areas/cluster/http/routing.ts).
+// (src/areas/core/http/routing.ts).
 import { PROTO_NAME } from '../own.js';
 import { parseFields } from './fields.js';
 import { errors, METHODS, type ApiRequest, type Method, type Reply } from './http.js';

@@ -1,10 +1,10 @@
-// Which clusters an event changed (src/areas/cluster/changed.ts): the short cut through the record
+// Which clusters an event changed (src/areas/core/changed.ts): the short cut through the record
 // `withCluster` made last gives the same answer as comparing every cluster, and so do the revoked
 // credentials and the followers read through it (replication/link.ts `credentialsRevoked`, `followersOf`), on a run with KV writes,
 // WAL deliveries, a revocation and a partition.
 import { describe, expect, it } from 'vitest';
-import { changedClusters } from '../../../src/areas/cluster/changed.js';
-import type { SimState } from '../../../src/areas/cluster/state.js';
+import { changedClusters } from '../../../src/areas/core/changed.js';
+import type { SimState } from '../../../src/areas/core/state.js';
 import { acceptsCredentials, credentialsRevoked, followersOf } from '../../../src/areas/replication/link.js';
 import { replicate, rootOf, write } from '../../../bench/lib/worlds.js';
 import { World } from '../../../src/world.js';

@@ -1,6 +1,6 @@
 // KV-v2 `max_versions` with the service's `config` and `metadata` endpoints, and check-and-set
 // (hashicorp/vault-plugin-secrets-kv path_config.go, path_metadata.go, path_data.go; the choices are in
-// src/areas/cluster/README.md, "KV v2 versions").
+// src/areas/core/README.md, "KV v2 versions").
 import { describe, expect, it } from 'vitest';
 import type { ApiResponse } from '../../../src/kernel/http/http.js';
 import { World } from '../../../src/world.js';

@@ -1,9 +1,9 @@
-// A KV-v2 key's versions as a persistent run (src/areas/cluster/version-run.ts): a frozen array while
+// A KV-v2 key's versions as a persistent run (src/areas/core/version-run.ts): a frozen array while
 // short, a persistent list when long. Checked against a plain model (number → value) over random
 // sequences of writes, rewrites of a held version and drops of the oldest, across the change of form.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { VersionRun } from '../../../src/areas/cluster/version-run.js';
+import { VersionRun } from '../../../src/areas/core/version-run.js';
 
 type Op = { kind: 'add' } | { kind: 'rewrite'; back: number } | { kind: 'drop'; count: number };
 

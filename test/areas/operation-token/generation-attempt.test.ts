@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../../src/areas/core/crypto/otp.js';
 import { WRONG_ROOT_KEY_ERROR } from '../../../src/areas/operation-token/operation-token.js';
 import { World } from '../../../src/world.js';
 import { toJsonl } from '../../../src/kernel/persist.js';

@@ -13,7 +13,7 @@ import {
   generateWithOtp,
   post,
 } from './worlds.js';
-import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../../src/areas/core/crypto/otp.js';
 
 const PROMOTE = 'sys/replication/dr/secondary/promote';
 

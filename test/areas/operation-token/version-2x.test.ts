@@ -4,7 +4,7 @@
 // a promotion is the hazard unauthenticated-ceremony-open. 1.x clusters keep the old rules.
 import { describe, expect, it } from 'vitest';
 import { World } from '../../../src/world.js';
-import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../../src/areas/core/crypto/otp.js';
 import { Watch } from '../../../src/check/catalogue.js';
 import { unauthenticatedCeremonyOpen } from '../../../src/areas/operation-token/monitors/unauthenticated-ceremony-open.js';
 

@@ -3,8 +3,8 @@
 // secondary with no primary to stream from), then replaying the log: every later event (KV writes,
 // an attempt already started) is applied to it. This does not need the DR enable endpoint.
 import type { ApiRequest, ApiResponse } from '../../../src/kernel/http/http.js';
-import type { SimEvent, WorldCreated } from '../../../src/areas/cluster/events.js';
-import type { ClusterSpec } from '../../../src/areas/service/genesis.js';
+import type { SimEvent, WorldCreated } from '../../../src/areas/core/events.js';
+import type { ClusterSpec } from '../../../src/areas/cluster/genesis.js';
 import { World } from '../../../src/world.js';
 
 export const DR_ATTEMPT = 'sys/replication/dr/secondary/generate-operation-token/attempt';

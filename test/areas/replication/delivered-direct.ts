@@ -2,14 +2,14 @@
 // folds a world's log again and, for each delivery of one kind, compares what the direct form built
 // with what the draft form builds from the same state.
 import { expect } from 'vitest';
-import type { SimEvent } from '../../../src/areas/cluster/events.js';
-import type { ReplicationKind, SimState } from '../../../src/areas/cluster/state.js';
+import type { SimEvent } from '../../../src/areas/core/events.js';
+import type { ReplicationKind, SimState } from '../../../src/areas/core/state.js';
 import type { WalDelivered } from '../../../src/areas/replication/events.js';
 import { applyEvent, type ReducerTable } from '../../../src/kernel/engine.js';
 import { reducers, World } from '../../../src/world.js';
 import { replicationReducers } from '../../../src/areas/replication/evolve.js';
 import { withWalSnapshots } from '../../../src/areas/replication/shipping.js';
-import { throughDraft } from '../../../src/areas/cluster/draft.js';
+import { throughDraft } from '../../../src/areas/core/draft.js';
 import { objects } from '../../kernel/reachable.js';
 
 /**

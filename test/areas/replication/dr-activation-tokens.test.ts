@@ -2,7 +2,7 @@
 // be reachable), the sealed form for a `secondary_public_key` (no call needed), single use,
 // expiry, revocation and the id's uniqueness.
 import { describe, expect, it } from 'vitest';
-import { verifyActivationTokenSync } from '../../../src/areas/cluster/crypto/activation-token.js';
+import { verifyActivationTokenSync } from '../../../src/areas/core/crypto/activation-token.js';
 import { signingKeyOf } from '../../../src/areas/replication/index.js';
 import { World } from '../../../src/world.js';
 import { epochSeconds } from '../../../src/kernel/clock.js';

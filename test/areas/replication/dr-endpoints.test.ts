@@ -1,7 +1,7 @@
 // One test per row of area A's endpoint table (generation attempts, operation-token/delete, reindex
 // and merkle-check are covered with their own modules), plus the authorisation every row declares.
 import { describe, expect, it } from 'vitest';
-import { decodeActivationClaims } from '../../../src/areas/cluster/crypto/activation-token.js';
+import { decodeActivationClaims } from '../../../src/areas/core/crypto/activation-token.js';
 import { World } from '../../../src/world.js';
 import { epochSeconds, rfc3339 } from '../../../src/kernel/clock.js';
 import {

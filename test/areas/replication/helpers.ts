@@ -4,8 +4,8 @@
 // false and the tests that need one are skipped.
 import { expect } from 'vitest';
 import type { ApiResponse } from '../../../src/kernel/http/http.js';
-import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
-import type { ClusterSpec } from '../../../src/areas/service/genesis.js';
+import { decodeToken } from '../../../src/areas/core/crypto/otp.js';
+import type { ClusterSpec } from '../../../src/areas/cluster/genesis.js';
 import { World } from '../../../src/world.js';
 
 export const DR = 'sys/replication/dr';

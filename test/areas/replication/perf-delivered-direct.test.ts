@@ -4,7 +4,7 @@
 // and a deny filter, a namespace, a local mount, a sync destination in a namespace and one in the
 // root, a revoked sibling, deletes), and leaves untouched what the delivery does not change.
 import { describe, expect, it } from 'vitest';
-import type { ClusterSpec, Topology } from '../../../src/areas/service/genesis.js';
+import type { ClusterSpec, Topology } from '../../../src/areas/cluster/genesis.js';
 import { World } from '../../../src/world.js';
 import { compareDeliveries } from './delivered-direct.js';
 import { LATENCY_MS, replicate, rootOf } from '../../../bench/lib/worlds.js';

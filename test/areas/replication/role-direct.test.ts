@@ -4,9 +4,9 @@
 // must give what its draft form gives from the same state: the same values with keys in the same
 // order, every object frozen, and every other cluster the very same object.
 import { describe, expect, it } from 'vitest';
-import type { SimEvent } from '../../../src/areas/cluster/events.js';
-import type { SimState } from '../../../src/areas/cluster/state.js';
-import { throughDraft, type SimDraft } from '../../../src/areas/cluster/draft.js';
+import type { SimEvent } from '../../../src/areas/core/events.js';
+import type { SimState } from '../../../src/areas/core/state.js';
+import { throughDraft, type SimDraft } from '../../../src/areas/core/draft.js';
 import { replicationReducers } from '../../../src/areas/replication/evolve.js';
 import { replicatingPerformanceConfiguration } from '../../../src/areas/replication/interplay.js';
 import { withWalSnapshots } from '../../../src/areas/replication/shipping.js';

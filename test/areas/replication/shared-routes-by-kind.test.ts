@@ -3,12 +3,12 @@
 // replication-performance.ts), in a world given that table.
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../../../src/kernel/http/http.js';
-import { kvRoutes } from '../../../src/areas/service/kv.js';
+import { kvRoutes } from '../../../src/areas/cluster/kv.js';
 import { operationTokenRoutes } from '../../../src/areas/operation-token/routes.js';
-import { decodeToken } from '../../../src/areas/cluster/crypto/otp.js';
+import { decodeToken } from '../../../src/areas/core/crypto/otp.js';
 import { drRoutes, replicationRoutes } from '../../../src/areas/replication/routes.js';
-import type { RouteTable } from '../../../src/areas/cluster/http/routing.js';
-import type { SimState } from '../../../src/areas/cluster/state.js';
+import type { RouteTable } from '../../../src/areas/core/http/routing.js';
+import type { SimState } from '../../../src/areas/core/state.js';
 import { routes as worldRoutes, World } from '../../../src/world.js';
 import { rootOf } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // destination-fault fault, as an operator would.
 import { expect } from 'vitest';
 import type { ApiResponse } from '../../../src/kernel/http/http.js';
-import type { ClusterSpec } from '../../../src/areas/service/genesis.js';
+import type { ClusterSpec } from '../../../src/areas/cluster/genesis.js';
 import { World } from '../../../src/world.js';
 
 export const DEST = 'sys/sync/destinations';

@@ -7,7 +7,7 @@
 // and these read the same world.
 import { describe, expect, it } from 'vitest';
 import { isConnected } from '../../../src/areas/replication/link.js';
-import type { ReplicationKind } from '../../../src/areas/cluster/state.js';
+import type { ReplicationKind } from '../../../src/areas/core/state.js';
 import { ModelMismatch, type Model } from '../../../src/areas/property/model.js';
 import type { Operator } from '../../../src/explore/commands/operator.js';
 import { runProperty } from '../../../src/explore/property.js';

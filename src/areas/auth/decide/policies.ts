@@ -1,10 +1,10 @@
 // sys/policies/acl (and the older sys/policy): list, read, write and delete named ACL policies. A
 // policy is replicated configuration: on a performance secondary a write lands on its primary
 // (configurationLanding), as the service forwards it.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { readPolicy } from '../../cluster/policy-text.js';
-import { aclPoliciesIn } from '../../cluster/policy.js';
-import { strictPolicyAttributes } from '../../cluster/version-rules.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { readPolicy } from '../../core/policy-text.js';
+import { aclPoliciesIn } from '../../core/policy.js';
+import { strictPolicyAttributes } from '../../core/version-rules.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';
 import { authRefusals as R } from '../refusals.js';

@@ -3,8 +3,8 @@
 // the ones a simulated token carries (policies, orphan, renewable, type, explicit max TTL, period,
 // number of uses, no default policy) shape the tokens, the rest (CIDR bindings, path suffix, entity
 // aliases) are stored and read back.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { TokenRole } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { TokenRole } from '../../core/state.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';
 import { authRefusals as R } from '../refusals.js';

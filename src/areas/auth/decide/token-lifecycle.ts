@@ -7,9 +7,9 @@
 // every token it created, down the tree (revoke-orphan: the token alone, its children made
 // orphans); a token that is not there is revoked already (204, as the service's handler answers).
 import { stepToken, type TokenValue } from '../../../../models/token.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ClusterState, TokenEntry } from '../../cluster/state.js';
-import { expired, resolveToken } from '../../cluster/tokens.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ClusterState, TokenEntry } from '../../core/state.js';
+import { expired, resolveToken } from '../../core/tokens.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import type { TokenRenewed, TokenRevoked } from '../events.js';
 import { authRefusals as R } from '../refusals.js';

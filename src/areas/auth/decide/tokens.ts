@@ -3,11 +3,11 @@
 // policies (a child gets at most its parent's, or a role's allowed ones, and `default` unless told
 // otherwise), type, TTL, orphan, renewable, number of uses, period, metadata. A batch token cannot
 // be periodic, root, renewed or revoked, and is stored nowhere (crypto/batch-token.ts).
-import { sealBatchToken } from '../../cluster/crypto/batch-token.js';
-import { newServiceToken } from '../../cluster/tokens.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { TokenEntry, TokenRole } from '../../cluster/state.js';
-import { resolveToken } from '../../cluster/tokens.js';
+import { sealBatchToken } from '../../core/crypto/batch-token.js';
+import { newServiceToken } from '../../core/tokens.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { TokenEntry, TokenRole } from '../../core/state.js';
+import { resolveToken } from '../../core/tokens.js';
 import { epochSeconds, rfc3339 } from '../../../kernel/clock.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';

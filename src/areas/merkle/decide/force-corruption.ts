@@ -2,7 +2,7 @@
 // is what the scenarios' `corrupt` fault does. `subtree` names the tree (`replicated` or `local`;
 // the service's values are not documented, so its tree numbers 1 and 2 are taken too); the two
 // root-hash flags are taken and reported back, since the simulated tree has no hashes to damage.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { reply } from '../../../kernel/http/http.js';
 import { merkleRefusals } from '../refusals.js';
 

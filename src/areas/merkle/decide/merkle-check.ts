@@ -1,7 +1,7 @@
 // POST sys/replication/dr/secondary/merkle-check: reports the damage the `corrupt` fault made, in the
 // service's report shape.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { isDrSecondary } from '../../cluster/http/authorize.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { isDrSecondary } from '../../core/http/authorize.js';
 import { reply } from '../../../kernel/http/http.js';
 import { notDrSecondary } from '../../operation-token/decide/strategy.js';
 import { merkleCorruptionReport } from '../merkle.js';

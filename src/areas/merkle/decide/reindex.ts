@@ -1,8 +1,8 @@
 // POST sys/replication/dr/secondary/reindex (A.6): a reindex runs in simulated time (its duration is
 // proportional to the stored objects: the constants in merkle.ts), one at a time, and repairs the
 // damage the `corrupt` fault made.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { isDrSecondary } from '../../cluster/http/authorize.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { isDrSecondary } from '../../core/http/authorize.js';
 import { reply } from '../../../kernel/http/http.js';
 import { notDrSecondary } from '../../operation-token/decide/strategy.js';
 import { reindexDurationMs, storedObjectCount, type ReindexStarted } from '../merkle.js';

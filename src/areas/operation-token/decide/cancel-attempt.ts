@@ -1,5 +1,5 @@
 // DELETE …/attempt: cancels the attempt (the generation-attempt machine's cancel).
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { reply } from '../../../kernel/http/http.js';
 import { attemptSecretOf } from '../operation-token.js';
 import type { Strategy } from './strategy.js';

@@ -1,6 +1,6 @@
 // POST sys/replication/dr/secondary/operation-token/delete: the authorisation step has checked the
 // DR operation token (authentication rule 2); deleting it is allowed wherever it is still valid.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { reply } from '../../../kernel/http/http.js';
 
 export const fields = { dr_operation_token: { type: 'string' } } as const;

@@ -2,12 +2,12 @@
 // at the threshold the shares are recombined and checked against the cluster's root key, and the
 // token is drawn and given encoded (OTP) or encrypted (PGP).
 import { askGenerationAttempt, type GenerationStrategy, type UpdateGenerationEvent } from '../../../../models/generation-attempt.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { combineShares } from '../../cluster/crypto/shamir.js';
-import { encodeToken } from '../../cluster/crypto/otp.js';
-import { encryptTokenWithPgp } from '../../cluster/crypto/pgp.js';
-import type { SimEvent } from '../../cluster/events.js';
-import { newServiceToken } from '../../cluster/tokens.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { combineShares } from '../../core/crypto/shamir.js';
+import { encodeToken } from '../../core/crypto/otp.js';
+import { encryptTokenWithPgp } from '../../core/crypto/pgp.js';
+import type { SimEvent } from '../../core/events.js';
+import { newServiceToken } from '../../core/tokens.js';
 import { reply } from '../../../kernel/http/http.js';
 import { WRONG_ROOT_KEY_ERROR, attemptSecretOf, decodeKeyShare, type GenerationCompleted } from '../operation-token.js';
 import { generationRefusal, operationTokenRefusals as T } from '../refusals.js';

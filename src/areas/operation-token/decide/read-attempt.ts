@@ -1,6 +1,6 @@
 // GET …/attempt: the attempt's status, bare (Vault's GenerateRootStatusResponse); the OTP is never shown here.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { OTP_LENGTH } from '../../cluster/crypto/otp.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { OTP_LENGTH } from '../../core/crypto/otp.js';
 import { reply } from '../../../kernel/http/http.js';
 import { attemptStatus } from '../operation-token.js';
 import type { Strategy } from './strategy.js';

@@ -1,9 +1,9 @@
 // POST …/attempt: opens an attempt (one at a time, A.7: the generation-attempt machine decides), with
 // the operator's OTP, a PGP key, or an OTP the server draws and shows in this response only.
 import { askGenerationAttempt } from '../../../../models/generation-attempt.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { OTP_LENGTH, generateOtp } from '../../cluster/crypto/otp.js';
-import { pgpFingerprint } from '../../cluster/crypto/pgp.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { OTP_LENGTH, generateOtp } from '../../core/crypto/otp.js';
+import { pgpFingerprint } from '../../core/crypto/pgp.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { attemptStatus, type GenerationStarted } from '../operation-token.js';
 import { generationRefusal, operationTokenRefusals as T } from '../refusals.js';

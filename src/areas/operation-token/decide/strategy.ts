@@ -3,8 +3,8 @@
 // sys/replication/dr/secondary/generate-operation-token (only on a DR secondary) and a new root token
 // at sys/generate-root (closed on a DR secondary by the authorisation step).
 import type { GenerationStrategy } from '../../../../models/generation-attempt.machine.js';
-import { isDrSecondary } from '../../cluster/http/authorize.js';
-import type { ClusterState } from '../../cluster/state.js';
+import { isDrSecondary } from '../../core/http/authorize.js';
+import type { ClusterState } from '../../core/state.js';
 import type { Reply } from '../../../kernel/http/http.js';
 import { operationTokenRefusals as T } from '../refusals.js';
 

@@ -7,7 +7,7 @@
 // in progress. After every step it takes the cluster's attempt as the state holds it, so an attempt
 // that ended by other means (a wipe) does not count as open.
 import { isAttemptStarted } from '../../../../models/generation-attempt.machine.js';
-import type { SimState } from '../../cluster/state.js';
+import type { SimState } from '../../core/state.js';
 import { requestPath, served, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 

@@ -13,9 +13,9 @@
 // under the cluster's keyring, not expired, whose policies grant `update` on the path; and, from
 // 2.0.0 (1.19.17), a root token the cluster holds. A call made with one is judged by the response
 // view alone (the log does not say which credential a call carried).
-import { openBatchToken } from '../../cluster/crypto/batch-token.js';
-import type { SimEvent } from '../../cluster/events.js';
-import type { ClusterState, SimState } from '../../cluster/state.js';
+import { openBatchToken } from '../../core/crypto/batch-token.js';
+import type { SimEvent } from '../../core/events.js';
+import type { ClusterState, SimState } from '../../core/state.js';
 import { modeIn, requestPath, served, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 

@@ -6,7 +6,7 @@
 // off"; left on, anyone who reaches the new primary's API can start and cancel generation attempts
 // again (CVE-2026-5807, the reason the token became necessary). It is read from the log alone: the
 // reload events and the promotions.
-import type { SimState } from '../../cluster/state.js';
+import type { SimState } from '../../core/state.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 
 const FAMILY = 'generate-operation-token';

@@ -1,8 +1,8 @@
 // What the plugin catalog's decisions share. The catalog is replicated configuration: a performance
 // secondary answers reads from its copy of its primary's catalog, and a change sent to it is applied
 // on the primary (`configurationLanding`), checked against the primary's catalog.
-import { forwardedFrom, type RequestContext } from '../../cluster/http/route.js';
-import type { ClusterState } from '../../cluster/state.js';
+import { forwardedFrom, type RequestContext } from '../../core/http/route.js';
+import type { ClusterState } from '../../core/state.js';
 import type { Reply } from '../../../kernel/http/http.js';
 import type { PluginRuntime } from '../plugins.js';
 

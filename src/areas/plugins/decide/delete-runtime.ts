@@ -1,7 +1,7 @@
 // DELETE sys/plugins/runtimes/catalog/container/:name: the plugin-runtime machine refuses a runtime a
 // registered plugin still references, and one that is not registered.
 import { runtimeRefusal, type RuntimeValue } from '../../../../models/plugin-runtime.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { reply } from '../../../kernel/http/http.js';
 import { catalogKey, pluginsWithRuntime, type PluginRuntimeDeleted } from '../plugins.js';
 import { pluginRefusals as P } from '../refusals.js';

@@ -1,5 +1,5 @@
 // DELETE sys/plugins/catalog/<type>/:name: removes a plugin (nothing to remove changes nothing).
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { reply } from '../../../kernel/http/http.js';
 import { catalogKey, type PluginDeregistered, type PluginType } from '../plugins.js';
 import { forwarded, landing } from './common.js';

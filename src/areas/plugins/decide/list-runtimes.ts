@@ -1,6 +1,6 @@
 // LIST (or GET) sys/plugins/runtimes/catalog: every runtime, sorted by name within its type, under
 // `runtimes`; no `keys`.
-import type { RequestContext } from '../../cluster/http/route.js';
+import type { RequestContext } from '../../core/http/route.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { runtimeView } from './common.js';
 

@@ -1,5 +1,5 @@
 // GET sys/plugins/catalog/<type>/:name: a registered plugin as the catalog shows it (never its env).
-import type { RequestContext } from '../../cluster/http/route.js';
+import type { RequestContext } from '../../core/http/route.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { catalogKey, type PluginType, type RegisteredPlugin } from '../plugins.js';
 

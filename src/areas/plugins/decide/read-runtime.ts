@@ -1,5 +1,5 @@
 // GET sys/plugins/runtimes/catalog/container/:name: one runtime, or the catalog's answer for an unknown one.
-import type { RequestContext } from '../../cluster/http/route.js';
+import type { RequestContext } from '../../core/http/route.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { catalogKey } from '../plugins.js';
 import { pluginRefusals as P } from '../refusals.js';

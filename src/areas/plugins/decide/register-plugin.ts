@@ -1,6 +1,6 @@
 // POST sys/plugins/catalog/<type>/:name: registers a plugin, checked in the service's order (the first
 // failing check names the error); a container plugin's runtime must be registered.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import { catalogKey, type PluginRegistered, type PluginType, type RegisteredPlugin } from '../plugins.js';

@@ -1,6 +1,6 @@
 // POST sys/plugins/runtimes/catalog/container/:name: registers or updates a container runtime (the
 // plugin-runtime machine's register row).
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { PluginRuntime, PluginRuntimeRegistered } from '../plugins.js';

@@ -5,10 +5,10 @@
 // simulator wording that names the cause and the fix (refusals.ts).
 import { askRole, modeOf, NO_ROW, type RoleEvent, type RoleValue } from '../../../../models/replication-role.machine.js';
 import { errors, type Reply } from '../../../kernel/http/http.js';
-import type { Outcome } from '../../cluster/http/route.js';
-import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
+import type { Outcome } from '../../core/http/route.js';
+import type { ClusterState, ReplicationKind } from '../../core/state.js';
 import { reply } from '../../../kernel/http/http.js';
-import { KIND_WORD } from '../../cluster/vocabulary.js';
+import { KIND_WORD } from '../../core/vocabulary.js';
 import type { ReplicationEvent } from '../events.js';
 import { replicationRefusals as R } from '../refusals.js';
 import { SECONDARY_PUBLIC_KEY_SINCE } from '../versions.js';

@@ -4,8 +4,8 @@
 // the licence file the server's `license_path` names and applies it; any other is an unsupported
 // path. A simulated cluster's licence is its scenario's and no file changes under it, so a reload
 // applies the licence in force again: nothing changes, and it answers 204.
-import type { RequestContext } from '../../cluster/http/route.js';
-import { isDrSecondary } from '../../cluster/http/authorize.js';
+import type { RequestContext } from '../../core/http/route.js';
+import { isDrSecondary } from '../../core/http/authorize.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { notDrSecondary } from '../../operation-token/decide/strategy.js';
 

@@ -2,8 +2,8 @@
 // GET performance/secondary/dynamic-filter/:id (what this secondary was told its primary filters
 // from it, at its last sync).
 import { modeOf } from '../../../../models/replication-role.machine.js';
-import type { RequestContext } from '../../cluster/http/route.js';
-import type { DynamicFilter } from '../../cluster/state.js';
+import type { RequestContext } from '../../core/http/route.js';
+import type { DynamicFilter } from '../../core/state.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { dynamicFilterOf } from '../filters.js';
 import { replicationRefusals as R } from '../refusals.js';

@@ -4,7 +4,7 @@
 // wording: the service's sample is not in the facts), with times far from any scenario's clock.
 import { rfc3339 } from '../../../kernel/clock.js';
 import { reply } from '../../../kernel/http/http.js';
-import { endpoint, type Route } from '../../cluster/http/route.js';
+import { endpoint, type Route } from '../../core/http/route.js';
 
 const YEAR_MS = 365 * 24 * 3600 * 1000;
 

@@ -2,8 +2,8 @@
 // for one secondary id (area B): `:id` is an id it issued a token for (B.1); after a new token for
 // that id is used, the filter must be created again (B.1, evolve.ts). What a filter does to the data
 // is in filters.ts.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ClusterState, PathsFilter } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ClusterState, PathsFilter } from '../../core/state.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { hasOwn, own } from '../../../kernel/own.js';
 import type { FilterEvent } from '../events.js';

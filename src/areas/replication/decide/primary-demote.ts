@@ -1,7 +1,7 @@
 // POST <kind>/primary/demote: primary → secondary that follows nobody, same cluster id (role table).
 import { NO_ROW } from '../../../../models/replication-role.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { accepted, askRoleOf, replicationErrors, WARNINGS } from './common.js';
 
 export function decide(kind: ReplicationKind) {

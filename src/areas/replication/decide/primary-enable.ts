@@ -1,8 +1,8 @@
 // POST <kind>/primary/enable: disabled → primary (role table), with a new cluster id: every enable
 // starts a new replication set.
 import { NO_ROW } from '../../../../models/replication-role.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { accepted, askRoleOf, replicationErrors, WARNINGS } from './common.js';
 
 export const fields = { primary_cluster_addr: { type: 'string', default: '' } } as const;

@@ -2,9 +2,9 @@
 // operation token (the authorisation step checks it; the machine is asked with the fact); unless
 // `force`, the safety checks must pass.
 import { NO_ROW, type RoleEvent } from '../../../../models/replication-role.machine.js';
-import { operationTokenValid } from '../../cluster/http/authorize.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
+import { operationTokenValid } from '../../core/http/authorize.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ClusterState, ReplicationKind } from '../../core/state.js';
 import { isMerkleCorrupted } from '../../merkle/merkle.js';
 import { accepted, askRoleOf, operationTokenField, replicationErrors, WARNINGS } from './common.js';
 

@@ -8,12 +8,12 @@
 // `follow` row, as update-primary does). A primary's secondaries dial it, so it has nothing to
 // restart: it answers so. The warnings are replsim's words.
 import { stepConnection } from '../../../../models/secondary-connection.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { isDrSecondary } from '../../cluster/http/authorize.js';
-import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { isDrSecondary } from '../../core/http/authorize.js';
+import type { ClusterState, ReplicationKind } from '../../core/state.js';
 import { reply } from '../../../kernel/http/http.js';
 import { notDrSecondary } from '../../operation-token/decide/strategy.js';
-import { KIND_WORD, REPLICATION_KINDS } from '../../cluster/vocabulary.js';
+import { KIND_WORD, REPLICATION_KINDS } from '../../core/vocabulary.js';
 import type { ReplicationRecovered } from '../events.js';
 import { storedConnection } from '../link.js';
 import { replicationRefusals as R } from '../refusals.js';

@@ -1,7 +1,7 @@
 // POST <kind>/primary/revoke-secondary: bars secondary `id`; it disconnects and receives nothing,
 // and stays barred until given a new activation token.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { own } from '../../../kernel/own.js';
 import { accepted, replicationErrors } from './common.js';
 

@@ -1,9 +1,9 @@
 // POST <kind>/secondary/disable: secondary → disabled, storage kept (role table); DR needs a DR
 // operation token.
 import { NO_ROW } from '../../../../models/replication-role.machine.js';
-import { operationTokenValid } from '../../cluster/http/authorize.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import { operationTokenValid } from '../../core/http/authorize.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { accepted, askRoleOf, operationTokenField, replicationErrors, WARNINGS } from './common.js';
 
 export const fields = (kind: ReplicationKind) => ({ ...operationTokenField(kind) }) as const;

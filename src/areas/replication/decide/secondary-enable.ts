@@ -1,8 +1,8 @@
 // POST <kind>/secondary/enable: disabled → secondary with a valid activation token (role table);
 // all data in the cluster is cleared at once (evolve.ts).
 import { NO_ROW } from '../../../../models/replication-role.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { redeemActivationToken } from '../activation.js';
 import { accepted, askRoleOf, replicationErrors, WARNINGS } from './common.js';
 

@@ -2,8 +2,8 @@
 // default (`data: null`, the JWT in `wrap_info.token`). With `secondary_public_key`, the
 // credentials are sealed to that key and returned in `data` (simulator field names, the service's
 // are not public): `{ id, token, ttl }`, `token` being what secondary/enable takes.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { rfc3339 } from '../../../kernel/clock.js';
 import { reply } from '../../../kernel/http/http.js';
 import { own } from '../../../kernel/own.js';

@@ -1,8 +1,8 @@
 // GET sys/replication/<kind>/status and GET sys/replication/status: the status record, unauthenticated
 // (Authentication 1). The combined one reports both kinds, `data: {dr, performance}`; a cluster
 // without an enterprise licence answers `{mode: "disabled"}`, as the community edition does.
-import type { RequestContext } from '../../cluster/http/route.js';
-import type { ReplicationKind } from '../../cluster/state.js';
+import type { RequestContext } from '../../core/http/route.js';
+import type { ReplicationKind } from '../../core/state.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { replicationStatus } from '../status.js';
 

@@ -3,9 +3,9 @@
 // empty token makes the cluster forget its primary and stay a secondary (A.4); a newly demoted
 // secondary must be given a token (A.3).
 import { NO_ROW } from '../../../../models/replication-role.machine.js';
-import { operationTokenValid } from '../../cluster/http/authorize.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
+import { operationTokenValid } from '../../core/http/authorize.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import type { ClusterState, ReplicationKind, SimState } from '../../core/state.js';
 import { reachable } from '../../../kernel/network.js';
 import { redeemActivationToken } from '../activation.js';
 import type { PrimaryAssignment } from '../events.js';

@@ -3,7 +3,7 @@
 // a demotion (and a promotion, which keeps the set as well) must leave it as it was; an enable as a
 // primary must give an id the cluster never had for that kind and that no other cluster holds now,
 // since every enable starts a new replication set.
-import type { ReplicationKind, SimState } from '../../cluster/state.js';
+import type { ReplicationKind, SimState } from '../../core/state.js';
 import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 

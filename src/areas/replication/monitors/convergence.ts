@@ -23,12 +23,12 @@
 // follows a primary of its replication set over a link that can carry replication (not revoked).
 // What it should hold is its primary's storage (DR: all of it, tokens and keyring included;
 // performance: what the scope and the paths filter send it, see replica.ts).
-import type { ClusterState, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
+import type { ClusterState, ReplicationKind, SimState, Storage } from '../../core/state.js';
 import { canonicalJson } from '../../../kernel/canonical.js';
 import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import { expectedReplica } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
-import { keyNames, recordAt } from '../../cluster/keymap.js';
+import { keyNames, recordAt } from '../../core/keymap.js';
 
 /** The bound, in link latencies. */
 export const CONVERGENCE_LATENCIES = 5;

@@ -5,11 +5,11 @@
 // looks at every performance secondary that follows a primary, after each delivery to it and at
 // the end of every step (the service removes newly excluded data when the filter is set, so it may
 // never be seen), and reports each excluded mount or namespace once while it is held.
-import type { Clusters, ClusterState, SimState } from '../../cluster/state.js';
+import type { Clusters, ClusterState, SimState } from '../../core/state.js';
 import { stateAfter, violation } from '../../monitoring/observe.js';
 import { isOwnLocalMount, mountExcluded, namespaceExcluded } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
-import { keyCount } from '../../cluster/keymap.js';
+import { keyCount } from '../../core/keymap.js';
 
 /**
  * Local mounts each cluster held as its own: "cluster|uuid" for every local mount it held while it

@@ -7,11 +7,11 @@
 //
 // The primary is the one the secondary followed; a secondary that follows nobody (a demoted former
 // primary) is compared with the running primary of its replication set, when there is one.
-import type { ClusterState, ReplicationKind, SimState } from '../../cluster/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../../core/state.js';
 import { KIND_WORD, keyName, sameRecord, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
 import { stateless, type Finding, type Monitor, type Observation } from '../../monitoring/types.js';
-import { keyNames, recordAt } from '../../cluster/keymap.js';
+import { keyNames, recordAt } from '../../core/keymap.js';
 
 /** The primary whose writes a promoted secondary should have held, or null. */
 export function primaryOf(state: SimState, kind: ReplicationKind, secondary: ClusterState): ClusterState | null {

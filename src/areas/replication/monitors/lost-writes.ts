@@ -10,13 +10,13 @@
 // (src/kernel/bus.ts) when the observation carries its messages. The old primary is the one the secondary followed; a secondary that follows
 // nobody is compared with the primary of its replication set, when there is one (forced-promotion.ts).
 import { canonicalJson } from '../../../kernel/canonical.js';
-import type { ClusterState, ReplicationKind } from '../../cluster/state.js';
+import type { ClusterState, ReplicationKind } from '../../core/state.js';
 import { primaryOf } from './forced-promotion.js';
 import { KIND_WORD, keyName, stateBefore } from '../../monitoring/observe.js';
 import { expectedReplica, isOwnLocalMount } from './replica.js';
 import { stateless, type Finding, type Monitor, type Observation } from '../../monitoring/types.js';
-import { keyEntries, recordAt } from '../../cluster/keymap.js';
-import { versionAt, versionEntries } from '../../cluster/versions.js';
+import { keyEntries, recordAt } from '../../core/keymap.js';
+import { versionAt, versionEntries } from '../../core/versions.js';
 
 /** The versions the primary holds that the secondary lacks (or holds otherwise), as `mount/key vN`, sorted. */
 export function lostVersions(kind: ReplicationKind, primary: ClusterState, secondary: ClusterState): string[] {

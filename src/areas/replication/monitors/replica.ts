@@ -12,7 +12,7 @@
 //   all but them. A path covers what lies below it ("team-a/" covers the namespace team-a and every
 //   mount in it); in allow mode a namespace above a listed path comes too (the listed mount cannot
 //   exist without it). A mount in a namespace that does not reach the secondary does not reach it.
-import type { ClusterState, MountEntry, ReplicationKind, SimState, Storage } from '../../cluster/state.js';
+import type { ClusterState, MountEntry, ReplicationKind, SimState, Storage } from '../../core/state.js';
 
 interface Filter {
   mode: 'allow' | 'deny';

@@ -6,7 +6,7 @@
 // activation token (secondary/enable, or update-primary with a token); update-primary with
 // addresses keeps the revoked credentials and keeps the bar. Any delivery to a barred cluster (the
 // initial sync, or WALs) is a violation, from whichever primary it comes.
-import type { ReplicationKind, SimState } from '../../cluster/state.js';
+import type { ReplicationKind, SimState } from '../../core/state.js';
 import { KINDS, KIND_WORD, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 

@@ -3,7 +3,7 @@
 // demotion or promotion keeps it, and disable-then-enable draws a new one (a new set). So clusters
 // that are primaries with the same id, per kind, are primaries of one set.
 import { modeOf } from '../../../../models/replication-role.machine.js';
-import type { ReplicationKind, SimState } from '../../cluster/state.js';
+import type { ReplicationKind, SimState } from '../../core/state.js';
 import { isUp } from '../../../kernel/network.js';
 import type { Finding, Monitor } from '../../monitoring/types.js';
 

@@ -7,10 +7,10 @@
 // followed held at a delivery (or a write the cluster took itself after the enable) is no longer
 // "what it stored before" and is forgotten. Anything else readable there that matches is a
 // violation, reported once per key.
-import type { SimState } from '../../cluster/state.js';
+import type { SimState } from '../../core/state.js';
 import { keyName, readableVersions, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
-import { keyEntries, recordAt } from '../../cluster/keymap.js';
+import { keyEntries, recordAt } from '../../core/keymap.js';
 
 /** The remembered versions of one cluster: "mount\0key" → fingerprints of its readable versions. */
 type Remembered = Map<string, Set<string>>;

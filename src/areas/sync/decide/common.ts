@@ -6,8 +6,8 @@
 // applied on its primary (`configurationLanding`, as a KV write to a replicated mount), whose state
 // the write is checked against and whose answer is returned.
 import { syncStatusOf } from '../../../../models/sync-association.machine.js';
-import { forwardedFrom, type RequestContext } from '../../cluster/http/route.js';
-import type { ClusterState, MountEntry } from '../../cluster/state.js';
+import { forwardedFrom, type RequestContext } from '../../core/http/route.js';
+import type { ClusterState, MountEntry } from '../../core/state.js';
 import { rfc3339 } from '../../../kernel/clock.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { destinationTypes, obfuscated, type DestinationType } from '../destinations.js';

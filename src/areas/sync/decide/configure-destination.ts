@@ -1,7 +1,7 @@
 // POST sys/sync/destinations/<type>/:name: creates or updates a destination, its connection
 // parameters checked against the type's (destinations.ts), its granularity and naming template
 // (naming.ts) and custom tags.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { errors, reply } from '../../../kernel/http/http.js';
 import { PROTO_NAME } from '../../../kernel/own.js';

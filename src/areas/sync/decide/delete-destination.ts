@@ -1,6 +1,6 @@
 // DELETE sys/sync/destinations/<type>/:name: a destination that still manages secrets is deleted only
 // with `purge` (its associations unsynced first); `force_delete` ends a purge that cannot finish.
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { isManaged } from '../../../../models/sync-association.machine.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';

@@ -1,7 +1,7 @@
 // GET sys/sync/associations/destinations?mount=…&secret_name=… and GET sys/sync/associations/<mount>/<secret>:
 // every destination of the namespace that has handled the secret, with its latest status.
-import type { RequestContext } from '../../cluster/http/route.js';
-import type { MountEntry } from '../../cluster/state.js';
+import type { RequestContext } from '../../core/http/route.js';
+import type { MountEntry } from '../../core/state.js';
 import type { Reply } from '../../../kernel/http/http.js';
 import { syncRefusals } from '../refusals.js';
 import { destinationsOfSecret, mountNamed } from './common.js';

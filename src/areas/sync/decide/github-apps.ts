@@ -6,7 +6,7 @@
 // replicated configuration, like destinations: a performance secondary forwards a change.
 import { createHash, createPublicKey } from 'node:crypto';
 import { stepGithubApp } from '../../../../models/sync-github-app.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { hasOwn } from '../../../kernel/own.js';

@@ -1,6 +1,6 @@
 // LIST sys/sync/associations: the secrets of the request's namespace that have at least one association.
 import { isLinked } from '../../../../models/sync-association.machine.js';
-import type { RequestContext } from '../../cluster/http/route.js';
+import type { RequestContext } from '../../core/http/route.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { destinationsIn } from './common.js';
 

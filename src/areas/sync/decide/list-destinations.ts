@@ -1,6 +1,6 @@
 // LIST sys/sync/destinations (by type, with `key_info`) and LIST sys/sync/destinations/:type: the
 // destinations of the request's namespace; none is a 404, as a LIST that finds nothing.
-import type { RequestContext } from '../../cluster/http/route.js';
+import type { RequestContext } from '../../core/http/route.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { isDestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';

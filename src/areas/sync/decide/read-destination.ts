@@ -1,5 +1,5 @@
 // GET sys/sync/destinations/<type>/:name (and …/associations): a destination, or its associations.
-import type { RequestContext } from '../../cluster/http/route.js';
+import type { RequestContext } from '../../core/http/route.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
 import { associationsView, destinationOf, destinationView } from './common.js';

@@ -1,7 +1,7 @@
 // POST sys/sync/destinations/<type>/:name/associations/remove: unsyncs a secret from the destination;
 // success when the association does not exist or is already removed (area D rule 3).
 import { askAssociation, operationOf } from '../../../../models/sync-association.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';

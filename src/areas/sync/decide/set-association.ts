@@ -1,10 +1,10 @@
 // POST sys/sync/destinations/<type>/:name/associations/set: associates a KV-v2 secret the caller may
 // read with the destination (the sync-association machine links it; a sync follows as time passes).
 import { askAssociation, isLinked, operationOf } from '../../../../models/sync-association.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
-import { recordAt } from '../../cluster/keymap.js';
-import { capabilitiesOf } from '../../cluster/policy.js';
-import { liveVersion } from '../../cluster/versions.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
+import { recordAt } from '../../core/keymap.js';
+import { capabilitiesOf } from '../../core/policy.js';
+import { liveVersion } from '../../core/versions.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import { own } from '../../../kernel/own.js';

@@ -4,7 +4,7 @@
 // operations queued (set-association.ts and remove-association.ts ask the machine). The settings are
 // replicated configuration, like the destinations: a performance secondary forwards a change.
 import { stepSyncConfig } from '../../../../models/sync-config.machine.js';
-import type { Outcome, RequestContext } from '../../cluster/http/route.js';
+import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { syncRefusals } from '../refusals.js';

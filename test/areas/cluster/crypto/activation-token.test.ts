@@ -8,7 +8,7 @@ import {
   verifyActivationTokenSync,
   verifyActivationTokenWith,
   type ActivationClaims,
-} from '../../../../src/areas/cluster/crypto/activation-token.js';
+} from '../../../../src/areas/core/crypto/activation-token.js';
 import { decodeJwt } from 'jose';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OTP_LENGTH, decodeToken, encodeToken, generateOtp } from '../../../../src/areas/cluster/crypto/otp.js';
+import { OTP_LENGTH, decodeToken, encodeToken, generateOtp } from '../../../../src/areas/core/crypto/otp.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 
 const rng = () => new SeededRng(11);

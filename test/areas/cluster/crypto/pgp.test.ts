@@ -1,6 +1,6 @@
 import * as openpgp from 'openpgp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { encryptTokenWithPgp, pgpFingerprint } from '../../../../src/areas/cluster/crypto/pgp.js';
+import { encryptTokenWithPgp, pgpFingerprint } from '../../../../src/areas/core/crypto/pgp.js';
 
 const TOKEN = 'hvs.ABCDEFGHIJKLMNOPQRSTUVWX';
 

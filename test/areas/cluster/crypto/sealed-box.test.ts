@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { generateSecondaryKeyPair, openSealed, sealToPublicKey } from '../../../../src/areas/cluster/crypto/sealed-box.js';
+import { generateSecondaryKeyPair, openSealed, sealToPublicKey } from '../../../../src/areas/core/crypto/sealed-box.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 
 const SECRET = 'hvs.activation-credentials';

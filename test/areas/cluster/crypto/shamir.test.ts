@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combineShares, parseShare, splitRootKey } from '../../../../src/areas/cluster/crypto/shamir.js';
+import { combineShares, parseShare, splitRootKey } from '../../../../src/areas/core/crypto/shamir.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 
 const ROOT_KEY = '00a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f';

@@ -1,9 +1,9 @@
 import { refusalResponse } from '../../../../src/kernel/refusal.js';
 import { describe, expect, it } from 'vitest';
-import { authorize } from '../../../../src/areas/cluster/http/authorize.js';
-import type { AuthRule, RequestContext } from '../../../../src/areas/cluster/http/route.js';
-import type { ClusterState, License } from '../../../../src/areas/cluster/state.js';
-import { capabilitiesOf } from '../../../../src/areas/cluster/policy.js';
+import { authorize } from '../../../../src/areas/core/http/authorize.js';
+import type { AuthRule, RequestContext } from '../../../../src/areas/core/http/route.js';
+import type { ClusterState, License } from '../../../../src/areas/core/state.js';
+import { capabilitiesOf } from '../../../../src/areas/core/policy.js';
 import { errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
 import { routes } from '../../../../src/world.js';
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { render, type Reply } from '../../../../src/kernel/http/http.js';
-import { kvRoutes } from '../../../../src/areas/service/kv.js';
-import { notBuilt } from '../../../../src/areas/cluster/http/not-built.js';
+import { kvRoutes } from '../../../../src/areas/cluster/kv.js';
+import { notBuilt } from '../../../../src/areas/core/http/not-built.js';
 import { dispatch } from '../../../../src/kernel/http/router.js';
-import { clusterRouting } from '../../../../src/areas/cluster/http/routing.js';
+import { clusterRouting } from '../../../../src/areas/core/http/routing.js';
 import { SeededRng } from '../../../../src/kernel/prng.js';
 import { dataOf, errorsOf, kvWorld } from '../../../kernel/http/helpers.js';
 import { routes as worldRoutes } from '../../../../src/world.js';

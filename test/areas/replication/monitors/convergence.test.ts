@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { changesReplication, convergence, convergenceBoundMs } from '../../../../src/areas/replication/monitors/convergence.js';
 import { World } from '../../../../src/world.js';
 import { DR, PERF, Watched, edited, stepOf, world } from '../../../check/helpers.js';
-import { emptyKeyMap } from '../../../../src/areas/cluster/keymap.js';
+import { emptyKeyMap } from '../../../../src/areas/core/keymap.js';
 
 describe('invariant convergence', () => {
   it('has a bound of five link latencies', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RoleValue } from '../../../../models/replication-role.machine.js';
-import type { SimState } from '../../../../src/areas/cluster/state.js';
+import type { SimState } from '../../../../src/areas/core/state.js';
 import { World } from '../../../../src/world.js';
-import { draftState } from '../../../../src/areas/cluster/draft.js';
+import { draftState } from '../../../../src/areas/core/draft.js';
 import { twoPrimaries } from '../../../../src/areas/replication/monitors/two-primaries.js';
 
 /** A world state with the given DR roles and cluster ids, built on purpose to break the rule. */

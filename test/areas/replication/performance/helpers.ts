@@ -4,7 +4,7 @@
 // generation on that cluster with the key shares that apply there (its primary's, after enable).
 import { expect } from 'vitest';
 import type { ApiResponse } from '../../../../src/kernel/http/http.js';
-import type { ClusterSpec } from '../../../../src/areas/service/genesis.js';
+import type { ClusterSpec } from '../../../../src/areas/cluster/genesis.js';
 import { World } from '../../../../src/world.js';
 import { bodyOf, dataOf, expectOk, GENERATE_ROOT, generateWithShares, get, post, rootOf } from '../helpers.js';
 
