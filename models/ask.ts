@@ -12,7 +12,7 @@
 // `transition` builds an inert actor per call, tens of microseconds, and property runs ask millions
 // of times): no memo and no key written by hand. test/models/ask.test.ts holds this reading equal to
 // xstate's `transition` on every state and event of every machine.
-import type { AnyStateMachine, EventObject } from 'xstate';
+import { and, not, or, type AnyStateMachine, type EventObject } from 'xstate';
 
 /** A state as the world stores it: the path of a leaf state, dot-separated (`secondary.following`). */
 export type StateName = string;
@@ -44,6 +44,12 @@ interface RowLike {
 }
 type GuardImpl = (args: { context: unknown; event: EventObject }, params?: unknown) => boolean;
 type Builtin = ((...a: unknown[]) => boolean) & { check: unknown; guards: unknown[] | unknown };
+
+// xstate's higher-order guards, known by their `check` (a bundler may rename the functions themselves).
+const AND_CHECK = (and([]) as unknown as Builtin).check;
+const OR_CHECK = (or([]) as unknown as Builtin).check;
+const NOT_CHECK = (not('x') as unknown as Builtin).check;
+const isAnd = (g: unknown): boolean => typeof g === 'function' && (g as Builtin).check === AND_CHECK;
 
 /** The leaf state a stored name stands for (a compound state: its initial child, as xstate enters it). */
 function nodeOf(machine: AnyStateMachine, name: StateName): StateNodeLike {
@@ -78,18 +84,18 @@ function failingGuard(machine: AnyStateMachine, guard: unknown, args: { context:
   if (typeof guard === 'function' && 'check' in guard) {
     const b = guard as Builtin;
     const inner = (Array.isArray(b.guards) ? b.guards : [b.guards]) as unknown[];
-    if (b.name === 'and') {
+    if (b.check === AND_CHECK) {
       for (const g of inner) {
         const failed = failingGuard(machine, g, args);
         if (failed !== null) return failed;
       }
       return null;
     }
-    if (b.name === 'not') {
+    if (b.check === NOT_CHECK) {
       const failed = failingGuard(machine, inner[0], args);
       return failed === null ? `!${guardName(inner[0])}` : null;
     }
-    if (b.name === 'or') {
+    if (b.check === OR_CHECK) {
       const failures = inner.map((g) => failingGuard(machine, g, args));
       return failures.some((f) => f === null) ? null : failures.join('|');
     }
@@ -165,7 +171,7 @@ export function ask(machine: AnyStateMachine, name: StateName, context: unknown,
 const REFUSED_NO_ROW: Answer = Object.freeze({ refused: NO_ROW });
 
 function andParts(guard: unknown): unknown[] {
-  if (typeof guard === 'function' && 'check' in guard && guard.name === 'and') {
+  if (isAnd(guard)) {
     const inner = (guard as Builtin).guards;
     return Array.isArray(inner) ? inner : [inner];
   }
