@@ -11,6 +11,7 @@
 // the reducer has no direct form of its own or leaves the event to its draft form.
 import { original, produce } from 'immer';
 import type { BaseEvent, DirectForm, DirectReducer } from '../../kernel/engine.js';
+import { changedClustersAre } from './changed.js';
 import { nextState, type Clusters, type ClusterState, type SimState } from './state.js';
 
 /** The state as a draft reducer edits it: its clusters as a plain record. */
@@ -82,15 +83,18 @@ function edited(state: SimState, now: number, recipe: (draft: SimDraft) => void)
 /** The table with the clusters the draft changed (or added) set, in the record's order; it remembers which (changed.ts). */
 function foldBack(table: Clusters, opened: Readonly<Record<string, ClusterState>>, edited: Readonly<Record<string, ClusterState>>): Clusters {
   let next = table;
+  const names: string[] = [];
   let count = 0;
   for (const name in edited) {
     count++;
     if (edited[name] === opened[name]) continue;
     next = next.set(name, edited[name]);
+    names.push(name);
   }
   // The record holds every cluster of the new table unless one was removed: only then is it looked for.
   if (count !== next.names.length) for (const name in opened) if (!(name in edited)) throw new Error(`a reducer removed cluster "${name}": clusters are never removed`);
   // The edited record is the plain form of the new table: the next drafted event opens it for free.
   records.set(next, edited);
+  changedClustersAre(table, next, names);
   return next;
 }

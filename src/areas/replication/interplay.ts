@@ -15,6 +15,7 @@ import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-conne
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
 import { advancedWal, copyCluster, emptyReplication } from '../core/state.js';
+import { changedClustersAre } from '../core/changed.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
 const PERFORMANCE_CONFIGURATION = new Set([
@@ -65,6 +66,8 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Rep
             const copy = copyCluster(c);
             copy.wal = advancedWal(c.wal, e.at);
             const next = clusters.set(e.cluster, Object.freeze(copy));
+            // One cluster changed from the state before (core/changed.ts reads it).
+            changedClustersAre(s.clusters, next, [e.cluster]);
             return { ...changed, clusters: next };
           },
         })
