@@ -9,6 +9,7 @@ import type { ClusterState } from '../core/state.js';
 import type { MerkleEvent } from './events.js';
 import { keyCount } from '../core/keymap.js';
 export type * from './events.js';
+export type * from './state.js';
 
 export type MerkleTree = 'replicated' | 'local';
 

@@ -89,3 +89,13 @@ export function attemptStatus(c: ClusterState, otp = '', otpLength: number) {
   };
 }
 
+
+// The operation-token area's part of a cluster's state, declared to the core (core/state.ts).
+declare module '../core/state.js' {
+  interface AreaClusterState {
+    /** The one generation attempt (DR operation token or root token) a cluster may have. */
+    generation: GenerationAttemptState;
+    /** The DR operation token currently valid on this cluster, if any. */
+    drOperationToken: string | null;
+  }
+}

@@ -5,7 +5,8 @@
 import type { RoleValue } from '../../../models/replication-role.machine.js';
 import type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
-import type { PathsFilter, ReplicationKind } from '../core/state.js';
+import type { ReplicationKind } from '../core/state.js';
+import type { PathsFilter } from './state.js';
 
 interface ReplicationBase extends BaseEvent {
   kind: ReplicationKind;

@@ -7,8 +7,10 @@
 import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '../core/draft.js';
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
-import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
-import { advancedWal, copyCluster, copyReplication, deepFreeze, withReplication } from '../core/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import type { ReplicationState } from './state.js';
+import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
+import { copyReplication, withReplication } from './state.js';
 import type {
   PrimaryAssignment,
   PrimaryDemoted,

@@ -11,7 +11,8 @@ import type { SimDraft } from '../core/draft.js';
 import { asFolder } from '../core/paths.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { ClusterState, DynamicFilter, PathsFilter, SimState, Storage } from '../core/state.js';
+import type { ClusterState, SimState, Storage } from '../core/state.js';
+import type { DynamicFilter, PathsFilter } from './state.js';
 import { advancedWal } from '../core/state.js';
 import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
 

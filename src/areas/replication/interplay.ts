@@ -13,8 +13,10 @@ import type { DraftReducer, SimDraft } from '../core/draft.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
-import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
-import { advancedWal, copyCluster, emptyReplication } from '../core/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import type { ReplicationState } from './state.js';
+import { advancedWal, copyCluster } from '../core/state.js';
+import { emptyReplication } from './state.js';
 import { changedClustersAre } from '../core/changed.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */

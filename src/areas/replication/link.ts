@@ -13,7 +13,8 @@ import {
   type LinkDownReason,
   type LinkFacts,
 } from '../../../models/secondary-connection.machine.js';
-import type { ClusterState, ReplicationKind, ReplicationState, SimState } from '../core/state.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import type { ReplicationState } from './state.js';
 import type { Derived } from '../core/cluster-table.js';
 import type { SimDraft } from '../core/draft.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';

@@ -3,7 +3,7 @@
 // from it, at its last sync).
 import { modeOf } from '../../../../models/replication-role.machine.js';
 import type { RequestContext } from '../../core/http/route.js';
-import type { DynamicFilter } from '../../core/state.js';
+import type { DynamicFilter } from '../state.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import { dynamicFilterOf } from '../filters.js';
 import { replicationRefusals as R } from '../refusals.js';

@@ -3,7 +3,8 @@
 // that id is used, the filter must be created again (B.1, evolve.ts). What a filter does to the data
 // is in filters.ts.
 import type { Outcome, RequestContext } from '../../core/http/route.js';
-import type { ClusterState, PathsFilter } from '../../core/state.js';
+import type { ClusterState } from '../../core/state.js';
+import type { PathsFilter } from '../state.js';
 import { errors, reply, type Reply } from '../../../kernel/http/http.js';
 import { hasOwn, own } from '../../../kernel/own.js';
 import type { FilterEvent } from '../events.js';
