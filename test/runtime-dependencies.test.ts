@@ -12,7 +12,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { de
 
 /**
  * Imported only to run the TypeScript sources of a checkout whose bundle is missing or stale
- * (bin/replsim.js, src/explore/property-worker-tsx.mjs): an installed package runs its bundles
+ * (bin/replsim.js; scripts/workers/*-tsx.mjs, which src/ names but never imports): an installed package runs its bundles
  * (test/package/pack.test.ts installs one without it), so these are devDependencies.
  */
 const CHECKOUT_ONLY = new Set(['tsx']);

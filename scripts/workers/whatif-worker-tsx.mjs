@@ -1,6 +1,6 @@
 // A worker thread's entry when replsim runs from its TypeScript sources (see
-// src/explore/property-worker-tsx.mjs): the task is loaded through tsx's tsImport.
+// property-worker-tsx.mjs beside it): the task is loaded through tsx's tsImport.
 import { tsImport } from 'tsx/esm/api';
 
-const { default: runTask } = await tsImport('./whatif-worker.ts', import.meta.url);
+const { default: runTask } = await tsImport('../../src/whatif/whatif-worker.ts', import.meta.url);
 export default runTask;

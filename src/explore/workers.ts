@@ -37,13 +37,13 @@ const MIN_RUNS_PER_WORKER = 10;
  * (tsx, vitest) this file is TypeScript: the workers load that same bundle when it is newer than
  * every source file (the rule bin/replsim.js applies to the CLI), since a worker that compiles the
  * sources through tsx takes 2–3 s to start against 0.3 s; otherwise they start through the task's
- * `NAME-tsx.mjs` beside its source in `sourceDir`, so an edit never runs stale.
+ * `scripts/workers/NAME-tsx.mjs` (checkout-only, as tsx is a devDependency), so an edit never runs stale.
  */
-export function workerFile(name = 'property-worker', sourceDir = new URL('./', import.meta.url)): string {
+export function workerFile(name = 'property-worker'): string {
   const here = import.meta.url;
   if (!here.endsWith('.ts')) return new URL(`./${name}.mjs`, here).href;
   const bundled = new URL(`../../dist/cli/${name}.mjs`, here);
-  return bundleIsFresh(fileURLToPath(bundled), fileURLToPath(new URL('../../', here))) ? bundled.href : new URL(`./${name}-tsx.mjs`, sourceDir).href;
+  return bundleIsFresh(fileURLToPath(bundled), fileURLToPath(new URL('../../', here))) ? bundled.href : new URL(`../../scripts/workers/${name}-tsx.mjs`, here).href;
 }
 
 export interface WorkersOptions {

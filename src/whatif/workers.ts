@@ -30,7 +30,7 @@ export async function runVariants(o: VariantsOptions, done: (r: VariantResult) =
   if (workers === 1) return o.whatif.run(o.plan, o.picture, o.range, done);
   // Four ranges per worker spread the work; each range replays the runbook up to its first variant once.
   const size = Math.max(1, Math.ceil(total / (workers * 4)));
-  const pool = new Tinypool({ filename: workerFile('whatif-worker', new URL('./', import.meta.url)), minThreads: workers, maxThreads: workers, idleTimeout: 1000 });
+  const pool = new Tinypool({ filename: workerFile('whatif-worker'), minThreads: workers, maxThreads: workers, idleTimeout: 1000 });
   try {
     const pending = chunksOf(o.range.from, o.range.to, size).map((c) => {
       const task: WhatifTask = { ...o.runbook, from: c.from, to: c.to };
