@@ -14,14 +14,14 @@ export interface NumberedRule {
 }
 
 export const NUMBERED_RULES: readonly NumberedRule[] = [
-  { id: 'A.rule1', cited: 'area A rule 1', words: 'update-primary takes either an activation `token` or `update_primary_addrs`, never both.', where: ['src/areas/replication/decide/update-primary.ts'] },
+  { id: 'A.rule1', cited: 'area A rule 1', words: 'update-primary takes either an activation `token` or `update_primary_addrs`, never both.', where: ['models/replication-role.machine.ts', 'src/areas/replication/decide/update-primary.ts'] },
   {
     id: 'A.rule2',
     cited: 'area A rule 2',
     words: 'with `update_primary_addrs`, the addresses are tried one at a time; the first that answers as a primary taking the secondary\'s credentials becomes its primary. It is a lighter update than a new token.',
     where: ['src/areas/replication/decide/update-primary.ts', 'src/areas/replication/commands/update-primary.ts'],
   },
-  { id: 'A.rule3', cited: 'area A rule 3', words: 'a DR secondary that was a primary until a failover (newly demoted) must be given a token to follow the new primary; addresses are refused.', where: ['src/areas/replication/decide/update-primary.ts'] },
+  { id: 'A.rule3', cited: 'area A rule 3', words: 'a DR secondary that was a primary until a failover (newly demoted) must be given a token to follow the new primary; addresses are refused.', where: ['models/replication-role.machine.ts', 'src/areas/replication/decide/update-primary.ts'] },
   { id: 'A.rule4', cited: 'area A rule 4', words: 'update-primary\'s schema keeps `token` required, but an empty string is allowed: it makes the secondary forget its primary.', where: ['src/areas/replication/decide/update-primary.ts'] },
   { id: 'A.rule5', cited: 'area A rule 5', words: 'update-primary does not wipe the secondary\'s data (enabling a secondary does).', where: ['src/areas/replication/decide/update-primary.ts'] },
   { id: 'A.rule6', cited: 'area A rule 6', words: 'a reindex walks every stored object, so it takes time in proportion to the data.', where: ['src/areas/merkle/decide/reindex.ts'] },
@@ -36,7 +36,7 @@ export const NUMBERED_RULES: readonly NumberedRule[] = [
     id: 'B.rule2',
     cited: 'area B rule 2',
     words: 'in performance update-primary, `token` and `update_primary_addrs` exclude each other, and addresses are tried as in area A rule 2; tokens suit DR secondaries, addresses suit performance secondaries.',
-    where: ['src/areas/replication/decide/update-primary.ts'],
+    where: ['models/replication-role.machine.ts', 'src/areas/replication/decide/update-primary.ts'],
   },
   { id: 'B.rule3', cited: 'area B rule 3', words: 'performance replication uses no DR operation token: its calls take an ordinary client token.', where: ['src/areas/replication/routes.ts'] },
   { id: 'D.rule1', cited: 'area D rule 1', words: 'a sync destination is named in the path of its create and update calls; the name is required.', where: ['src/areas/sync/decide/configure-destination.ts'] },
@@ -45,7 +45,7 @@ export const NUMBERED_RULES: readonly NumberedRule[] = [
     id: 'D.rule3',
     cited: 'area D rule 3',
     words: 'removing an association unsyncs the secret (deletes it in the external store) and reports success when the association is gone, never existed, or the external secret was already deleted.',
-    where: ['src/areas/sync/decide/remove-association.ts'],
+    where: ['models/sync-association.machine.ts', 'src/areas/sync/decide/remove-association.ts'],
   },
   { id: 'auth.1', cited: 'Authentication rule 1', words: 'the two replication status reads (DR and performance) need no client token.', where: ['src/areas/replication/routes.ts', 'src/areas/core/http/route.ts'] },
   {
