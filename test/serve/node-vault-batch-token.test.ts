@@ -6,16 +6,12 @@
 import { createRequire } from 'node:module';
 import { afterAll, describe, expect, it } from 'vitest';
 import { serve, type ServeHandle } from '../../src/serve/serve.js';
+import { FAILOVER_POLICY } from './failover-policy.js';
 
 const require = createRequire(import.meta.url);
 const vault = require('node-vault') as (o: { endpoint: string; token?: string }) => any;
 
-const POLICY = `path "sys/replication/dr/secondary/promote" {
-  capabilities = [ "update" ]
-}
-path "sys/replication/dr/secondary/update-primary" {
-  capabilities = [ "update" ]
-}`;
+const POLICY = FAILOVER_POLICY;
 
 let server: ServeHandle | undefined;
 afterAll(async () => {

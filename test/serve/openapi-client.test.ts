@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve, type ServeHandle } from '../../src/serve/serve.js';
 import type { paths } from '../fixtures/openapi/vault-2.1.0-subset.js';
 import { SUBSET, TYPES, typesOf } from '../../scripts/openapi-client.js';
+import { FAILOVER_POLICY } from './failover-policy.js';
 
 const doc = JSON.parse(readFileSync(SUBSET, 'utf8')) as { paths: Record<string, Record<string, { responses?: Record<string, { content?: unknown }> }>> };
 
@@ -60,12 +61,7 @@ async function refused(call: Promise<{ error?: unknown; response: Response }>): 
   return { status: r.response.status, errors: (r.error as { errors?: string[] })?.errors ?? [] };
 }
 
-const POLICY = `path "sys/replication/dr/secondary/promote" {
-  capabilities = [ "update" ]
-}
-path "sys/replication/dr/secondary/update-primary" {
-  capabilities = [ "update" ]
-}`;
+const POLICY = FAILOVER_POLICY;
 
 let server: ServeHandle | undefined;
 let url: Record<'east' | 'west' | 'south', string>;
