@@ -2,13 +2,15 @@
 // renewed while it is renewable and has a TTL to extend, and revoked; a batch token "cannot be
 // renewed, cannot be revoked manually" (the service's tokens page): it lives to its fixed TTL.
 //
-//   service ──renew [renewable, expiring]──▶ service        service ──revoke──▶ revoked
+//   service ──renew [expiring, renewable]──▶ service        service ──revoke──▶ revoked
 //   batch: no row (every request is refused)                 revoked: no row (gone from the store)
 //
 // The world stores tokens as plain data and uses this machine as a pure transition function
-// (`stepToken`) with the token's facts as the guards' inputs; the refusal says which fact failed.
-import { setup } from 'xstate';
-import { ask } from './ask.js';
+// (`askToken`, models/ask.ts) with the token's facts as the guards' inputs; the refusal names the
+// guard that failed, in the service's order: a token with no TTL never expires, then renewable.
+import { and, setup } from 'xstate';
+import { ask, type Answer } from './ask.js';
+export { NO_ROW } from './ask.js';
 
 export type TokenValue = 'service' | 'batch' | 'revoked';
 
@@ -17,7 +19,8 @@ export type TokenEvent = { type: 'renew'; renewable: boolean; expiring: boolean 
 export const tokenMachine = setup({
   types: { events: {} as TokenEvent },
   guards: {
-    renewableAndExpiring: ({ event }) => event.type === 'renew' && event.renewable && event.expiring,
+    expiring: ({ event }) => event.type === 'renew' && event.expiring,
+    renewable: ({ event }) => event.type === 'renew' && event.renewable,
   },
 }).createMachine({
   id: 'token',
@@ -25,7 +28,7 @@ export const tokenMachine = setup({
   states: {
     service: {
       on: {
-        renew: { guard: 'renewableAndExpiring', target: 'service' },
+        renew: { guard: and(['expiring', 'renewable']), target: 'service' },
         revoke: { target: 'revoked' },
       },
     },
@@ -34,8 +37,7 @@ export const tokenMachine = setup({
   },
 });
 
-/** The token after `event`, or null when the token store refuses it. */
-export function stepToken(value: TokenValue, event: TokenEvent): TokenValue | null {
-  const answer = ask(tokenMachine, value, undefined, event);
-  return 'next' in answer ? (answer.next as TokenValue) : null;
+/** The token store's answer: the token after `event`, or the guard that refused (`NO_ROW`: a batch token, or one revoked). */
+export function askToken(value: TokenValue, event: TokenEvent): Answer {
+  return ask(tokenMachine, value, undefined, event);
 }

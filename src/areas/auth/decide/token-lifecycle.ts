@@ -6,7 +6,7 @@
 // token), never past its explicit max TTL counted from its creation. Revoking deletes the token and
 // every token it created, down the tree (revoke-orphan: the token alone, its children made
 // orphans); a token that is not there is revoked already (204, as the service's handler answers).
-import { stepToken, type TokenValue } from '../../../../models/token.machine.js';
+import { askToken, NO_ROW, type TokenValue } from '../../../../models/token.machine.js';
 import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { ClusterState, TokenEntry } from '../../core/state.js';
 import { expired, resolveToken } from '../../core/tokens.js';
@@ -24,10 +24,8 @@ const valueOf = (t: TokenEntry): TokenValue => (t.type === 'batch' ? 'batch' : '
 
 function renew(ctx: RequestContext, t: TokenEntry, incrementMs: number): Outcome {
   const expiring = t.expiresAt !== undefined && t.expiresAt !== null;
-  if (stepToken(valueOf(t), { type: 'renew', renewable: t.renewable === true, expiring }) === null) {
-    if (t.type === 'batch') return R.batchNotRenewable();
-    return expiring ? R.notRenewable() : R.neverExpires();
-  }
+  const answer = askToken(valueOf(t), { type: 'renew', renewable: t.renewable === true, expiring });
+  if ('refused' in answer) return answer.refused === NO_ROW ? R.batchNotRenewable() : answer.refused === 'expiring' ? R.neverExpires() : R.notRenewable();
   const ttlS = t.period ? t.period : incrementMs > 0 ? Math.round(incrementMs / 1000) : (t.creationTtl ?? 0);
   let expiresAt = ctx.now + ttlS * 1000;
   if (t.explicitMaxTtl) expiresAt = Math.min(expiresAt, (t.issuedAt ?? 0) + t.explicitMaxTtl * 1000);
@@ -63,7 +61,7 @@ function descendants(c: ClusterState, id: string): string[] {
 
 function revoke(ctx: RequestContext, t: TokenEntry | null, orphanChildren = false): Outcome {
   if (!t) return reply.empty();
-  if (stepToken(valueOf(t), { type: 'revoke' }) === null) return R.batchNotRevocable();
+  if ('refused' in askToken(valueOf(t), { type: 'revoke' })) return R.batchNotRevocable();
   const below = descendants(ctx.cluster, t.id);
   const direct = orphanChildren ? Object.values(ctx.cluster.storage.tokens).filter((c) => c.parent === t.id).map((c) => c.id).sort() : [];
   const event: TokenRevoked = { type: 'token-revoked', at: ctx.now, cluster: ctx.cluster.name, ids: orphanChildren ? [t.id] : [t.id, ...below], ...(direct.length ? { orphaned: direct } : {}) };
