@@ -23,11 +23,6 @@ export type Answer = { next: StateName; actions: readonly string[] } | { refused
 /** The refusal when no row of the table takes the event in this state (no guard was even asked). */
 export const NO_ROW = 'no-row';
 
-/** Whether the answer is a refusal, and which. */
-export function refusedBy(answer: Answer): string | null {
-  return 'refused' in answer ? answer.refused : null;
-}
-
 interface StateNodeLike {
   key: string;
   path: string[];
