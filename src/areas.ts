@@ -15,8 +15,20 @@ import { operationTokenArea } from './areas/operation-token/area.js';
 import { pluginsArea } from './areas/plugins/area.js';
 import { replicationArea } from './areas/replication/area.js';
 import type { SimArea } from './areas/sim-area.js';
+import type { AreaStepAction, StepDeclaration } from './areas/core/steps.js';
 import { syncArea } from './areas/sync/area.js';
 
 export type { SimArea };
 
 export const AREAS: readonly SimArea[] = [replicationArea, operationTokenArea, merkleArea, pluginsArea, syncArea, authArea, clusterArea];
+
+/** The scenario steps the areas declare (faults and inspections), in the list's order: one area declares an action. */
+export const AREA_STEPS: ReadonlyMap<AreaStepAction, StepDeclaration> = (() => {
+  const steps = new Map<AreaStepAction, StepDeclaration>();
+  for (const area of AREAS)
+    for (const step of area.steps) {
+      if (steps.has(step.action)) throw new Error(`two areas declare the "${step.action}" step`);
+      steps.set(step.action, step);
+    }
+  return steps;
+})();

@@ -2,15 +2,13 @@
 // router and the timed processes, wired together. Everything a user does to a world (a request, a
 // wait, a fault) goes through here and ends as events in the log, or as a refusal that changes
 // nothing.
-import { hasUnauthenticatedAccessSetting } from './areas/core/version-rules.js';
 import type { Observable } from 'rxjs';
 import type { SimEvent } from './areas/core/events.js';
 import { genesisEvent, type Topology } from './areas/cluster/genesis.js';
 import { nextState, type SimState } from './areas/core/state.js';
 import { ClusterTable } from './areas/core/cluster-table.js';
-import { destinationForFault, isDestinationFault } from './areas/sync/sync.js';
-import { DESTINATION_TYPES } from './areas/sync/destinations.js';
-import { isStoreNode, parseStoreRef, type ExternalStore } from './areas/sync/external-store.js';
+import { isStoreNode, missingStore } from './areas/sync/external-store.js';
+import { WorldUsageError, type AreaStep, type Inspected } from './areas/core/steps.js';
 import { render, type ApiRequest, type ApiResponse, type Reply } from './kernel/http/http.js';
 import { explainRefusal, type RefusalExplanation } from './kernel/refusal.js';
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './kernel/http/limits.js';
@@ -20,12 +18,12 @@ import type { Outcome } from './areas/core/http/route.js';
 import { hashOf } from './kernel/canonical.js';
 import { applyEvent, EventStore, isEventType, withRoot } from './kernel/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './kernel/network.js';
-import { hasOwn, own } from './kernel/own.js';
+import { own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
 import { SeededRng } from './kernel/prng.js';
 import { Bus, networkFate, type BusMessage, type BusRecord, type MessageSource } from './kernel/bus.js';
 import { gather, gatherKeyed, gatherMountRoutes, gatherWorldReducers } from './kernel/area.js';
-import { AREAS } from './areas.js';
+import { AREA_STEPS, AREAS } from './areas.js';
 // Where a write lands is performance replication's rule; the routing hands it to every request.
 import { landing as replicationLanding } from './areas/replication/forwarding.js';
 
@@ -46,8 +44,7 @@ function cannotApply(event: SimEvent | undefined, err: unknown): string {
   return `the ${JSON.stringify(event?.type)} event cannot be applied: ${(err as Error).message}`;
 }
 
-/** A caller's mistake in driving a world (an unknown cluster, a negative wait): nothing changed. */
-export class WorldUsageError extends Error {}
+export { WorldUsageError };
 
 export interface WorldOptions {
   seed?: number;
@@ -441,11 +438,8 @@ export class World {
    */
   private requireNode(name: string): void {
     if (!isStoreNode(name)) return this.requireCluster(name);
-    if (hasOwn(this.store.state.stores, name)) return;
-    const known = Object.keys(this.store.state.stores).sort();
-    throw new WorldUsageError(
-      `no external store "${name}" (${known.length ? `stores: ${known.join(', ')}` : 'none yet: a store appears when a sync destination is created, POST sys/sync/destinations/<type>/<name>'})`,
-    );
+    const missing = missingStore(this.store.state.stores, name);
+    if (missing) throw new WorldUsageError(missing);
   }
 
   /** Cuts links: a pair `[a, b]`, or between every two of a list of groups `[[a], [b, c]]`; a node is a cluster or a store. */
@@ -484,50 +478,28 @@ export class World {
   }
 
   /**
-   * Edits a cluster's server configuration and reloads it (SIGHUP): `enable_unauthenticated_access`
-   * becomes `families` (2.x; on an older version the setting does not exist).
+   * Does a step an area declares: a fault (`corrupt`, `destination-fault`, `reload`) or an
+   * inspection (`inspect`), as its area's `steps.ts` says (src/areas/core/steps.ts). Answers what an
+   * inspection read; a `WorldUsageError` when the world has not what the step names (nothing changed).
    */
-  reload(spec: { on: string; enableUnauthenticatedAccess: string[] }): void {
-    this.requireCluster(spec.on);
-    const known = ['rekey', 'generate-root', 'generate-operation-token'];
-    const bad = spec.enableUnauthenticatedAccess.find((f) => !known.includes(f));
-    if (bad !== undefined) throw new WorldUsageError(`reload: "${bad}" is not an endpoint family enable_unauthenticated_access takes (${known.join(', ')})`);
-    const version = this.state.clusters.named(spec.on).version;
-    if (spec.enableUnauthenticatedAccess.length && !hasUnauthenticatedAccessSetting(version))
-      throw new WorldUsageError(`reload: ${spec.on} runs ${version}, which has no enable_unauthenticated_access (2.0.0 and 1.19.17 on)`);
-    this.store.append({ type: 'server-config-reloaded', at: this.now, cluster: spec.on, enableUnauthenticatedAccess: [...new Set(spec.enableUnauthenticatedAccess)].sort() });
-  }
-
-  /** Damages a merkle page of a cluster's tree (the `corrupt` fault). */
-  corrupt(spec: { on: string; tree: 'replicated' | 'local'; page: number; subpage: number }): void {
-    this.requireCluster(spec.on);
-    if (!Number.isInteger(spec.page) || spec.page < 0 || !Number.isInteger(spec.subpage) || spec.subpage < 0 || spec.subpage > 255)
-      throw new WorldUsageError('corrupt: page must be a whole number >= 0 and subpage one from 0 to 255');
-    this.store.append({ type: 'merkle-corrupted', at: this.now, cluster: spec.on, tree: spec.tree, page: spec.page, subpage: spec.subpage });
-  }
-
-  /**
-   * Makes the external store behind a sync destination fail (`unreachable`, `unauthorized`) or
-   * heals it (`none`): the `destination-fault` fault. `name` is the destination's name, or
-   * `<namespace>/<name>` for one created in a namespace.
-   */
-  destinationFault(spec: { on: string; type: string; name: string; fault: string }): void {
-    this.requireCluster(spec.on);
-    if (!isDestinationFault(spec.fault)) throw new WorldUsageError(`destination-fault: fault "${spec.fault}" is not one of unreachable, unauthorized, none`);
-    const found = destinationForFault(this.store.state.clusters.named(spec.on), spec.type, spec.name);
-    if ('problem' in found) throw new WorldUsageError(found.problem);
-    this.store.append({ type: 'sync-destination-faulted', at: this.now, cluster: spec.on, destination: found.key, fault: spec.fault });
-  }
-
-  /**
-   * What the external store behind a sync destination holds now (the `inspect` step): `ref` is
-   * `<type>/<name>` or `<namespace>/<type>/<name>`. A copy: changing it changes nothing.
-   */
-  inspectStore(ref: string): { key: string; store: ExternalStore } {
-    const parsed = parseStoreRef(ref, DESTINATION_TYPES);
-    if (!parsed) throw new WorldUsageError(`inspect: "${ref}" does not name a store: write <type>/<name> (or <namespace>/<type>/<name>), the type one of ${DESTINATION_TYPES.join(', ')}`);
-    this.requireNode(parsed.key);
-    return { key: parsed.key, store: structuredClone(this.store.state.stores[parsed.key]) };
+  areaStep(step: AreaStep): Inspected | void {
+    const declared = AREA_STEPS.get(step.kind);
+    if (!declared) throw new WorldUsageError(`no area declares a "${step.kind}" step`);
+    const store = this.store;
+    const requireCluster = (name: string) => this.requireCluster(name);
+    return declared.apply(
+      {
+        get state() {
+          return store.state;
+        },
+        cluster(name) {
+          requireCluster(name);
+          return store.state.clusters.named(name);
+        },
+        append: (event) => store.append(event),
+      },
+      step,
+    );
   }
 
   /** The built-in scenario variables: `<cluster>.root_token`, `.keys.<i>`, `.api_addr`, `.cluster_addr`. */

@@ -7,6 +7,11 @@ import { serve, ServeError, writeSessionFiles, type ServeHandle } from '../serve
 import { defaultSecretFile, readSecretFile, SECRET_ENV, SECRET_FILE_ENV, secretFolder } from '../serve/control-secret.js';
 import { checkAllowedHost } from '../serve/guard.js';
 import { STOP_SIGNALS } from '../kernel/files.js';
+import { AREA_STEPS } from '../areas.js';
+import type { AreaStepAction } from '../areas/core/steps.js';
+
+/** The areas' faults `replsim ctl` takes, each with its command line. */
+const AREA_CTL = [...AREA_STEPS.values()].flatMap((s) => (s.ctl ? [{ action: s.action, usage: s.ctl.usage }] : []));
 
 const DEFAULT_PORT = 8200;
 const SECRET_FILE_HELP = '$XDG_RUNTIME_DIR/replsim/control-PORT.secret, or replsim-UID/control-PORT.secret in the temporary folder';
@@ -119,7 +124,7 @@ export function registerServe(program: Command, io: Io, setExit: (code: number) 
   program
     .command('ctl')
     .description('drive a running `replsim serve` through its control listener')
-    .argument('<command>', 'status | advance DURATION | stop | partition A B | slow A B LATENCY | heal A B|all | crash C | restart C | corrupt C TREE PAGE SUBPAGE | destination-fault C TYPE NAME FAULT | scenario | decode-token ENCODED OTP')
+    .argument('<command>', `status | advance DURATION | stop | partition A B | slow A B LATENCY | heal A B|all | crash C | restart C | ${AREA_CTL.map((c) => `${c.usage} | `).join('')}scenario | decode-token ENCODED OTP`)
     .argument('[args...]', 'the command\'s arguments')
     .option('--addr <url>', 'the control listener (default $REPLSIM_CTL_ADDR, else http://127.0.0.1:8202)')
     .option('--secret-file <file>', `the control secret's file (default $${SECRET_ENV} itself, else $${SECRET_FILE_ENV}, else ${SECRET_FILE_HELP} for the --addr port)`)
@@ -210,12 +215,12 @@ export function ctlStep(command: string, args: string[]): Record<string, unknown
     case 'crash':
     case 'restart':
       return need(1, `${command} CLUSTER`) ?? { [command]: args[0] };
-    case 'corrupt':
-      return need(4, 'corrupt CLUSTER replicated|local PAGE SUBPAGE') ?? { corrupt: { on: args[0], tree: args[1], page: Number(args[2]), subpage: Number(args[3]) } };
-    case 'destination-fault':
-      return need(4, 'destination-fault CLUSTER TYPE NAME unreachable|unauthorized|none') ?? { 'destination-fault': { on: args[0], type: args[1], name: args[2], fault: args[3] } };
-    default:
-      return `unknown ctl command "${command}": use status, stop, advance, partition, heal, crash, restart, corrupt, destination-fault, scenario or decode-token`;
+    default: {
+      // An area's fault, as its area writes it on the command line (src/areas/core/steps.ts).
+      const ctl = AREA_STEPS.get(command as AreaStepAction)?.ctl;
+      if (ctl) return need(ctl.arity, ctl.usage) ?? { [command]: ctl.content(args) };
+      return `unknown ctl command "${command}": use status, stop, advance, partition, heal, crash, restart, ${AREA_CTL.map((c) => c.action + ', ').join('')}scenario or decode-token`;
+    }
   }
 }
 

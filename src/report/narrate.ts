@@ -7,6 +7,8 @@ import type { RunResult, StepRecord } from '../scenario/runner.js';
 import { formatMs } from '../kernel/clock.js';
 import { redact } from './redact.js';
 import { topologyChanges } from './topology.js';
+import { AREA_STEPS } from '../areas.js';
+import type { AreaStepAction } from '../areas/core/steps.js';
 
 export interface Style {
   bold(s: string): string;
@@ -125,13 +127,9 @@ export function narrateStep(r: StepRecord, st: Style, options: NarrationOptions 
       lines.push(`${pad}→ ${statusText} ${shownBody(shown, r.expected, verbose)}`);
     }
   }
-  if (r.inspected) {
-    // An `inspect` step: what the external store held, and who had written to it.
-    const { contents } = r.inspected;
-    const writers = contents.writers.length ? `written by ${contents.writers.join(', ')}` : 'written by nobody yet';
-    const fault = contents.fault === 'none' ? '' : `, fault ${contents.fault}`;
-    lines.push(`${pad}→ holds ${compact(contents.secrets)} (${contents.operations} operation${contents.operations === 1 ? '' : 's'}, ${writers}${fault})`);
-  }
+  // An inspection: what it read, in its area's words.
+  const read = r.inspected && AREA_STEPS.get(r.kind as AreaStepAction)?.narrate?.(r.inspected.contents, (value) => compact(value));
+  if (read) lines.push(`${pad}→ ${read}`);
   for (const [k, v] of Object.entries(r.saved)) lines.push(`${pad}${st.dim(`saved ${k} = ${compact(v, 40, r.savedFrom[k])}`)}`);
   for (const change of topologyChanges(r.before, r.after)) lines.push(`${pad}${st.cyan('•')} ${change}`);
   for (const f of r.findings) lines.push(pad + findingLine(f, st));

@@ -10,7 +10,8 @@ import type { SimEvent } from '../areas/core/events.js';
 import type { SimState } from '../areas/core/state.js';
 import { decodeToken } from '../areas/core/crypto/otp.js';
 import type { Topology } from '../areas/cluster/genesis.js';
-import type { ExternalStore } from '../areas/sync/external-store.js';
+import type { Inspected } from '../areas/core/steps.js';
+import { AREA_STEPS } from '../areas.js';
 import { World, WorldUsageError } from '../world.js';
 import { getPath } from './dotted.js';
 import { interpolate, interpolateString } from './interpolate.js';
@@ -57,7 +58,7 @@ export interface StepRecord {
   /** Events the step appended. */
   events: SimEvent[];
   /** An `inspect` step: the store it read, by key, and what the store held. */
-  inspected?: { store: string; contents: ExternalStore };
+  inspected?: Inspected;
   /** Variables this step saved. */
   saved: Record<string, unknown>;
   /** The response field each saved variable came from (its last path segment), so narration knows a secret. */
@@ -314,31 +315,17 @@ export async function runStep(world: World, step: Step, vars: Map<string, unknow
       record.title = `restart ${step.cluster}`;
       world.restart(step.cluster);
       return;
-    case 'corrupt':
-      record.title = `corrupt ${step.on}'s ${step.tree} merkle tree at page ${step.page}, subpage ${step.subpage}`;
-      world.corrupt({ on: step.on, tree: step.tree, page: step.page, subpage: step.subpage });
-      return;
-    case 'reload':
-      record.title = step.enableUnauthenticatedAccess.length
-        ? `reload ${step.on}'s server configuration: enable_unauthenticated_access = [${step.enableUnauthenticatedAccess.join(', ')}]`
-        : `reload ${step.on}'s server configuration: enable_unauthenticated_access unset`;
-      world.reload({ on: step.on, enableUnauthenticatedAccess: step.enableUnauthenticatedAccess });
-      return;
-    case 'destination-fault':
-      record.title =
-        step.fault === 'none'
-          ? `heal sync destination ${step.destinationType}/${step.destination} on ${step.on}`
-          : `make sync destination ${step.destinationType}/${step.destination} on ${step.on} ${step.fault}`;
-      world.destinationFault({ on: step.on, type: step.destinationType, name: step.destination, fault: step.fault });
-      return;
-    case 'inspect': {
-      record.title = `inspect external store ${step.store}`;
-      const { key, store } = world.inspectStore(step.store);
-      record.inspected = { store: key, contents: store };
-      if (step.expect) {
+    default: {
+      const declared = AREA_STEPS.get(step.kind);
+      if (!declared) throw new StepError(`no area declares a "${step.kind}" step`);
+      record.title = declared.title(step);
+      const inspected = world.areaStep(step);
+      if (!inspected) return;
+      record.inspected = inspected;
+      if ('expect' in step && step.expect) {
         record.expect = step.expect;
-        const m = matchPartial(fill(step.expect, vars, 'expect'), store);
-        if (!m.ok) throw new StepError(`store ${key}: ${describeMismatch(m)}`);
+        const m = matchPartial(fill(step.expect, vars, 'expect'), inspected.contents);
+        if (!m.ok) throw new StepError(`store ${inspected.store}: ${describeMismatch(m)}`);
       }
       return;
     }

@@ -4,10 +4,12 @@
 import { closest } from '../kernel/suggest.js';
 import { z } from 'zod';
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import { parseStoreRef } from '../areas/sync/external-store.js';
+import { isStoreRef, STORE_REF_HELP } from '../areas/sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
 import { readPolicy } from '../areas/core/policy-text.js';
 import { strictPolicyAttributes, UNAUTHENTICATED_FAMILIES } from '../areas/core/version-rules.js';
+import type { AreaStep, AreaStepAction, StepDeclaration } from '../areas/core/steps.js';
+import { AREA_STEPS } from '../areas.js';
 
 // ---------------------------------------------------------------------------------------------------
 // Vocabularies (the spec's own are defined once, in src/areas/core/vocabulary.ts; a scenario's store
@@ -17,40 +19,25 @@ export { CAPABILITIES, DESTINATION_FAULTS, DESTINATION_TYPES, HAZARD_IDS, INVARI
 import type { Capability, DestinationFault, HazardId, InvariantId, ServiceDestinationType as DestinationType } from '../areas/core/vocabulary.js';
 export type { Capability, DestinationFault, DestinationType, HazardId, InvariantId };
 
-/** The action keys of a step; a step has exactly one. */
-export const STEP_ACTIONS = [
-  'request',
-  'decode-token',
-  'wait',
-  'partition',
-  'slow',
-  'heal',
-  'crash',
-  'restart',
-  'corrupt',
-  'destination-fault',
-  'inspect',
-  'reload',
-] as const;
+/** The action keys of the simulator's own steps: a request, the clock's and the network's. */
+const OWN_STEP_ACTIONS = ['request', 'decode-token', 'wait', 'partition', 'slow', 'heal', 'crash', 'restart'] as const;
+/** The action keys of a step, the areas' faults and inspections after the simulator's own (src/areas/core/steps.ts); a step has exactly one. */
+export const STEP_ACTIONS: readonly StepAction[] = [...OWN_STEP_ACTIONS, ...AREA_STEPS.keys()];
 /** Methods a request line may start with (LIST is the service's own verb). */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'LIST'] as const;
 /** Licences a cluster may run under. */
 export const LICENSES = ['enterprise', 'managed', 'none'] as const;
 /** Secrets engines a mount may hold. */
 export const MOUNT_TYPES = ['kv-v2', 'kv-v1'] as const;
-/** The two subtrees of a cluster's merkle tree. */
-export const MERKLE_TREES = ['replicated', 'local'] as const;
 
 /** A step's action key. */
-export type StepAction = (typeof STEP_ACTIONS)[number];
+export type StepAction = (typeof OWN_STEP_ACTIONS)[number] | AreaStepAction;
 /** A request line's method. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 /** A cluster's licence. */
 export type License = (typeof LICENSES)[number];
 /** A mount's secrets engine. */
 export type MountType = (typeof MOUNT_TYPES)[number];
-/** A merkle subtree. */
-export type MerkleTree = (typeof MERKLE_TREES)[number];
 
 // ---------------------------------------------------------------------------------------------------
 // The parsed steps. Each carries a `kind` (its action key) and normalised fields, so the runner never
@@ -138,45 +125,6 @@ export interface RestartStep {
   cluster: string;
 }
 
-/** `reload`: edit a cluster's server configuration and send it SIGHUP. */
-export interface ReloadStep {
-  kind: 'reload';
-  name?: string;
-  on: string;
-  enableUnauthenticatedAccess: string[];
-}
-
-/** `corrupt`: damage one subpage of one merkle page. */
-export interface CorruptStep {
-  kind: 'corrupt';
-  name?: string;
-  on: string;
-  tree: MerkleTree;
-  page: number;
-  subpage: number;
-}
-
-/** `destination-fault`: make a simulated sync destination fail, or heal it (`none`). */
-export interface DestinationFaultStep {
-  kind: 'destination-fault';
-  name?: string;
-  on: string;
-  destinationType: DestinationType;
-  /** The destination's name (the file's `name` key inside `destination-fault`). */
-  destination: string;
-  fault: DestinationFault;
-}
-
-/** `inspect`: read what the external store behind a sync destination holds (and check it). */
-export interface InspectStep {
-  kind: 'inspect';
-  name?: string;
-  /** The store: `<type>/<name>`, or `<namespace>/<type>/<name>` for a destination made in a namespace. */
-  store: string;
-  /** Partial deep match on the store: `{ secrets, fault, operations, writers }`. */
-  expect?: Record<string, unknown>;
-}
-
 /** One parsed step, discriminated by `kind`. */
 export type Step =
   | RequestStep
@@ -187,10 +135,7 @@ export type Step =
   | HealStep
   | CrashStep
   | RestartStep
-  | CorruptStep
-  | ReloadStep
-  | DestinationFaultStep
-  | InspectStep;
+  | AreaStep;
 
 // ---------------------------------------------------------------------------------------------------
 // Messages
@@ -656,60 +601,20 @@ const RestartStepSchema = strictObject('a restart step', {
   name: StepName.optional(),
 }).transform(({ restart, ...rest }): RestartStep => ({ kind: 'restart', cluster: restart, ...rest }));
 
-const ReloadStepSchema = strictObject('a reload step', {
-  reload: strictObject('reload', {
-    on: ClusterRef,
-    enableUnauthenticatedAccess: z.array(z.enum(UNAUTHENTICATED_FAMILIES)).default([]).describe('enable_unauthenticated_access after the reload ([]: the default, every family needs a token).'),
-  }).describe("Edit the cluster's server configuration and reload it (SIGHUP)."),
-  name: StepName.optional(),
-}).transform(({ reload, ...rest }): ReloadStep => ({ kind: 'reload', on: reload.on, enableUnauthenticatedAccess: reload.enableUnauthenticatedAccess, ...rest }));
-
-const CorruptStepSchema = strictObject('a corrupt step', {
-  corrupt: strictObject('corrupt', {
-    on: ClusterRef,
-    tree: z.enum(MERKLE_TREES),
-    page: z.number().int().min(0),
-    subpage: z.number().int().min(0),
-  }).describe('Damage a merkle page (for merkle-check and reindex).'),
-  name: StepName.optional(),
-}).transform(({ corrupt, ...rest }): CorruptStep => ({ kind: 'corrupt', ...corrupt, ...rest }));
-
-const DestinationFaultStepSchema = strictObject('a destination-fault step', {
-  'destination-fault': strictObject('destination-fault', {
-    on: ClusterRef,
-    type: z.enum(DESTINATION_TYPES),
-    name: z.string().min(1).describe('The destination name.'),
-    fault: z.enum(DESTINATION_FAULTS),
-  }),
-  name: StepName.optional(),
-}).transform(({ 'destination-fault': fault, ...rest }): DestinationFaultStep => ({
-  kind: 'destination-fault',
-  on: fault.on,
-  destinationType: fault.type,
-  destination: fault.name,
-  fault: fault.fault,
-  ...rest,
-}));
-
-/** A store named in a step: `<type>/<name>` or `<namespace>/<type>/<name>` (src/areas/sync/external-store.ts). */
-function isStoreRef(ref: string): boolean {
-  return parseStoreRef(ref, DESTINATION_TYPES) !== null;
+/** A step an area declares (src/areas/core/steps.ts), made of the schema's own building blocks. */
+function areaStepSchema(declared: StepDeclaration): z.ZodType<AreaStep, z.ZodTypeDef, unknown> {
+  const { action } = declared;
+  const content = declared.content({ strictObject, clusterRef: ClusterRef }).describe(declared.describe);
+  const shape: z.ZodRawShape = { [action]: content, name: StepName.optional() };
+  if (declared.inspects) shape.expect = z.record(z.string(), z.unknown()).superRefine((expectation, ctx) => checkRegexes(expectation, ctx)).optional().describe(declared.inspects);
+  return strictObject(`${/^[aeiou]/.test(action) ? 'an' : 'a'} ${action} step`, shape).transform(
+    ({ [action]: given, ...rest }) => ({ kind: action, ...declared.fields(given), ...rest }) as AreaStep,
+  );
 }
-const STORE_REF_HELP = `a store is named <type>/<name> (or <namespace>/<type>/<name>), the type one of ${DESTINATION_TYPES.join(', ')}, like codehost/gh1`;
 
-const InspectStepSchema = strictObject('an inspect step', {
-  inspect: strictObject('inspect', {
-    store: z.string().refine(isStoreRef, { message: STORE_REF_HELP }).describe('The external store: <type>/<name>, like codehost/gh1.'),
-  }).describe('Read what the external store behind a sync destination holds; results.json lists every store.'),
-  name: StepName.optional(),
-  expect: z
-    .record(z.string(), z.unknown())
-    .superRefine((expectation, ctx) => checkRegexes(expectation, ctx))
-    .optional()
-    .describe('Partial deep match on the store: { secrets: { <external name>: <value> }, fault, operations, writers }.'),
-}).transform(({ inspect, ...rest }): InspectStep => ({ kind: 'inspect', store: inspect.store, ...rest }));
+const AREA_STEP_SCHEMAS = new Map([...AREA_STEPS.values()].map((declared) => [declared.action, areaStepSchema(declared)]));
 
-const STEP_SCHEMAS = {
+const STEP_SCHEMAS: Record<StepAction, z.ZodTypeAny> = {
   request: RequestStepSchema,
   'decode-token': DecodeTokenStepSchema,
   wait: WaitStepSchema,
@@ -718,11 +623,8 @@ const STEP_SCHEMAS = {
   heal: HealStepSchema,
   crash: CrashStepSchema,
   restart: RestartStepSchema,
-  corrupt: CorruptStepSchema,
-  'destination-fault': DestinationFaultStepSchema,
-  inspect: InspectStepSchema,
-  reload: ReloadStepSchema,
-} satisfies Record<StepAction, z.ZodTypeAny>;
+  ...(Object.fromEntries(AREA_STEP_SCHEMAS) as Record<AreaStepAction, z.ZodTypeAny>),
+};
 
 // Every key any step may carry: a key outside this set, on a step without an action, is likely a
 // misspelt action ("reqest"); a key inside it ("on") is not.
@@ -778,9 +680,7 @@ const StepSchema = z.preprocess(
     HealStepSchema,
     CrashStepSchema,
     RestartStepSchema,
-    CorruptStepSchema,
-    DestinationFaultStepSchema,
-    InspectStepSchema,
+    ...AREA_STEP_SCHEMAS.values(),
   ]),
 );
 
@@ -893,17 +793,14 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
         if (isPlainObject(slow) && Array.isArray(slow.link)) slow.link.forEach((name, j) => checkClusterName(name, at(action, 'link', j)));
         break;
       }
-      case 'corrupt':
-      case 'reload':
-      case 'destination-fault': {
-        const target = step[action];
-        if (isPlainObject(target)) checkClusterName(target.on, at(action, 'on'));
-        break;
-      }
       case 'wait':
       case 'decode-token':
-      case 'inspect':
         break;
+      default: {
+        const key = AREA_STEPS.get(action)?.clusterKey;
+        const target = step[action];
+        if (key !== undefined && isPlainObject(target)) checkClusterName(target[key], at(action, key));
+      }
     }
   });
   return raw;

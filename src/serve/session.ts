@@ -13,6 +13,7 @@ import type { SimEvent } from '../areas/core/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
 import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
 import { WorldUsageError, type World } from '../world.js';
+import { AREA_STEPS } from '../areas.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
 import type { RecorderCall } from './journal.js';
 import { Timeline } from '../scenario/timeline.js';
@@ -23,7 +24,8 @@ import type { ServeClock } from './wall-clock.js';
 export type ControlAnswer = { ok: true; title: string; now: number; findings: Finding[] } | { ok: false; status: number; error: string };
 
 /** Fault and time steps the control listener accepts, in scenario syntax. */
-export const CONTROL_ACTIONS = ['wait', 'partition', 'slow', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'reload'] as const;
+/** The steps the control listener takes: the clock's, the network's and every area's faults (an inspection answers nothing there). */
+export const CONTROL_ACTIONS: readonly string[] = ['wait', 'partition', 'slow', 'heal', 'crash', 'restart', ...[...AREA_STEPS.values()].filter((s) => !s.inspects).map((s) => s.action)];
 
 export interface SessionOptions {
   world: World;
@@ -211,7 +213,7 @@ export class Session {
 
   private parseControlStep(raw: unknown): { step: Step } | { error: string } {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return { error: 'a control command is a JSON object holding one scenario step, like {"crash": "east"}' };
-    const action = Object.keys(raw).find((k) => (CONTROL_ACTIONS as readonly string[]).includes(k));
+    const action = Object.keys(raw).find((k) => CONTROL_ACTIONS.includes(k));
     if (!action) return { error: `a control command needs one of ${CONTROL_ACTIONS.join(', ')} (requests go to the cluster listeners)` };
     const clusters = Object.fromEntries(this.clusterNames.map((c) => [c, {}]));
     const r = parseScenario({ name: 'control', clusters, steps: [raw] });

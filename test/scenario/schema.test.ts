@@ -410,7 +410,7 @@ describe('JSON Schema', () => {
     expect(schema.additionalProperties).toBe(false);
     expect(schema.required).toEqual(['name', 'clusters', 'steps']);
     const steps = schema.properties.steps.items.anyOf;
-    expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'slow', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'inspect']);
+    expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'slow', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'inspect', 'reload']);
     expect(steps.every((s) => s.additionalProperties === false)).toBe(true);
   });
 });

@@ -14,6 +14,7 @@ import { kvRoutes } from './kv.js';
 import { coreReducers } from './reducers.js';
 import { clusterRefusals } from '../core/refusals.js';
 import { simArea } from '../sim-area.js';
+import { reloadStep } from './steps.js';
 
 export const clusterArea = simArea({
   name: 'cluster',
@@ -29,4 +30,5 @@ export const clusterArea = simArea({
   mountRoutes: kvRoutes,
   commands: [writeSecret, partition, heal, crash, restart, bounce, wait],
   refusals: clusterRefusals,
+  steps: [reloadStep],
 });

@@ -4,6 +4,7 @@ import { merkleReducers } from './evolve.js';
 import { merkleCheckers, merkleSchedule } from './due.js';
 import { merkleRefusals } from './refusals.js';
 import { merkleRoutes } from './routes.js';
+import { corruptStep } from './steps.js';
 
 export const merkleArea = simArea({
   name: 'merkle',
@@ -14,4 +15,5 @@ export const merkleArea = simArea({
   checkers: merkleCheckers,
   routes: merkleRoutes,
   refusals: merkleRefusals,
+  steps: [corruptStep],
 });

@@ -5,6 +5,7 @@ import { syncRefusals } from './refusals.js';
 import { syncRoutes } from './routes.js';
 import { syncReducers } from './evolve.js';
 import { syncCheckers, syncJobSchedule } from './jobs.js';
+import { destinationFaultStep, inspectStep } from './steps.js';
 
 export const syncArea = simArea({
   name: 'sync',
@@ -15,4 +16,5 @@ export const syncArea = simArea({
   messages: [syncMessages, syncJobSchedule],
   checkers: syncCheckers,
   refusals: syncRefusals,
+  steps: [destinationFaultStep, inspectStep],
 });

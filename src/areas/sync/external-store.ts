@@ -12,7 +12,7 @@
 // only by the world's reducers, so replay rebuilds it.
 
 /** A fault a store can be given; `none` clears it. */
-import { DESTINATION_FAULTS, type DestinationFault } from '../core/vocabulary.js';
+import { DESTINATION_FAULTS, SERVICE_DESTINATION_TYPES, type DestinationFault } from '../core/vocabulary.js';
 export { DESTINATION_FAULTS, type DestinationFault };
 
 export interface ExternalStore {
@@ -76,4 +76,19 @@ export function parseStoreRef(ref: string, types: readonly string[]): { key: str
 /** Whether a network node name is a store's (it holds a `/`; cluster names never do). */
 export function isStoreNode(node: string): boolean {
   return node.includes('/');
+}
+
+/** Why a scenario cannot name `name` as a store: there is none by that name (null when there is). */
+export function missingStore(stores: Readonly<Record<string, ExternalStore>>, name: string): string | null {
+  if (Object.hasOwn(stores, name)) return null;
+  const known = Object.keys(stores).sort();
+  return `no external store "${name}" (${known.length ? `stores: ${known.join(', ')}` : 'none yet: a store appears when a sync destination is created, POST sys/sync/destinations/<type>/<name>'})`;
+}
+
+/** How a scenario names a store, for its errors. */
+export const STORE_REF_HELP = `a store is named <type>/<name> (or <namespace>/<type>/<name>), the type one of ${SERVICE_DESTINATION_TYPES.join(', ')}, like codehost/gh1`;
+
+/** Whether a scenario's text names a store, of any destination type the service has. */
+export function isStoreRef(ref: string): boolean {
+  return parseStoreRef(ref, SERVICE_DESTINATION_TYPES) !== null;
 }

@@ -15,10 +15,10 @@ const b64Of = (hex: string) => Buffer.from(hex, 'hex').toString('base64');
 describe('merkle-check on a DR secondary', () => {
   it('reports the damage the corrupt fault made, in the service report shape', () => {
     const { w, token } = world();
-    w.corrupt({ on: 'west', tree: 'replicated', page: 12, subpage: 40 });
-    w.corrupt({ on: 'west', tree: 'replicated', page: 3, subpage: 17 });
-    w.corrupt({ on: 'west', tree: 'replicated', page: 3, subpage: 5 });
-    w.corrupt({ on: 'west', tree: 'local', page: 0, subpage: 255 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 12, subpage: 40 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 3, subpage: 17 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 3, subpage: 5 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'local', page: 0, subpage: 255 });
     w.advance(2_500);
     const r = check(w, token);
     expect(r.status).toBe(200);
@@ -55,7 +55,7 @@ describe('merkle-check on a DR secondary', () => {
 
   it('damage in one tree marks only that subtree', () => {
     const { w, token } = world();
-    w.corrupt({ on: 'west', tree: 'local', page: 7, subpage: 1 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'local', page: 7, subpage: 1 });
     const report = bodyOf(check(w, token)).data.merkle_corruption_report;
     expect(report.corrupted_root).toBe(true);
     expect(report.corrupted_tree_map['1'].corrupted_subtree_root).toBe(false);
@@ -66,7 +66,7 @@ describe('merkle-check on a DR secondary', () => {
     const { w, token } = world();
     const before = merkleRootOf(w.state.clusters.named('west'));
     expect(bodyOf(check(w, token)).data.merkle_corruption_report.corrupted_tree_map['1'].root_hash).toBe(b64Of(before));
-    w.corrupt({ on: 'west', tree: 'replicated', page: 1, subpage: 1 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 1, subpage: 1 });
     expect(merkleRootOf(w.state.clusters.named('west'))).not.toBe(before);
   });
 
@@ -80,7 +80,7 @@ describe('merkle-check on a DR secondary', () => {
 
   it('after a reindex ends, the check finds nothing', () => {
     const { w, token } = world();
-    w.corrupt({ on: 'west', tree: 'replicated', page: 2, subpage: 2 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 2, subpage: 2 });
     w.request('west', post(REINDEX, { dr_operation_token: token }));
     w.advance(60_000);
     expect(bodyOf(check(w, token)).data.merkle_corruption_report.corrupted_root).toBe(false);

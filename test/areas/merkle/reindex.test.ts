@@ -8,8 +8,8 @@ import { REINDEX, bodyOf, drOperationTokenOf, drSecondaryWorld, errorsOf, post, 
 function damaged(kvKeys: number, seed = 1) {
   const w = drSecondaryWorld({ kvKeys, seed });
   const token = drOperationTokenOf(w);
-  w.corrupt({ on: 'west', tree: 'replicated', page: 4, subpage: 9 });
-  w.corrupt({ on: 'west', tree: 'local', page: 0, subpage: 200 });
+  w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 4, subpage: 9 });
+  w.areaStep({ kind: 'corrupt', on: 'west', tree: 'local', page: 0, subpage: 200 });
   return { w, token };
 }
 

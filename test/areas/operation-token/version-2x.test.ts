@@ -35,16 +35,16 @@ describe('the version axis', () => {
     const { w, send } = drPair('2.1.0');
     const westRoot = w.state.operators.west.rootToken;
     expect((send('west', 'GET', 'sys/config/state/sanitized', undefined, westRoot).status)).toBe(400); // closed on a DR secondary
-    w.reload({ on: 'west', enableUnauthenticatedAccess: ['generate-operation-token'] });
+    w.areaStep({ kind: 'reload', on: 'west', enableUnauthenticatedAccess: ['generate-operation-token'] });
     expect(send('west', 'POST', ATTEMPT, {}).status).toBe(200);
     expect(send('west', 'DELETE', ATTEMPT).status).toBe(204);
-    w.reload({ on: 'west', enableUnauthenticatedAccess: [] });
+    w.areaStep({ kind: 'reload', on: 'west', enableUnauthenticatedAccess: [] });
     expect(send('west', 'POST', ATTEMPT, {}).status).toBe(403);
     const a = World.create({ a: { version: '2.0.0', enableUnauthenticatedAccess: ['generate-root'] } });
     const sanitized = a.request('a', { method: 'GET', path: 'sys/config/state/sanitized', token: a.state.operators.a.rootToken }).body as any;
     expect(sanitized.data.enable_unauthenticated_access).toEqual(['generate-root']);
     expect(a.request('a', { method: 'POST', path: 'sys/generate-root/attempt', body: {} }).status).toBe(200);
-    expect(() => World.create({ a: { version: '1.16.0' } }).reload({ on: 'a', enableUnauthenticatedAccess: ['rekey'] })).toThrow(/has no enable_unauthenticated_access/);
+    expect(() => World.create({ a: { version: '1.16.0' } }).areaStep({ kind: 'reload', on: 'a', enableUnauthenticatedAccess: ['rekey'] })).toThrow(/has no enable_unauthenticated_access/);
   });
 
   it('2.x: the primary’s root token authenticates an attempt and stands in for a DR operation token on the DR secondary; 1.x: it does not', () => {
@@ -75,7 +75,7 @@ describe('hazard unauthenticated-ceremony-open', () => {
       watch.afterStep();
     };
     step(() => w.crash('east'));
-    step(() => w.reload({ on: 'west', enableUnauthenticatedAccess: ['generate-operation-token'] }));
+    step(() => w.areaStep({ kind: 'reload', on: 'west', enableUnauthenticatedAccess: ['generate-operation-token'] }));
     // The ceremony with the primary's key shares and no token.
     let op = '';
     step(() => {
@@ -85,7 +85,7 @@ describe('hazard unauthenticated-ceremony-open', () => {
       op = decodeToken(enc, a.otp);
     });
     step(() => expect(watch.send('west', { method: 'POST', path: `${DR}/secondary/promote`, body: { dr_operation_token: op } }).response.status).toBe(200));
-    if (close) step(() => w.reload({ on: 'west', enableUnauthenticatedAccess: [] }));
+    if (close) step(() => w.areaStep({ kind: 'reload', on: 'west', enableUnauthenticatedAccess: [] }));
     step(() => w.advance(1000));
     return watch.findings.filter((f) => f.id === 'unauthenticated-ceremony-open');
   }

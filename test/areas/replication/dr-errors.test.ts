@@ -24,7 +24,7 @@ describe.skipIf(!operationTokensBuilt)('promote when the safety checks fail', ()
   it('is refused without force while the merkle tree is corrupted, and allowed with force', () => {
     const w = drWorld();
     drPair(w);
-    w.corrupt({ on: 'west', tree: 'replicated', page: 1, subpage: 2 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 1, subpage: 2 });
     const op = drOperationToken(w, 'west', 'east');
     expectRefused(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: op }), 400, 'its merkle tree is corrupted');
     expectOk(post(w, 'west', `${DR}/secondary/promote`, { dr_operation_token: op, force: 'true' }));

@@ -131,7 +131,7 @@ describe('DR status record', () => {
     const w = drWorld();
     drPair(w);
     const root = drStatus(w, 'west').merkle_root;
-    w.corrupt({ on: 'west', tree: 'replicated', page: 3, subpage: 17 });
+    w.areaStep({ kind: 'corrupt', on: 'west', tree: 'replicated', page: 3, subpage: 17 });
     expect(drStatus(w, 'west')).toMatchObject({ corrupted_merkle_tree: true });
     expect(drStatus(w, 'west').merkle_root).not.toBe(root);
   });

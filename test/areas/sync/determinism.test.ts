@@ -14,9 +14,9 @@ function busyWorld(seed: number): World {
   createDestination(w, 'cloudone-sm', 's1');
   expectOk(setAssociation(w, 'codehost', 'gh1', 'secret', 'app/web'));
   expectOk(setAssociation(w, 'cloudone-sm', 's1', 'secret', 'db'));
-  w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+  w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
   w.advance(8_000);
-  w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'none' });
+  w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'none' });
   writeSecret(w, 'db', { pw: 'y' });
   w.advance(30_000);
   expectOk(removeAssociation(w, 'codehost', 'gh1', 'secret', 'app/web'));
@@ -46,7 +46,7 @@ describe('sync: replay and determinism', () => {
     const w = syncWorld();
     writeSecret(w, 'a', { k: 'v' });
     createDestination(w, 'codehost', 'gh1');
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unauthorized' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unauthorized' });
     expect(w.log.at(-1)).toMatchObject({ type: 'sync-destination-faulted', cluster: 'east', destination: 'codehost/gh1', fault: 'unauthorized' });
     expectOk(setAssociation(w, 'codehost', 'gh1', 'secret', 'a'));
     w.advance(3_000);
@@ -58,14 +58,14 @@ describe('sync: replay and determinism', () => {
 describe('the destination-fault fault', () => {
   it('naming an unknown destination is a usage error that names what exists, and changes nothing', () => {
     const w = syncWorld();
-    expect(() => w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' })).toThrow(WorldUsageError);
-    expect(() => w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' })).toThrow(/has no sync destination codehost\/gh1 \(it has none/);
+    expect(() => w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' })).toThrow(WorldUsageError);
+    expect(() => w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' })).toThrow(/has no sync destination codehost\/gh1 \(it has none/);
     createDestination(w, 'cloudone-sm', 's1');
     const hash = w.stateHash();
     const logged = w.log.length;
-    expect(() => w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'none' })).toThrow(/its destinations: cloudone-sm\/s1/);
-    expect(() => w.destinationFault({ on: 'nowhere', type: 'codehost', name: 'gh1', fault: 'none' })).toThrow(/unknown cluster "nowhere"/);
-    expect(() => w.destinationFault({ on: 'east', type: 'cloudone-sm', name: 's1', fault: 'flaky' })).toThrow(/not one of unreachable, unauthorized, none/);
+    expect(() => w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'none' })).toThrow(/its destinations: cloudone-sm\/s1/);
+    expect(() => w.areaStep({ kind: 'destination-fault', on: 'nowhere', destinationType: 'codehost', destination: 'gh1', fault: 'none' })).toThrow(/unknown cluster "nowhere"/);
+    expect(() => w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'cloudone-sm', destination: 's1', fault: 'flaky' as 'none' })).toThrow(/not one of unreachable, unauthorized, none/);
     expect(w.log.length).toBe(logged);
     expect(w.stateHash()).toBe(hash);
   });
@@ -73,7 +73,7 @@ describe('the destination-fault fault', () => {
   it('a destination in a namespace is named "<namespace>/<name>"', () => {
     const w = syncWorld();
     w.request('east', { method: 'POST', path: 'sys/sync/destinations/codehost/gh1', namespace: 'team-a', body: { access_token: 't', repository_owner: 'o', repository_name: 'r' }, token: w.tokenNamed('east', 'teamA') });
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'team-a/gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'team-a/gh1', fault: 'unreachable' });
     expect(w.state.stores['team-a/codehost/gh1'].fault).toBe('unreachable');
   });
 

@@ -216,9 +216,9 @@ describe('the external store over the network', () => {
   it('a partition or inspect naming a store that does not exist is a usage error that changes nothing', () => {
     const w = drWorld({ clusters: { east: {} } });
     expect(() => w.partition(['east', 'codehost/gh1'])).toThrow(/no external store "codehost\/gh1" \(none yet/);
-    expect(() => w.inspectStore('codehost')).toThrow(/does not name a store/);
+    expect(() => w.areaStep({ kind: 'inspect', store: 'codehost' })).toThrow(/does not name a store/);
     expectOk(req(w, 'east', 'POST', `${DEST}/codehost/gh1`, CONNECTIONS.codehost));
-    expect(() => w.inspectStore('codehost/gh2')).toThrow(/stores: codehost\/gh1/);
-    expect(w.inspectStore('codehost/gh1')).toEqual({ key: 'codehost/gh1', store: { fault: 'none', secrets: {}, operations: 0, writers: [] } });
+    expect(() => w.areaStep({ kind: 'inspect', store: 'codehost/gh2' })).toThrow(/stores: codehost\/gh1/);
+    expect(w.areaStep({ kind: 'inspect', store: 'codehost/gh1' })).toEqual({ store: 'codehost/gh1', contents: { fault: 'none', secrets: {}, operations: 0, writers: [] } });
   });
 });

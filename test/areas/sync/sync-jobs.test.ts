@@ -113,10 +113,10 @@ describe('sync jobs: delivery as time passes', () => {
 describe('sync jobs: destination faults, statuses and retries', () => {
   it('unreachable → EXTERNAL_SERVICE_ERROR; unauthorized → CLIENT_SIDE_ERROR; nothing reaches the store', () => {
     const w = synced();
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     w.advance(SYNC_DELAY_MS);
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('EXTERNAL_SERVICE_ERROR');
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unauthorized' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unauthorized' });
     w.advance(RETRY_BASE_MS);
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('CLIENT_SIDE_ERROR');
     expect(storeOf(w, 'codehost', 'gh1')).toEqual({});
@@ -125,16 +125,16 @@ describe('sync jobs: destination faults, statuses and retries', () => {
   it('failed jobs are retried with a deterministic exponential backoff, capped', () => {
     expect([1, 2, 3, 4, 20].map(retryDelayMs)).toEqual([RETRY_BASE_MS, 2 * RETRY_BASE_MS, 4 * RETRY_BASE_MS, 8 * RETRY_BASE_MS, RETRY_MAX_MS]);
     const w = synced();
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     w.advance(40_000);
     expect(attempts(w)).toEqual(['2000 sync failed external', '7000 sync failed external', '17000 sync failed external', '37000 sync failed external']);
   });
 
   it('after destination-fault none, the next scheduled retry succeeds → SYNCED', () => {
     const w = synced();
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     w.advance(10_000);
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'none' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'none' });
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('EXTERNAL_SERVICE_ERROR');
     w.advance(7_000);
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('SYNCED');
@@ -144,9 +144,9 @@ describe('sync jobs: destination faults, statuses and retries', () => {
 
   it('set on a failed association refreshes it: the retry comes at once rather than after the backoff', () => {
     const w = synced();
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     w.advance(30_000);
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'none' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'none' });
     expectOk(setAssociation(w, 'codehost', 'gh1', 'secret', 'app/web'));
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('PENDING');
     w.advance(SYNC_DELAY_MS);
@@ -156,14 +156,14 @@ describe('sync jobs: destination faults, statuses and retries', () => {
   it('an unsync against a failing store reports the failure, keeps the secret there, and retries', () => {
     const w = synced();
     w.advance(5_000);
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unauthorized' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unauthorized' });
     expectOk(removeAssociation(w, 'codehost', 'gh1', 'secret', 'app/web'));
     w.advance(SYNC_DELAY_MS);
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('CLIENT_SIDE_ERROR');
     expect(Object.keys(storeOf(w, 'codehost', 'gh1'))).toHaveLength(2);
     // Still managed: the destination cannot be deleted without a purge.
     expect(call(w, 'DELETE', `${DEST}/codehost/gh1`).status).toBe(400);
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'none' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'none' });
     w.advance(RETRY_BASE_MS);
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('UNSYNCED');
     expect(storeOf(w, 'codehost', 'gh1')).toEqual({});
@@ -173,7 +173,7 @@ describe('sync jobs: destination faults, statuses and retries', () => {
     const w = synced();
     createDestination(w, 'cloudone-sm', 's1');
     expectOk(setAssociation(w, 'cloudone-sm', 's1', 'secret', 'app/web'));
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     w.advance(5_000);
     expect(statusOf(w, 'codehost', 'gh1', 'secret', 'app/web')).toBe('EXTERNAL_SERVICE_ERROR');
     expect(statusOf(w, 'cloudone-sm', 's1', 'secret', 'app/web')).toBe('SYNCED');
@@ -205,14 +205,14 @@ describe('sync: deleting a destination with purge', () => {
   it('a failing unsync during a purge is shown as purge_error and retried; force_delete drops the association anyway', () => {
     const w = synced();
     w.advance(5_000);
-    w.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    w.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     expect(call(w, 'DELETE', `${DEST}/codehost/gh1`, { purge: true }).status).toBe(204);
     w.advance(SYNC_DELAY_MS);
     expect(dataOf(call(w, 'GET', `${DEST}/codehost/gh1`)).purge_error).toMatch(/failed to unsync app\/web/);
 
     const f = synced();
     f.advance(5_000);
-    f.destinationFault({ on: 'east', type: 'codehost', name: 'gh1', fault: 'unreachable' });
+    f.areaStep({ kind: 'destination-fault', on: 'east', destinationType: 'codehost', destination: 'gh1', fault: 'unreachable' });
     expect(call(f, 'DELETE', `${DEST}/codehost/gh1?purge=true&force_delete=true`).status).toBe(204);
     f.advance(SYNC_DELAY_MS);
     expect(call(f, 'GET', `${DEST}/codehost/gh1`).status).toBe(404);
