@@ -10,7 +10,7 @@ import type { DraftReducer, SimDraft } from '../core/draft.js';
 import { current, isDraft } from 'immer';
 import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from '../core/events.js';
+import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from '../core/events.js';
 import { emptyKeyMap, recordAt } from '../core/keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from '../core/state.js';
 import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
@@ -164,11 +164,6 @@ export const coreReducers = {
     const c = d.clusters[e.cluster];
     if (e.enableUnauthenticatedAccess.length) c.serverConfig = { enableUnauthenticatedAccess: [...e.enableUnauthenticatedAccess] };
     else delete c.serverConfig;
-  },
-  'merkle-corrupted': (d: SimDraft, e: MerkleCorrupted) => {
-    const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
-    const subpages = pages[e.page] ?? [];
-    if (!subpages.includes(e.subpage)) pages[e.page] = [...subpages, e.subpage].sort((a, b) => a - b);
   },
 };
 

@@ -72,15 +72,6 @@ export interface KvMetadataWritten extends BaseEvent {
   customMetadata?: Record<string, string>;
 }
 
-/** The `corrupt` fault: a merkle page of a cluster's tree was damaged (for merkle-check and reindex). */
-export interface MerkleCorrupted extends BaseEvent {
-  type: 'merkle-corrupted';
-  cluster: string;
-  tree: 'replicated' | 'local';
-  page: number;
-  subpage: number;
-}
-
 /** A secrets engine was enabled (`sys/mounts/:path`): replicated, unless local. */
 export interface MountEnabled extends BaseEvent {
   type: 'mount-enabled';
@@ -106,7 +97,7 @@ export interface ServerConfigReloaded extends BaseEvent {
   enableUnauthenticatedAccess: string[];
 }
 
-export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MerkleCorrupted | MountEnabled | MountDisabled | ServerConfigReloaded | NetworkEvent;
+export type CoreEvent = WorldCreated | TimeAdvanced | KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten | MountEnabled | MountDisabled | ServerConfigReloaded | NetworkEvent;
 
 /**
  * The events of the spec areas, by area: each area declares its own in a types-only module (a

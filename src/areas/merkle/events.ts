@@ -33,7 +33,16 @@ export interface MerkleChecked extends BaseEvent {
   cluster: string;
 }
 
-export type MerkleEvent = ReindexStarted | ReindexFinished | ReindexAbandoned | MerkleChecked;
+/** The `corrupt` fault: a merkle page of a cluster's tree was damaged (for merkle-check and reindex). */
+export interface MerkleCorrupted extends BaseEvent {
+  type: 'merkle-corrupted';
+  cluster: string;
+  tree: 'replicated' | 'local';
+  page: number;
+  subpage: number;
+}
+
+export type MerkleEvent = MerkleCorrupted | ReindexStarted | ReindexFinished | ReindexAbandoned | MerkleChecked;
 
 // This area's events, declared to the core's union of every event (cluster/events.ts).
 declare module '../core/events.js' {

@@ -1,9 +1,14 @@
-// How the merkle area's events change the world state (evolve): a reindex running and ending (it
-// repairs the damage the `corrupt` fault made), and the time of the last merkle-check.
+// How the merkle area's events change the world state (evolve): a page damaged by the `corrupt`
+// fault, a reindex running and ending (it repairs the damage), and the time of the last merkle-check.
 import type { SimDraft } from '../core/draft.js';
-import type { MerkleChecked, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
+import type { MerkleChecked, MerkleCorrupted, ReindexAbandoned, ReindexFinished, ReindexStarted } from './events.js';
 
 export const merkleReducers = {
+  'merkle-corrupted': (d: SimDraft, e: MerkleCorrupted) => {
+    const pages = d.clusters[e.cluster].merkle.corrupted[e.tree];
+    const subpages = pages[e.page] ?? [];
+    if (!subpages.includes(e.subpage)) pages[e.page] = [...subpages, e.subpage].sort((a, b) => a - b);
+  },
   'reindex-started': (d: SimDraft, e: ReindexStarted) => {
     d.clusters[e.cluster].merkle.reindexUntil = e.until;
   },
