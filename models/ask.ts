@@ -12,7 +12,7 @@
 // `transition` builds an inert actor per call, tens of microseconds, and property runs ask millions
 // of times): no memo and no key written by hand. test/models/ask.test.ts holds this reading equal to
 // xstate's `transition` on every state and event of every machine.
-import { and, not, or, type AnyStateMachine, type EventObject } from 'xstate';
+import { and, not, or, stateIn, type AnyStateMachine, type EventObject } from 'xstate';
 
 /** A state as the world stores it: the path of a leaf state, dot-separated (`secondary.following`). */
 export type StateName = string;
@@ -38,12 +38,19 @@ interface RowLike {
   actions: readonly unknown[];
 }
 type GuardImpl = (args: { context: unknown; event: EventObject }, params?: unknown) => boolean;
-type Builtin = ((...a: unknown[]) => boolean) & { check: unknown; guards: unknown[] | unknown };
+type Builtin = ((...a: unknown[]) => boolean) & { check: unknown; guards: unknown[] | unknown; stateValue?: unknown };
+/** What a guard is asked with: the state it is asked in (for `stateIn`), the context and the event. */
+interface GuardArgs {
+  state: StateName;
+  context: unknown;
+  event: EventObject;
+}
 
 // xstate's higher-order guards, known by their `check` (a bundler may rename the functions themselves).
 const AND_CHECK = (and([]) as unknown as Builtin).check;
 const OR_CHECK = (or([]) as unknown as Builtin).check;
 const NOT_CHECK = (not('x') as unknown as Builtin).check;
+const STATE_IN_CHECK = (stateIn('x') as unknown as Builtin).check;
 const isAnd = (g: unknown): boolean => typeof g === 'function' && (g as Builtin).check === AND_CHECK;
 
 /** The leaf state a stored name stands for (a compound state: its initial child, as xstate enters it). */
@@ -65,7 +72,7 @@ function enteredName(node: StateNodeLike): StateName {
 }
 
 /** The first guard that fails, by name (`!name` for a `not`), or null when the guard passes. */
-function failingGuard(machine: AnyStateMachine, guard: unknown, args: { context: unknown; event: EventObject }): string | null {
+function failingGuard(machine: AnyStateMachine, guard: unknown, args: GuardArgs): string | null {
   if (guard === undefined) return null;
   const impls = machine.implementations.guards as Record<string, GuardImpl | Builtin>;
   if (typeof guard === 'string' || (typeof guard === 'object' && guard !== null)) {
@@ -91,13 +98,32 @@ function failingGuard(machine: AnyStateMachine, guard: unknown, args: { context:
       return failed === null ? `!${guardName(inner[0])}` : null;
     }
     if (b.check === OR_CHECK) {
-      const failures = inner.map((g) => failingGuard(machine, g, args));
-      return failures.some((f) => f === null) ? null : failures.join('|');
+      const failures: string[] = [];
+      for (const g of inner) {
+        const failed = failingGuard(machine, g, args);
+        if (failed === null) return null;
+        failures.push(failed);
+      }
+      return failures.join('|');
     }
+    if (b.check === STATE_IN_CHECK) return isIn(machine, args.state, b.stateValue) ? null : `in:${String(b.stateValue)}`;
   }
   if (typeof guard === 'function') return (guard as GuardImpl)(args) ? null : 'inline';
   throw new Error(`machine ${machine.id}: a guard of an unknown form`);
 }
+
+/** Whether the stored state is, or is inside, the state a `stateIn` guard names (`#machine.a.b` or a path `a.b`). */
+function isIn(machine: AnyStateMachine, name: StateName, stateValue: unknown): boolean {
+  if (typeof stateValue !== 'string') throw new Error(`machine ${machine.id}: stateIn with a state value object cannot be asked`);
+  let path = statePaths.get(stateValue);
+  if (path === undefined) {
+    path = stateValue.startsWith('#') ? (machine.getStateNodeById(stateValue) as unknown as StateNodeLike).path.join('.') : stateValue;
+    statePaths.set(stateValue, path);
+  }
+  return name === path || (name.length > path.length && name.charCodeAt(path.length) === 46 && name.startsWith(path));
+}
+/** Each `stateIn` argument's state path, found once (a machine's ids are fixed). */
+const statePaths = new Map<string, string>();
 
 function guardName(guard: unknown): string {
   if (typeof guard === 'string') return guard;
@@ -117,14 +143,15 @@ interface Row {
   answer: Answer;
 }
 
-const rowsOf = new WeakMap<AnyStateMachine, Map<string, readonly Row[]>>();
+const rowsOf = new WeakMap<AnyStateMachine, Map<StateName, Map<string, readonly Row[]>>>();
 
-/** The rows that may take `type` in `name`, in the order xstate tries them, each with its answer. */
+/** The rows that may take `type` in `name`, in the order xstate tries them, each with its answer (found once per state and event type). */
 function rows(machine: AnyStateMachine, name: StateName, type: string): readonly Row[] {
-  let byKey = rowsOf.get(machine);
-  if (!byKey) rowsOf.set(machine, (byKey = new Map()));
-  const key = name + '|' + type;
-  let list = byKey.get(key);
+  let byName = rowsOf.get(machine);
+  if (!byName) rowsOf.set(machine, (byName = new Map()));
+  let byType = byName.get(name);
+  if (!byType) byName.set(name, (byType = new Map()));
+  let list = byType.get(type);
   if (!list) {
     const found: Row[] = [];
     for (let node: StateNodeLike | undefined = nodeOf(machine, name); node; node = node.parent)
@@ -134,7 +161,7 @@ function rows(machine: AnyStateMachine, name: StateName, type: string): readonly
         const answer: Answer = Object.freeze({ next: target ? enteredName(target) : name, actions: Object.freeze(row.actions.map(actionName)) });
         found.push({ guard: row.guard, answer });
       }
-    byKey.set(key, (list = found));
+    byType.set(type, (list = found));
   }
   return list;
 }
@@ -145,10 +172,11 @@ function rows(machine: AnyStateMachine, name: StateName, type: string): readonly
  * first such row on a tie), so rows written one per outcome read as one check after another.
  */
 export function ask(machine: AnyStateMachine, name: StateName, context: unknown, event: EventObject): Answer {
+  const taken = take(machine, name, context, event);
+  if (taken !== null) return taken;
   const candidates = rows(machine, name, event.type);
   if (candidates.length === 0) return REFUSED_NO_ROW;
-  const args = { context, event };
-  for (const row of candidates) if (failingGuard(machine, row.guard, args) === null) return row.answer;
+  const args: GuardArgs = { state: name, context, event };
   let best = { passed: -1, failed: NO_ROW };
   for (const row of candidates) {
     let passed = 0;
@@ -161,6 +189,18 @@ export function ask(machine: AnyStateMachine, name: StateName, context: unknown,
     if (failed !== null && passed > best.passed) best = { passed, failed };
   }
   return { refused: best.failed };
+}
+
+/**
+ * The row the machine takes, without saying why when it takes none: for a caller that only needs to
+ * know whether the event is taken (a connection observed at every WAL delivered).
+ */
+export function take(machine: AnyStateMachine, name: StateName, context: unknown, event: EventObject): { next: StateName; actions: readonly string[] } | null {
+  const candidates = rows(machine, name, event.type);
+  if (candidates.length === 0) return null;
+  const args: GuardArgs = { state: name, context, event };
+  for (const row of candidates) if (failingGuard(machine, row.guard, args) === null) return row.answer as { next: StateName; actions: readonly string[] };
+  return null;
 }
 
 const REFUSED_NO_ROW: Answer = Object.freeze({ refused: NO_ROW });

@@ -32,8 +32,10 @@
 // secondary's own WAL position.
 //
 // Like the role machine, the world keeps the connection as plain data and uses this machine as a pure
-// transition function (`stepConnection`), with the link's facts read from the world as guard inputs.
-import { and, assign, or, setup, stateIn, transition, type SnapshotFrom } from 'xstate';
+// transition function (`stepConnection`, asked through models/ask.ts like every machine), with the
+// link's facts read from the world as guard inputs.
+import { and, assign, or, setup, stateIn } from 'xstate';
+import { take } from './ask.js';
 
 /** What a connected secondary does: sync all data, diff the data it holds, or stream new WALs. */
 export type SyncPhase = 'merkle-sync' | 'merkle-diff' | 'stream-wals';
@@ -82,9 +84,22 @@ export function linkDownReason(link: LinkFacts): LinkDownReason | null {
 
 const factsOf = (event: ConnectionEvent): LinkFacts | null => ('link' in event ? event.link : null);
 
+type ConnectionContext = { phase: SyncPhase; reason: LinkDownReason | null };
+
+/**
+ * What each action changes of the context: the machine's actions assign these, and stepConnection
+ * applies the ones of the row the machine took, so each is written once.
+ */
+const EFFECTS = {
+  rememberPhase: (event: ConnectionEvent): Partial<ConnectionContext> => ({ phase: event.type === 'follow' ? event.phase : 'stream-wals', reason: null }),
+  resumeStreaming: (): Partial<ConnectionContext> => ({ phase: 'stream-wals' }),
+  rememberReason: (event: ConnectionEvent): Partial<ConnectionContext> => ({ reason: linkDownReason(factsOf(event)!) }),
+  forgetReason: (): Partial<ConnectionContext> => ({ reason: null }),
+} satisfies Record<string, (event: ConnectionEvent) => Partial<ConnectionContext>>;
+
 export const secondaryConnectionMachine = setup({
   types: {
-    context: {} as { phase: SyncPhase; reason: LinkDownReason | null },
+    context: {} as ConnectionContext,
     events: {} as ConnectionEvent,
   },
   guards: {
@@ -101,10 +116,10 @@ export const secondaryConnectionMachine = setup({
     diffPending: ({ context }) => context.phase === 'merkle-diff',
   },
   actions: {
-    rememberPhase: assign({ phase: ({ event }) => (event.type === 'follow' ? event.phase : 'stream-wals'), reason: null }),
-    resumeStreaming: assign({ phase: 'stream-wals' as SyncPhase }),
-    rememberReason: assign({ reason: ({ event }) => linkDownReason(factsOf(event)!) }),
-    forgetReason: assign({ reason: null }),
+    rememberPhase: assign(({ event }) => EFFECTS.rememberPhase(event)),
+    resumeStreaming: assign(() => EFFECTS.resumeStreaming()),
+    rememberReason: assign(({ event }) => EFFECTS.rememberReason(event)),
+    forgetReason: assign(() => EFFECTS.forgetReason()),
   },
 }).createMachine({
   id: 'secondaryConnection',
@@ -169,56 +184,22 @@ export const secondaryConnectionMachine = setup({
   },
 });
 
-type ConnectionSnapshot = SnapshotFrom<typeof secondaryConnectionMachine>;
-
-function snapshotOf(c: Connection): ConnectionSnapshot {
-  const value = c.state === 'ready' ? { ready: c.phase } : c.state;
-  return secondaryConnectionMachine.resolveState({ value, context: { phase: c.phase, reason: c.reason } });
+/** The state a connection stands in, as the machine names it (`ready.stream-wals`). */
+function stateName(c: Connection): string {
+  return c.state === 'ready' ? READY[c.phase] : c.state;
 }
+const READY: Record<SyncPhase, string> = { 'merkle-sync': 'ready.merkle-sync', 'merkle-diff': 'ready.merkle-diff', 'stream-wals': 'ready.stream-wals' };
 
-function connectionOfSnapshot(snap: ConnectionSnapshot): Connection {
-  const v = snap.value as string | Record<string, string>;
-  const state = (typeof v === 'string' ? v : Object.keys(v)[0]) as Connection['state'];
-  const phase = typeof v === 'string' ? snap.context.phase : (v.ready as SyncPhase);
-  return { state, phase, reason: state === 'transient_failure' ? snap.context.reason : null };
-}
-
-// Each input's values numbered; a Record over the input's type, so a value added to the type must be
-// numbered here (the compiler says so) rather than colliding with another in the key below.
-const STATE: Record<Connection['state'], number> = { idle: 0, connecting: 1, transient_failure: 2, ready: 3, shutdown: 4 };
-const PHASE: Record<SyncPhase, number> = { 'merkle-sync': 0, 'merkle-diff': 1, 'stream-wals': 2 };
-/** 0 is no reason. */
-const REASON: Record<LinkDownReason, number> = { unreachable: 1, revoked: 2, 'not-a-primary': 3, 'other-replication-set': 4 };
-const EVENT: Record<ConnectionEvent['type'], number> = { follow: 0, connect: 1, 'sync-done': 2, observe: 3, unfollow: 4, reset: 5, lost: 6 };
-const PHASES = Object.keys(PHASE).length;
-const REASONS = Object.keys(REASON).length + 1;
-const EVENTS = Object.keys(EVENT).length;
-
-/**
- * Every input the guards and actions read, as a number: each combination is asked of the machine
- * once. (A number, not a text key: the link's streaming asks at every WAL delivered, and building and
- * hashing a text key there would cost more than the rest of the delivery's check.)
- */
-function factsKey(c: Connection, e: ConnectionEvent): number {
-  const l = factsOf(e);
-  const facts = l ? 16 + (l.reachable ? 8 : 0) + (l.primaryIsPrimary ? 4 : 0) + (l.sameReplicationSet ? 2 : 0) + (l.credentialsAccepted ? 1 : 0) : 0;
-  const phase = e.type === 'follow' ? 1 + PHASE[e.phase] : 0;
-  const reason = c.reason === null ? 0 : REASON[c.reason];
-  return ((((STATE[c.state] * PHASES + PHASE[c.phase]) * REASONS + reason) * EVENTS + EVENT[e.type]) * (PHASES + 1) + phase) * 32 + facts;
-}
-
-const outcomes = new Map<number, Connection | null>();
-
-/** The connection after the event, or null when the machine does not take it in this state. */
+/** The connection after the event, or null when the machine does not take it in this state (asked as models/ask.ts asks every machine). */
 export function stepConnection(c: Connection, event: ConnectionEvent): Connection | null {
-  const key = factsKey(c, event);
-  let next = outcomes.get(key);
-  if (next === undefined) {
-    const snap = snapshotOf(c);
-    next = snap.can(event) ? connectionOfSnapshot(transition(secondaryConnectionMachine, snap, event)[0]) : null;
-    outcomes.set(key, next);
-  }
-  return next;
+  const answer = take(secondaryConnectionMachine, stateName(c), c, event);
+  if (answer === null) return null;
+  let context: ConnectionContext = c;
+  for (const action of answer.actions) context = { ...context, ...EFFECTS[action as keyof typeof EFFECTS](event) };
+  const dot = answer.next.indexOf('.');
+  const state = (dot < 0 ? answer.next : answer.next.slice(0, dot)) as Connection['state'];
+  const phase = dot < 0 ? context.phase : (answer.next.slice(dot + 1) as SyncPhase);
+  return { state, phase, reason: state === 'transient_failure' ? context.reason : null };
 }
 
 /** The connection as it stands given the link's facts now (a fault since the last event shows at once). */

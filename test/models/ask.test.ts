@@ -15,6 +15,15 @@ import {
 import { replicationRoleMachine, stepRole, type RoleEvent, type RoleValue } from '../../models/replication-role.machine.js';
 import { stepAssociation, syncAssociationMachine, type AssociationEvent, type AssociationValue } from '../../models/sync-association.machine.js';
 import { pluginRuntimeMachine, stepRuntime, type RuntimeEvent, type RuntimeValue } from '../../models/plugin-runtime.machine.js';
+import {
+  secondaryConnectionMachine,
+  stepConnection,
+  type Connection,
+  type ConnectionEvent,
+  type LinkDownReason,
+  type LinkFacts,
+  type SyncPhase,
+} from '../../models/secondary-connection.machine.js';
 
 /** xstate's own answer: the state after `event` (dot-separated) and the context, or null when refused. */
 function xstateAnswer(machine: AnyStateMachine, value: string, context: unknown, event: { type: string }): { value: string; context: unknown } | null {
@@ -135,5 +144,40 @@ describe('sync association: ask equals xstate', () => {
     const values: AssociationValue[] = ['unlinked.none', 'unlinked.pending', 'unlinked.failedExternal', 'unlinked.failedClient', 'unlinked.failedInternal', 'unlinked.failedUnknown', 'unlinked.unsynced', 'linked.pending', 'linked.synced', 'linked.failedExternal', 'linked.failedClient', 'linked.failedInternal', 'linked.failedUnknown'];
     const events: AssociationEvent[] = [{ type: 'set' }, { type: 'remove' }, { type: 'attempt.succeeded' }, ...(['external', 'client', 'internal', 'unknown'] as const).map((cause) => ({ type: 'attempt.failed' as const, cause }))];
     for (const v of values) for (const e of events) expect(stepAssociation(v, e)).toBe(xstateAnswer(syncAssociationMachine, v, undefined, e)?.value ?? null);
+  });
+});
+
+describe('secondary connection: ask equals xstate', () => {
+  it('on every state × phase × reason × event × link fact combination (stateIn guards, assign actions)', () => {
+    const states: Connection['state'][] = ['idle', 'connecting', 'transient_failure', 'ready', 'shutdown'];
+    const phases: SyncPhase[] = ['merkle-sync', 'merkle-diff', 'stream-wals'];
+    const reasons: (LinkDownReason | null)[] = [null, 'unreachable', 'revoked', 'not-a-primary', 'other-replication-set'];
+    const links: LinkFacts[] = [];
+    for (const reachable of [true, false])
+      for (const primaryIsPrimary of [true, false])
+        for (const sameReplicationSet of [true, false]) for (const credentialsAccepted of [true, false]) links.push({ reachable, primaryIsPrimary, sameReplicationSet, credentialsAccepted });
+    const events: ConnectionEvent[] = [
+      { type: 'follow', phase: 'merkle-sync' },
+      { type: 'follow', phase: 'merkle-diff' },
+      { type: 'unfollow' },
+      { type: 'reset' },
+      { type: 'sync-done' },
+      { type: 'lost' },
+      ...links.flatMap((link) => [{ type: 'observe' as const, link }, { type: 'connect' as const, link }]),
+    ];
+    let rows = 0;
+    for (const state of states)
+      for (const phase of phases)
+        for (const reason of reasons)
+          for (const e of events) {
+            const c: Connection = { state, phase, reason };
+            const x = xstateAnswer(secondaryConnectionMachine, state === 'ready' ? `ready.${phase}` : state, { phase, reason }, e);
+            const [top, sub] = x ? x.value.split('.') : [];
+            const ctx = x?.context as { phase: SyncPhase; reason: LinkDownReason | null } | undefined;
+            const expected = x && ctx ? { state: top, phase: (sub as SyncPhase | undefined) ?? ctx.phase, reason: top === 'transient_failure' ? ctx.reason : null } : null;
+            expect(stepConnection(c, e), `${state}/${phase}/${reason} ${JSON.stringify(e)}`).toEqual(expected);
+            rows++;
+          }
+    expect(rows).toBe(5 * 3 * 5 * (6 + 32));
   });
 });
