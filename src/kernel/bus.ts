@@ -249,7 +249,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
   private readonly checks = new Map<string, { due: number; rank?: readonly string[] }>();
   private readonly subject = new Subject<BusRecord>();
   /** Paced processes by key: what each remembers and when it is looked at next (null: only when an event names it). */
-  private readonly processes = new Map<string, { memo: unknown; next: number | null }>();
+  private readonly processes = new Map<string, { memo: unknown; next: number | null; pacer: Pacer<S> }>();
   /** When each paced process is to be looked at (an entry stands while its process's `next` is that time). */
   private readonly paceQueue = new DueQueue<{ key: string; due: number }>();
   /** Paced messages in flight, by id (kept apart from `pending`: the world's advance never takes them, the bus plays them). */
@@ -404,6 +404,9 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     this.lastSeq = event.seq ?? this.lastSeq + 1;
   }
 
+  /** Whether a paced process's queued entry still stands: the process is still to be looked at then. */
+  private readonly paceStands = (q: { key: string; due: number }): boolean => this.processes.get(q.key)?.next === q.due;
+
   /**
    * Plays the paced processes up to (not including) `until`, the instant of the event about to be
    * read (`seq`), on `state`, the state that held since the last event: each look at its time, in
@@ -412,7 +415,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
    */
   private pace(state: S, until: number, seq: number): void {
     for (;;) {
-      const top = this.paceQueue.peek((q) => this.processes.get(q.key)?.next === q.due);
+      const top = this.paceQueue.peek(this.paceStands);
       if (!top || top.due >= until) return;
       this.paceQueue.pop();
       const at = top.value.due;
@@ -424,9 +427,10 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
 
   /** Asks a paced process's pacer to look at it now, and applies what it did (`position`: the log position its messages record). */
   private look(state: S, key: string, at: number, cause: 'due' | 'event', position: number): void {
-    const pacer = this.pacers.get(key.slice(0, key.indexOf(':')));
-    if (!pacer) throw new Error(`no pacer for paced process ${key}`);
     const was = this.processes.get(key);
+    const wasNext = was?.next;
+    const pacer = was?.pacer ?? this.pacers.get(key.slice(0, key.indexOf(':')));
+    if (!pacer) throw new Error(`no pacer for paced process ${key}`);
     const step = pacer(state, key, was?.memo ?? null, at, cause);
     if (step.delivered)
       for (const id of step.delivered) {
@@ -458,9 +462,12 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       this.processes.delete(key);
       return;
     }
-    this.processes.set(key, { memo: step.memo, next: step.next });
+    if (was) {
+      was.memo = step.memo;
+      was.next = step.next;
+    } else this.processes.set(key, { memo: step.memo, next: step.next, pacer });
     // A look at its time took its entry off the queue; one an event caused left it there, standing while the time is the same.
-    if (step.next !== null && (cause === 'due' || step.next !== was?.next)) this.paceQueue.push(step.next, { key, due: step.next });
+    if (step.next !== null && (cause === 'due' || step.next !== wasNext)) this.paceQueue.push(step.next, { key, due: step.next });
   }
 
   /**
@@ -487,7 +494,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       copy.pacedInFlight.set(c.id, c);
     }
     for (const [key, p] of this.processes) {
-      copy.processes.set(key, p);
+      copy.processes.set(key, { ...p });
       if (p.next !== null) copy.paceQueue.push(p.next, { key, due: p.next });
     }
     copy.lastAt = this.lastAt;

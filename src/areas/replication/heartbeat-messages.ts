@@ -19,10 +19,22 @@ import type { ReplicationState } from './state.js';
 
 const PREFIX = 'heartbeat';
 
-/** One connection's heartbeat under way: its echo due to leave, or its echo or answer in flight (`id`). */
-interface Beat {
+/** What stays the same over one connection's heartbeats: made once when it comes up, shared by every step. */
+interface Connection {
+  kind: ReplicationKind;
+  secondary: string;
   primary: string;
   connectedAt: number;
+  /** Ids and labels of its messages, up to the heartbeat's number. */
+  echoId: string;
+  answerId: string;
+  echoLabel: string;
+  answerLabel: string;
+}
+
+/** One connection's heartbeat under way: its echo due to leave, or its echo or answer in flight (`id`). */
+interface Beat {
+  c: Connection;
   phase: 'echo-due' | 'echo' | 'answer';
   sentAt: number;
   /** When the message in flight arrives (the echo's leaving, while it is due to leave). */
@@ -56,60 +68,80 @@ export const heartbeatSource: MessageSource<SimState, SimEvent> = (before, _even
 };
 
 /** The heartbeat number of an echo leaving at `sentAt` (its tick since the handshake). */
-function numberOf(beat: Pick<Beat, 'sentAt' | 'connectedAt'>): number {
-  return Math.round((beat.sentAt - beat.connectedAt) / HEARTBEAT.intervalMs);
+function numberOf(beat: Beat): number {
+  return Math.round((beat.sentAt - beat.c.connectedAt) / HEARTBEAT.intervalMs);
 }
 
 /** Why the heartbeat on its way over a connection that ended is lost. */
-function lostBecause(state: SimState, name: string, beat: Beat): string {
-  if (!isUp(state.network, beat.primary)) return `connection lost: ${beat.primary} crashed`;
-  if (!isUp(state.network, name)) return `connection lost: ${name} crashed`;
-  if (!reachable(state.network, name, beat.primary)) return `connection lost: link ${name}–${beat.primary} cut`;
-  return `connection ended: ${name} no longer connected to ${beat.primary}`;
+function lostBecause(state: SimState, c: Connection): string {
+  if (!isUp(state.network, c.primary)) return `connection lost: ${c.primary} crashed`;
+  if (!isUp(state.network, c.secondary)) return `connection lost: ${c.secondary} crashed`;
+  if (!reachable(state.network, c.secondary, c.primary)) return `connection lost: link ${c.secondary}–${c.primary} cut`;
+  return `connection ended: ${c.secondary} no longer connected to ${c.primary}`;
 }
 
 /** A connection's first echo, due at the first tick after `at` (the handshake's instant, when it just came up). */
-function firstEcho(r: { primary: string; connectedAt: number }, at: number): PacerStep {
+function firstEcho(kind: ReplicationKind, name: string, r: { primary: string; connectedAt: number }, at: number): PacerStep {
   const tick = Math.floor((at - r.connectedAt) / HEARTBEAT.intervalMs) + 1;
   const sentAt = r.connectedAt + tick * HEARTBEAT.intervalMs;
-  const beat: Beat = { primary: r.primary, connectedAt: r.connectedAt, phase: 'echo-due', sentAt, at: sentAt, id: null };
+  const word = KIND_WORD[kind];
+  const c: Connection = {
+    kind,
+    secondary: name,
+    primary: r.primary,
+    connectedAt: r.connectedAt,
+    echoId: `${PREFIX}:${kind}:${name}>${r.primary}@${r.connectedAt}#`,
+    answerId: `${PREFIX}:${kind}:${r.primary}>${name}@${r.connectedAt}#`,
+    echoLabel: ` (${word})`,
+    answerLabel: ` answer (${word})`,
+  };
+  const beat: Beat = { c, phase: 'echo-due', sentAt, at: sentAt, id: null };
   return { next: sentAt, memo: beat };
 }
 
 export const paceHeartbeats: Pacer<SimState> = (state, key, memo, at, cause) => {
-  const [, kind, name] = key.split(':') as [string, ReplicationKind, string];
   const beat = memo as Beat | null;
+  if (beat && cause === 'due') return step(state, beat, at);
+  const [, kind, name] = key.split(':') as [string, ReplicationKind, string];
   const r = state.clusters.get(name)?.replication[kind];
   const up = standing(r);
-  if (beat && !(up && r.primary === beat.primary && r.connectedAt === beat.connectedAt)) {
+  if (beat && !(up && r.primary === beat.c.primary && r.connectedAt === beat.c.connectedAt)) {
     // The connection it belonged to ended: what is on its way is lost with it; a new one starts afresh.
-    const dropped = beat.id === null ? [] : [{ id: beat.id, reason: lostBecause(state, name, beat) }];
-    return { dropped, ...(up ? firstEcho(r, at) : { next: null, memo: null }) };
+    const dropped = beat.id === null ? [] : [{ id: beat.id, reason: lostBecause(state, beat.c) }];
+    return { dropped, ...(up ? firstEcho(kind, name, r, at) : { next: null, memo: null }) };
   }
-  if (!beat) return up ? firstEcho(r, at) : { next: null, memo: null };
-  if (cause === 'event') return { next: beat.at, memo: beat };
-  const word = KIND_WORD[kind];
-  const n = numberOf(beat);
+  if (!beat) return up ? firstEcho(kind, name, r, at) : { next: null, memo: null };
+  return { next: beat.at, memo: beat };
+};
+
+/**
+ * A heartbeat's next move at its time. The connection stands (an event that ends it names this
+ * process, which then drops what is on its way), so the state is only read for the link's latency.
+ */
+function step(state: SimState, beat: Beat, at: number): PacerStep {
+  const { c } = beat;
   switch (beat.phase) {
     case 'echo-due': {
       // The echo leaves over the link as it is now.
-      const arrives = at + linkLatency(state.network, name, beat.primary);
-      const id = `${PREFIX}:${kind}:${name}>${beat.primary}@${beat.connectedAt}#${n}`;
-      const echo = { id, kind: PREFIX, stream: '', from: name, to: beat.primary, sentAt: at, dueAt: arrives, label: `heartbeat ${n} (${word})`, order: n };
-      return { sent: [echo], next: arrives, memo: { ...beat, phase: 'echo', at: arrives, id } };
+      const n = numberOf(beat);
+      const arrives = at + linkLatency(state.network, c.secondary, c.primary);
+      const id = c.echoId + n;
+      const echo = { id, kind: PREFIX, from: c.secondary, to: c.primary, sentAt: at, dueAt: arrives, label: 'heartbeat ' + n + c.echoLabel, order: n };
+      return { sent: [echo], next: arrives, memo: { c, phase: 'echo', sentAt: beat.sentAt, at: arrives, id } };
     }
     case 'echo': {
       // The primary answers as the echo arrives.
-      const arrives = at + linkLatency(state.network, name, beat.primary);
-      const id = `${PREFIX}:${kind}:${beat.primary}>${name}@${beat.connectedAt}#${n}`;
-      const answer = { id, kind: PREFIX, stream: '', from: beat.primary, to: name, sentAt: at, dueAt: arrives, label: `heartbeat ${n} answer (${word})`, order: n };
-      return { delivered: [beat.id!], sent: [answer], next: arrives, memo: { ...beat, phase: 'answer', at: arrives, id } };
+      const n = numberOf(beat);
+      const arrives = at + linkLatency(state.network, c.secondary, c.primary);
+      const id = c.answerId + n;
+      const answer = { id, kind: PREFIX, from: c.primary, to: c.secondary, sentAt: at, dueAt: arrives, label: 'heartbeat ' + n + c.answerLabel, order: n };
+      return { delivered: [beat.id!], sent: [answer], next: arrives, memo: { c, phase: 'answer', sentAt: beat.sentAt, at: arrives, id } };
     }
     case 'answer': {
-      const sentAt = nextEchoAt(beat.connectedAt, beat.sentAt, at);
-      return { delivered: [beat.id!], next: sentAt, memo: { ...beat, phase: 'echo-due', sentAt, at: sentAt, id: null } };
+      const sentAt = nextEchoAt(c.connectedAt, beat.sentAt, at);
+      return { delivered: [beat.id!], next: sentAt, memo: { c, phase: 'echo-due', sentAt, at: sentAt, id: null } };
     }
   }
-};
+}
 
 export const heartbeatPacers = { [PREFIX]: paceHeartbeats };
