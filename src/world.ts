@@ -165,7 +165,7 @@ export class World {
     const origin = this.origin;
     if (!origin) throw new Error('a world without its origin cannot read its log again');
     const bus = origin.bus.fork();
-    if (history) bus.keepHistory(bus.inFlight);
+    if (history) bus.keepHistory([...bus.inFlight, ...bus.pacedInFlightMessages]);
     let state = origin.state;
     const log = this.store.log;
     let i = 0;

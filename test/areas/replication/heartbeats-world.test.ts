@@ -248,16 +248,23 @@ describe('heartbeats and the log', () => {
     // Echo 2 is on its way (left at t0 + 10 s, 2 s each way).
     expect(w.messages.filter((m) => m.kind === 'heartbeat' && m.deliveredAt === null && m.droppedAt === null)).toHaveLength(1);
     const at = w.now;
-    const f = w.fork();
+    // A fork of a world that keeps no history of its messages rebuilds it from where it was forked.
+    const f = drWorld({ latencyMs: 2000 });
+    drPair(f);
+    f.advance(11_500);
+    const g = f.fork();
+    expect(g.messages.filter((m) => m.kind === 'heartbeat').map((m) => m.sentAt)).toEqual([f.now - 500]);
+    const forked = w.fork();
     const after = (x: World) => plain(x.messages.filter((m) => m.kind === 'heartbeat' && (m.deliveredAt ?? m.droppedAt ?? Infinity) > at));
-    for (const x of [w, f]) {
+    for (const x of [w, forked, g]) {
       x.advance(20_000);
       x.slow(['east', 'west'], 700);
       x.advance(9_000);
       x.crash('west');
     }
-    expect(after(f)).toEqual(after(w));
-    expect(views(f)).toBe(views(w));
+    expect(after(forked)).toEqual(after(w));
+    expect(after(g)).toEqual(after(w));
+    expect(views(forked)).toBe(views(w));
   });
 
   it('a heartbeat on its way when the connection ends is dropped, at that instant', () => {
