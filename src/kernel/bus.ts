@@ -59,7 +59,10 @@ export interface BusMessage {
   label: string;
   /** The sender's position in an ordered stream (a WAL's index), so a receiver takes them in order; 0 otherwise. */
   order: number;
-  /** The log position (seq) of the event that sent it, and of the one that delivered or dropped it. */
+  /**
+   * The log position (seq) of the event that sent it, and of the one that delivered or dropped it; a
+   * paced message's (`Pacer`) is a fraction between the positions of the two events it came between.
+   */
   sentBy: number;
   deliveredBy: number | null;
   droppedBy: number | null;
