@@ -38,6 +38,8 @@ const messageSources: MessageSource<SimState, SimEvent>[] = gather(AREAS, 'messa
 const receivers = gatherKeyed(AREAS, 'receivers');
 /** Who looks at the checks the sources schedule, by the key's prefix (bus.ts `Checker`). */
 const checkers = gatherKeyed(AREAS, 'checkers');
+/** The paced processes' pacers, by the process key's prefix (bus.ts `Pacer`): heartbeats. */
+const pacers = gatherKeyed(AREAS, 'pacers');
 
 /** A history's flaw when its event at some line does not fold (replay, or a replayed world's bus built later). */
 function cannotApply(event: SimEvent | undefined, err: unknown): string {
@@ -108,7 +110,7 @@ interface Origin {
 }
 
 /** A live bus: it keeps the messages in flight; the history of them is rebuilt when read. */
-const liveBus = () => new Bus<SimState, SimEvent>(messageSources, { history: false });
+const liveBus = () => new Bus<SimState, SimEvent>(messageSources, { history: false, pacers });
 
 export class World {
   /** The state the bus last read: each appended event is read with the state before and after it. */
@@ -160,7 +162,7 @@ export class World {
     const origin = this.origin;
     if (!origin) throw new Error('a world without its origin cannot read its log again');
     const bus = origin.bus.fork();
-    if (history) bus.keepHistory(bus.inFlight);
+    if (history) bus.keepHistory([...bus.inFlight, ...bus.pacedInFlightMessages]);
     let state = origin.state;
     const log = this.store.log;
     let i = 0;

@@ -2,7 +2,7 @@
 // kernel knows no area: the state, event, route, monitor and command types are parameters. The one
 // list of areas is src/areas.ts; src/world.ts builds a world from it, src/check/catalogue.ts runs
 // its monitors and src/explore/commands/index.ts draws its commands.
-import type { Checker, MessageSource, Receiver } from './bus.js';
+import type { Checker, MessageSource, Pacer, Receiver } from './bus.js';
 import type { BaseEvent, ReducerTable } from './engine.js';
 import type { Refused } from './refusal.js';
 
@@ -24,6 +24,8 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
   readonly receivers: Readonly<Record<string, Receiver<S, E>>>;
   /** Its handlers for the checks its sources schedule on the due-time queue, by the check key's prefix (`link:…`). */
   readonly checkers: Readonly<Record<string, Checker<S, E>>>;
+  /** Its paced processes (messages sent as time passes without an event each: heartbeats), by the process key's prefix (`heartbeat:…`). */
+  readonly pacers: Readonly<Record<string, Pacer<S>>>;
   /**
    * Upkeep the area does after every event, whoever reduces it (replication keeps what a primary held
    * as of the WALs still in flight): wraps the world's whole reducer table.
@@ -41,7 +43,7 @@ export interface Area<S, E extends BaseEvent, Route, Monitor, Command> {
 export function defineArea<S, E extends BaseEvent, Route, Monitor, Command>(
   parts: Pick<Area<S, E, Route, Monitor, Command>, 'name' | 'readme'> & Partial<Area<S, E, Route, Monitor, Command>>,
 ): Area<S, E, Route, Monitor, Command> {
-  return { reducers: {}, routes: [], mountRoutes: {}, messages: [], receivers: {}, checkers: {}, upkeep: null, monitors: [], commands: [], refusals: {}, ...parts };
+  return { reducers: {}, routes: [], mountRoutes: {}, messages: [], receivers: {}, checkers: {}, pacers: {}, upkeep: null, monitors: [], commands: [], refusals: {}, ...parts };
 }
 
 type AnyArea = Area<any, any, unknown, unknown, unknown>;
@@ -81,7 +83,7 @@ export function gatherWorldReducers<S, E extends BaseEvent>(areas: readonly Pick
  * Every area's handlers of one keyed part (bus receivers by message kind, checkers by key prefix). A key
  * two areas claim is a programming error, as for reducers.
  */
-export function gatherKeyed<A extends AnyArea, K extends 'receivers' | 'checkers'>(areas: readonly A[], part: K): Map<string, A[K][string]> {
+export function gatherKeyed<A extends AnyArea, K extends 'receivers' | 'checkers' | 'pacers'>(areas: readonly A[], part: K): Map<string, A[K][string]> {
   const out = new Map<string, A[K][string]>();
   for (const a of areas)
     for (const [key, handler] of Object.entries(a[part]) as [string, A[K][string]][]) {

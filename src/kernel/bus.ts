@@ -21,6 +21,14 @@
 // within a request (a request is one instant of the virtual clock), or a step whose sending the
 // event's own time shows (see BusEffects). The network decides them at that instant (`callRefused`):
 // delivered when both ends are up and the link between them is not cut, else dropped at once.
+//
+// Paced messages (`Pacer`) are sent by a process of an area by itself as time passes, without an event
+// for each (a connection's heartbeats, every few seconds for as long as it stands): the bus plays them
+// in `observe`, before each event, up to that event's instant and on the state before it (nothing
+// changes the state between two events), so a live world, a replayed one and a fork play the same
+// messages from the same log. What falls due at an instant is played after every event of that
+// instant. An event that may have started, changed or ended such a process names it
+// (`BusEffects.paced`): its pacer looks at it then, on the state after the event.
 // The kernel knows no spec area: kinds and labels are the areas' words.
 import { Subject, type Observable } from 'rxjs';
 import { DueQueue } from './due.js';
@@ -51,7 +59,10 @@ export interface BusMessage {
   label: string;
   /** The sender's position in an ordered stream (a WAL's index), so a receiver takes them in order; 0 otherwise. */
   order: number;
-  /** The log position (seq) of the event that sent it, and of the one that delivered or dropped it. */
+  /**
+   * The log position (seq) of the event that sent it, and of the one that delivered or dropped it; a
+   * paced message's (`Pacer`) is a fraction between the positions of the two events it came between.
+   */
   sentBy: number;
   deliveredBy: number | null;
   droppedBy: number | null;
@@ -143,6 +154,11 @@ export interface BusEffects {
    * entry per key); at equal due times timed work comes before messages and checks, in `rank` order.
    */
   timed?: TimedCheck[];
+  /**
+   * Paced processes the event may have started, changed or ended, by key ("heartbeat:dr:west"): the
+   * pacer of the key's prefix looks at each now (`Pacer`, cause `event`).
+   */
+  paced?: string[];
 }
 
 /** Timed work a source schedules: see `BusEffects.timed`. */
@@ -171,6 +187,28 @@ export type MessageSource<S, E> = (before: S, event: E, after: S, bus: BusView) 
  * itself first, so one delivery can take them all.
  */
 export type Receiver<S, E> = (state: S, message: BusMessage, due: readonly BusMessage[], at: number) => E[] | 'wait' | { drop: string };
+
+/** What a paced process did at one look (`Pacer`). */
+export interface PacerStep {
+  /** Messages it sent (each with its `dueAt`; `now` is not for paced messages). */
+  sent?: SentMessage[];
+  /** Ids of its messages in flight that arrived. */
+  delivered?: string[];
+  /** Its messages in flight that are lost, with why. */
+  dropped?: { id: string; reason: string }[];
+  /** When it is to be looked at again, or null: the process ended. */
+  next: number | null;
+  /** What it remembers until then, never changed in place (a fork shares it); null when it ended. */
+  memo: unknown;
+}
+
+/**
+ * An area's paced process (a connection's heartbeats), looked at by key: at its own time (`due`: the
+ * state is the one that held then, `at` the time it asked for) or because an event named it (`event`:
+ * the state after the event, `at` its instant; it may start, end or drop, never do what falls due at
+ * `at`: that comes after every event of the instant). `memo`: what it remembered, null at first.
+ */
+export type Pacer<S> = (state: S, key: string, memo: unknown, at: number, cause: 'due' | 'event') => PacerStep;
 
 /** The network's verdict on a message falling due now. */
 export type NetworkFate = 'deliver' | 'held' | 'dropped';
@@ -213,12 +251,23 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
   /** Checks and timed work scheduled (by key), with when they are due (and timed work's rank). */
   private readonly checks = new Map<string, { due: number; rank?: readonly string[] }>();
   private readonly subject = new Subject<BusRecord>();
+  /** Paced processes by key: what each remembers and when it is looked at next (null: only when an event names it). */
+  private readonly processes = new Map<string, { memo: unknown; next: number | null; pacer: Pacer<S> }>();
+  /** When each paced process is to be looked at (an entry stands while its process's `next` is that time). */
+  private readonly paceQueue = new DueQueue<{ key: string; due: number }>();
+  /** Paced messages in flight, by id (kept apart from `pending`: the world's advance never takes them, the bus plays them). */
+  private readonly pacedInFlight = new Map<string, BusMessage>();
+  /** The instant and log position of the last event read: paced messages between two events get a position between theirs. */
+  private lastAt = 0;
+  private lastSeq = 0;
+  private readonly pacers: ReadonlyMap<string, Pacer<S>>;
 
   constructor(
     private readonly sources: readonly MessageSource<S, E>[],
-    options: { history?: boolean } = {},
+    options: { history?: boolean; pacers?: ReadonlyMap<string, Pacer<S>> } = {},
   ) {
     this.all = options.history === false ? null : [];
+    this.pacers = options.pacers ?? new Map();
   }
 
   /** Whether it keeps every message (`messages`), or only those in flight. */
@@ -238,12 +287,17 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
    * bus's own object, so its delivery shows in the history.
    */
   keepHistory(earlier: readonly BusMessage[]): void {
-    this.all = earlier.map((m) => this.pending.get(m.id) ?? m);
+    this.all = earlier.map((m) => this.pending.get(m.id) ?? this.pacedInFlight.get(m.id) ?? m);
   }
 
   /** Messages sent and not (yet) delivered or dropped, in the order sent. */
   get inFlight(): readonly BusMessage[] {
     return [...this.pending.values()];
+  }
+
+  /** Paced messages sent and not (yet) delivered or dropped (heartbeats on their way), in the order sent. */
+  get pacedInFlightMessages(): readonly BusMessage[] {
+    return [...this.pacedInFlight.values()];
   }
 
   /** Each send, delivery and drop, as it happens. */
@@ -280,6 +334,8 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
 
   /** Reads one applied event. */
   observe(before: S, event: E, after: S): void {
+    // What the paced processes did since the last event, on the state that held meanwhile.
+    this.pace(before, event.at, event.seq ?? this.lastSeq + 1);
     const kernel = event as unknown as NetworkEvent;
     switch (kernel.type) {
       case 'message-dropped':
@@ -345,7 +401,76 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
         const streams = new Set(effects.wake);
         this.wake((m) => streams.has(m.stream), event.at, event.at);
       }
+      if (effects.paced) for (const key of effects.paced) this.look(after, key, event.at, 'event', event.seq ?? this.lastSeq + 1);
     }
+    this.lastAt = event.at;
+    this.lastSeq = event.seq ?? this.lastSeq + 1;
+  }
+
+  /** Whether a paced process's queued entry still stands: the process is still to be looked at then. */
+  private readonly paceStands = (q: { key: string; due: number }): boolean => this.processes.get(q.key)?.next === q.due;
+
+  /**
+   * Plays the paced processes up to (not including) `until`, the instant of the event about to be
+   * read (`seq`), on `state`, the state that held since the last event: each look at its time, in
+   * time order. What they send, deliver or drop gets a log position between the last event's and
+   * this one's, ordered by time (the report's space-time diagram draws one row per position).
+   */
+  private pace(state: S, until: number, seq: number): void {
+    for (;;) {
+      const top = this.paceQueue.peek(this.paceStands);
+      if (!top || top.due >= until) return;
+      this.paceQueue.pop();
+      const at = top.value.due;
+      const span = until - this.lastAt;
+      const position = this.lastSeq + (span > 0 ? (at - this.lastAt + 1) / (span + 2) : 0.5) * Math.max(0, seq - this.lastSeq);
+      this.look(state, top.value.key, at, 'due', position);
+    }
+  }
+
+  /** Asks a paced process's pacer to look at it now, and applies what it did (`position`: the log position its messages record). */
+  private look(state: S, key: string, at: number, cause: 'due' | 'event', position: number): void {
+    const was = this.processes.get(key);
+    const wasNext = was?.next;
+    const pacer = was?.pacer ?? this.pacers.get(key.slice(0, key.indexOf(':')));
+    if (!pacer) throw new Error(`no pacer for paced process ${key}`);
+    const step = pacer(state, key, was?.memo ?? null, at, cause);
+    if (step.delivered)
+      for (const id of step.delivered) {
+        const m = this.pacedInFlight.get(id);
+        if (!m) continue;
+        this.pacedInFlight.delete(id);
+        m.deliveredAt = at;
+        m.deliveredBy = position;
+        this.record('delivered', m);
+      }
+    if (step.dropped)
+      for (const { id, reason } of step.dropped) {
+        const m = this.pacedInFlight.get(id);
+        if (!m) continue;
+        this.pacedInFlight.delete(id);
+        m.droppedAt = at;
+        m.droppedBy = position;
+        m.dropReason = reason;
+        this.record('dropped', m);
+      }
+    if (step.sent)
+      for (const s of step.sent) {
+        const m = new Message(s, s.stream ?? '', s.dueAt ?? at, position);
+        this.all?.push(m);
+        this.record('sent', m);
+        this.pacedInFlight.set(m.id, m);
+      }
+    if (step.memo === null && step.next === null) {
+      this.processes.delete(key);
+      return;
+    }
+    if (was) {
+      was.memo = step.memo;
+      was.next = step.next;
+    } else this.processes.set(key, { memo: step.memo, next: step.next, pacer });
+    // A look at its time took its entry off the queue; one an event caused left it there, standing while the time is the same.
+    if (step.next !== null && (cause === 'due' || step.next !== wasNext)) this.paceQueue.push(step.next, { key, due: step.next });
   }
 
   /**
@@ -353,7 +478,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
    * behind. It keeps a history (of those in flight, then its own) when this one does.
    */
   fork(): Bus<S, E> {
-    const copy = new Bus<S, E>(this.sources, { history: this.keepsHistory });
+    const copy = new Bus<S, E>(this.sources, { history: this.keepsHistory, pacers: this.pacers });
     const queued = new Set(this.queue.values().filter((q) => !q.check && this.stands(q)).map((q) => q.id));
     for (const m of this.pending.values()) {
       const c = Message.copy(m);
@@ -366,6 +491,17 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       if (queued.has(c.id)) copy.queue.push(due, { id: c.id, due });
     }
     for (const [key, { due, rank }] of this.checks) copy.schedule(key, due, rank);
+    for (const m of this.pacedInFlight.values()) {
+      const c = Message.copy(m);
+      copy.all?.push(c);
+      copy.pacedInFlight.set(c.id, c);
+    }
+    for (const [key, p] of this.processes) {
+      copy.processes.set(key, { ...p });
+      if (p.next !== null) copy.paceQueue.push(p.next, { key, due: p.next });
+    }
+    copy.lastAt = this.lastAt;
+    copy.lastSeq = this.lastSeq;
     return copy;
   }
 

@@ -307,7 +307,7 @@ function drawSpaceTime() {
       svg.appendChild(el('svg:rect', { x: x(c.name) - 5, y: y1, width: 10, height: Math.max(2, y2 - y1), fill: '#b22222', opacity: 0.35, 'data-crashed-span': c.name }));
     }
   });
-  const KCOL = { wal: '#2e8b57', 'merkle-sync': '#1b6ac9', connect: '#555', unwrap: '#6a3fb5', 'forwarded-write': '#c77700', 'sync-job': '#8b4513' };
+  const KCOL = { wal: '#2e8b57', 'merkle-sync': '#1b6ac9', connect: '#555', unwrap: '#6a3fb5', 'forwarded-write': '#c77700', 'sync-job': '#8b4513', heartbeat: '#9a9a9a' };
   const label = (x1, y1, x2, y2, text, color, attrs) => {
     const t = el('svg:text', Object.assign({ x: (x1 + x2) / 2, y: (y1 + y2) / 2 - 3, 'text-anchor': 'middle', fill: color, 'font-size': 10, 'paint-order': 'stroke', stroke: '#fff', 'stroke-width': 3 }, attrs || {}), text);
     svg.appendChild(t);
@@ -356,7 +356,7 @@ function drawSpaceTime() {
   });
   svg.appendChild(el('svg:line', { id: 'now-line', x1: 0, x2: W, y1: top, y2: top, stroke: '#1b6ac9', 'stroke-dasharray': '2 3' }));
   box.appendChild(svg);
-  document.getElementById('spacetime-note').textContent = M.messages.length + ' messages delivered, ' + M.lost.length + ' lost (dashed red, ✗); time runs down, one row per step and per message sent or delivered, in the order the log applied them; ' + fmt(M.end) + ' of virtual time in all.';
+  document.getElementById('spacetime-note').textContent = M.messages.length + ' messages delivered, ' + M.lost.length + ' lost (dashed red, ✗); time runs down, one row per step and per message sent or delivered, in the order the log applied them (heartbeats, grey, between two steps: only the first and last round trips of each connection are drawn, the last one says how many more crossed); ' + fmt(M.end) + ' of virtual time in all.';
   return (i) => { const yy = i === 0 ? top : y(slotKey[i - 1]); const now = document.getElementById('now-line'); now.setAttribute('y1', yy); now.setAttribute('y2', yy); };
 }
 function setZoom(z) {

@@ -2,7 +2,7 @@
 // the bus delivered, with the bus's own send and delivery times, not times inferred from the log.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { messagesOf } from '../../src/report/messages.js';
+import { lostMessagesOf, messagesOf } from '../../src/report/messages.js';
 import { loadScenario } from '../../src/scenario/loader.js';
 import { runScenario } from '../../src/scenario/runner.js';
 import { drWorld, enablePrimary, enableSecondary, writeKv } from '../areas/replication/helpers.js';
@@ -63,5 +63,44 @@ describe('the report reads the bus', () => {
     const event = r.world.log.find((e) => e.seq === forwarded[0].seq) as { type: string; cluster: string; forwardedBy?: string };
     expect(event.type).toBe('kv-written');
     expect([forwarded[0].from, forwarded[0].to]).toEqual([event.forwardedBy, event.cluster]);
+  });
+});
+
+describe('heartbeats in the report', () => {
+  it('draws the heartbeats between two steps, thinned to the first and last round trips, the last saying how many more crossed; one on its way at the end is not lost', () => {
+    const w = drWorld({ latencyMs: 40 });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    w.advance(1000);
+    w.advance(3_600_000);
+    const bus = w.messages;
+    const carried = bus.filter((m) => m.kind === 'heartbeat' && m.deliveredAt !== null);
+    expect(carried.length).toBeGreaterThan(1400);
+    const arrows = messagesOf(bus).filter((a) => a.kind === 'heartbeat');
+    const numbers = carried.filter((m) => m.from === 'west').map((m) => m.order);
+    const first = Math.min(...numbers);
+    const last = Math.max(...numbers);
+    expect(arrows.map((a) => `${a.from}>${a.to} ${a.label}`)).toEqual([
+      `west>east heartbeat ${first} (DR)`,
+      `east>west heartbeat ${first} answer (DR)`,
+      `west>east heartbeat ${last} (DR), after ${last - first - 1} more not drawn (${first + 1}–${last - 1})`,
+      `east>west heartbeat ${last} answer (DR)`,
+    ]);
+    // Each drawn arrow is a heartbeat the bus delivered, at its times.
+    for (const a of arrows) expect(carried.some((m) => m.deliveredAt === a.at && m.sentAt === a.sentAt && m.deliveredBy === a.seq)).toBe(true);
+    expect(lostMessagesOf(bus).filter((m) => m.kind === 'heartbeat')).toEqual([]);
+  });
+
+  it('draws a heartbeat dropped when its connection ended as lost', () => {
+    const w = drWorld({ latencyMs: 2000 });
+    enablePrimary(w, 'east');
+    enableSecondary(w, 'east', 'west');
+    // Connected at 2 s; echo 2 leaves at 12 s and is 2 s on its way when the link is cut.
+    w.advance(13_000);
+    w.partition(['east', 'west']);
+    w.advance(1000);
+    const lost = lostMessagesOf(w.messages).filter((m) => m.kind === 'heartbeat');
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toMatchObject({ from: 'west', to: 'east', reason: 'connection lost: link west–east cut' });
   });
 });

@@ -16,6 +16,8 @@ import { replicatingPerformanceConfiguration } from './interplay.js';
 import { replicationMessages } from './messages.js';
 import { receiveConnect, receiveSync, receiveWal, withWalSnapshots } from './shipping.js';
 import { checkLink, withConnectionsLost } from './streaming.js';
+import { heartbeatPacers, heartbeatSource } from './heartbeat-messages.js';
+import { withHeartbeatFacts } from './heartbeat-facts.js';
 import { clusterIdRules } from './monitors/cluster-id-rules.js';
 import { convergence } from './monitors/convergence.js';
 import { drSecondaryClosed } from './monitors/dr-secondary-closed.js';
@@ -42,10 +44,11 @@ export const replicationArea = simArea({
     licenseStatusRoute,
     ...recoverRoutes,
   ],
-  messages: [replicationMessages],
+  messages: [replicationMessages, heartbeatSource],
   receivers: { wal: receiveWal, connect: receiveConnect, 'merkle-sync': receiveSync },
   checkers: { link: checkLink },
-  upkeep: (table) => withWalSnapshots(withConnectionsLost(table)),
+  pacers: heartbeatPacers,
+  upkeep: (table) => withWalSnapshots(withHeartbeatFacts(withConnectionsLost(table))),
   monitors: [wipeOnEnable, clusterIdRules, revokedStaysBarred, filtersRespected, drSecondaryClosed, convergence, twoPrimaries, newerPrimary, forcedPromotion, lostWrites],
   commands: [enablePrimary, issueSecondaryToken, enableSecondary, promote, demote, disable, revokeSecondary, updatePrimary, setPathsFilter, deletePathsFilter],
   refusals: replicationRefusals,

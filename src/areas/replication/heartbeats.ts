@@ -1,21 +1,23 @@
-// The heartbeats of a replication connection, as messages with a schedule: while a secondary's
-// connection to its primary is up, the secondary sends an echo every HEARTBEAT.intervalMs, counted
-// from the instant the connection was established; each echo crosses the link in one latency and its
-// answer comes back in another. The primary's `last_heartbeat` for a secondary is the last echo that
-// reached it, the secondary's for its primary the last answer that reached it; a side marks the other
-// `disconnected` once HEARTBEAT.missed heartbeats in a row were due and did not arrive.
+// The heartbeats of a replication connection. While a secondary's connection to its primary stands,
+// the secondary sends an echo at the ticks of HEARTBEAT.intervalMs counted from the instant the
+// connection was established (the handshake, the `connect` message, counts as the first exchange on
+// both sides); the echo crosses the link with the link's latency as it is when the echo leaves, and
+// the primary's answer leaves when the echo arrives, with the latency as it is then. One round trip
+// at a time: the next echo leaves at the first tick after the previous one's that its answer has
+// come back by (on a link slower than half the interval, ticks are skipped). A heartbeat arrives only
+// before the connection ended: one due at the instant it ends is lost with it.
 //
-// Which heartbeats crossed is a pure function of three logged facts — when the connection was
-// established, when it ended (a cut link, a crash of either end, a revocation, a re-pointing: every
-// such end is an event that moves the connection machine out of `ready`), and the world's latency —
-// plus the interval. A heartbeat that arrives while the connection stands changes nothing, so it is
-// neither an event nor a message kept on the bus: the status record computes, in constant time, the
-// last one that crossed by `now` (a one-hour wait costs nothing per heartbeat), and a replay, folding
-// the same connection and disconnection events, reads the same answers.
+// The primary's `last_heartbeat` for a secondary is the last echo that reached it, the secondary's
+// for its primary the last answer that reached it; a side counts the other `disconnected` once
+// HEARTBEAT.missed intervals passed without one.
 //
-// A heartbeat crosses only while its connection stands: one due at the instant the connection ends
-// is lost with it (at one instant the fault comes first, as the bus takes a fault's check before
-// what falls due later).
+// Which heartbeats crossed is a function of logged facts: when the connection was established and
+// when it ended (events the log holds anyway), and the link's latency, which changes only by a
+// `slow` or a `heal` (events too). Between two changes of the latency the round trips repeat with one
+// period, so where they stand at any instant is arithmetic (`heartbeatsBefore`, constant time); a
+// change of the latency during a connection records where they stood then (`HeartbeatAnchor`, kept in
+// the secondary's state by heartbeat-facts.ts), and the schedule goes on from there. The messages
+// themselves are played on the bus by heartbeat-messages.ts from the same rules, at their times.
 
 /**
  * The echo interval and the missed-heartbeat bound. No public source states the interval of
@@ -25,49 +27,131 @@
  */
 export const HEARTBEAT = { intervalMs: 5000, missed: 2 } as const;
 
-/** One connection's logged facts: established at `connectedAt`, ended at `disconnectedAt` (null while it stands). */
-export interface ConnectionSpan {
-  connectedAt: number;
-  disconnectedAt: number | null;
+/** One heartbeat: its echo leaves the secondary at `sentAt`, reaches the primary at `echoAt`; the answer reaches the secondary at `answerAt`. */
+export interface RoundTrip {
+  sentAt: number;
+  echoAt: number;
+  answerAt: number;
 }
 
 /**
- * The index of the last heartbeat (1, 2, …; 0 for the connection's own establishment, which both
- * sides count as an exchange) that reached its receiver by `now`, when heartbeat `k` arrives at
- * `connectedAt + k·interval + delay` and must arrive before the connection ended.
+ * Where a connection's heartbeats stood at an instant `at` (the last change of the link's latency
+ * during the connection): the last echo the primary had heard by then, the last answer the secondary
+ * had heard and that round trip's duration, and the round trip under way — its echo's arrival fixed
+ * by the latency it left with, its answer's too once the answer had left (`answerAt` null while it
+ * had not: it leaves over the link as it is since). `connectedAt` names the connection it belongs to.
  */
-export function lastHeartbeatIndex(span: ConnectionSpan, now: number, delayMs: number, intervalMs: number = HEARTBEAT.intervalMs): number {
-  const first = span.connectedAt + delayMs;
-  let k = Math.floor((now - first) / intervalMs);
-  // Arrived strictly before the end: k·interval < end − first.
-  if (span.disconnectedAt !== null) k = Math.min(k, Math.ceil((span.disconnectedAt - first) / intervalMs) - 1);
-  return Math.max(0, k);
+export interface HeartbeatAnchor {
+  connectedAt: number;
+  at: number;
+  primaryHeard: number;
+  secondaryHeard: number;
+  roundTripMs: number;
+  sentAt: number;
+  echoAt: number;
+  answerAt: number | null;
 }
 
-/** One side's view of the other over a connection: the last heartbeat it received, and whether it still counts the other connected. */
+/** The anchor of a connection whose link kept one latency since it was established: the handshake, heard by both sides at once. */
+export function handshake(connectedAt: number, latencyMs: number): HeartbeatAnchor {
+  return { connectedAt, at: connectedAt, primaryHeard: connectedAt, secondaryHeard: connectedAt, roundTripMs: 2 * latencyMs, sentAt: connectedAt, echoAt: connectedAt, answerAt: connectedAt };
+}
+
+/** One connection's heartbeats as the state gives them: where they stood at the anchor, the link's latency since, and when the connection ended (null while it stands). */
+export interface HeartbeatLink {
+  anchor: HeartbeatAnchor;
+  latencyMs: number;
+  endedAt: number | null;
+}
+
+/** When the echo after a round trip leaves: the first tick after the last one's that its answer has come back by. */
+export function nextEchoAt(connectedAt: number, sentAt: number, answerAt: number, intervalMs: number = HEARTBEAT.intervalMs): number {
+  const tick = Math.max(Math.floor((sentAt - connectedAt) / intervalMs) + 1, Math.ceil((answerAt - connectedAt) / intervalMs));
+  return connectedAt + tick * intervalMs;
+}
+
+/** What had crossed before an instant: each side's last heartbeat heard, the last round trip's duration, and the last echo sent (its round trip). */
+export interface HeartbeatProgress {
+  primaryHeard: number;
+  secondaryHeard: number;
+  roundTripMs: number;
+  /** The last round trip whose echo had left (the anchor's when none left since). */
+  last: RoundTrip;
+}
+
+/**
+ * The heartbeats that arrived strictly before `limit` (and before the connection ended), in constant
+ * time: the anchor's round trip, then round trips of one period, each echo one latency out and its
+ * answer one back.
+ */
+export function heartbeatsBefore(link: HeartbeatLink, limit: number, intervalMs: number = HEARTBEAT.intervalMs): HeartbeatProgress {
+  const { anchor: a, latencyMs: L } = link;
+  const stop = link.endedAt === null ? limit : Math.min(limit, link.endedAt);
+  const first: RoundTrip = { sentAt: a.sentAt, echoAt: a.echoAt, answerAt: a.answerAt ?? a.echoAt + L };
+  const out: HeartbeatProgress = { primaryHeard: a.primaryHeard, secondaryHeard: a.secondaryHeard, roundTripMs: a.roundTripMs, last: first };
+  if (first.echoAt >= stop) return out;
+  out.primaryHeard = Math.max(out.primaryHeard, first.echoAt);
+  if (first.answerAt >= stop) return out;
+  // An answer heard since the anchor (the anchor's own, or the handshake's, is counted in it already).
+  if (first.answerAt > a.secondaryHeard) {
+    out.secondaryHeard = first.answerAt;
+    out.roundTripMs = first.answerAt - first.sentAt;
+  }
+  // The round trips since, all alike: round trip j leaves at s1 + j·period.
+  const s1 = nextEchoAt(a.connectedAt, first.sentAt, first.answerAt, intervalMs);
+  const period = intervalMs * Math.max(1, Math.ceil((2 * L) / intervalMs));
+  const lastBefore = (offset: number) => Math.ceil((stop - s1 - offset) / period) - 1;
+  const sent = lastBefore(0);
+  if (sent < 0) return out;
+  const s = s1 + sent * period;
+  out.last = { sentAt: s, echoAt: s + L, answerAt: s + 2 * L };
+  const echoed = lastBefore(L);
+  if (echoed >= 0) out.primaryHeard = s1 + echoed * period + L;
+  const answered = lastBefore(2 * L);
+  if (answered >= 0) {
+    out.secondaryHeard = s1 + answered * period + 2 * L;
+    out.roundTripMs = 2 * L;
+  }
+  return out;
+}
+
+/**
+ * Where the heartbeats stand at `at`, when the link's latency is about to change: what crossed before
+ * it, and the round trip under way (its answer's time kept only if the answer left before `at`).
+ */
+export function anchorAt(link: HeartbeatLink, at: number): HeartbeatAnchor {
+  const p = heartbeatsBefore(link, at);
+  const { last } = p;
+  return {
+    connectedAt: link.anchor.connectedAt,
+    at,
+    primaryHeard: p.primaryHeard,
+    secondaryHeard: p.secondaryHeard,
+    roundTripMs: p.roundTripMs,
+    sentAt: last.sentAt,
+    echoAt: last.echoAt,
+    answerAt: last.echoAt < at ? last.answerAt : null,
+  };
+}
+
+/** One side's view of the other: the last heartbeat it heard, whether it still counts the other connected, and that round trip's duration. */
 export interface HeartbeatView {
   lastHeartbeat: number;
   connected: boolean;
+  roundTripMs: number;
+}
+
+/** The primary's view of a secondary at `now`: the last echo that reached it; connected until `missed` intervals passed without one. */
+export function primaryView(link: HeartbeatLink, now: number): HeartbeatView {
+  const p = heartbeatsBefore(link, now);
+  return { lastHeartbeat: p.primaryHeard, connected: now < p.primaryHeard + HEARTBEAT.missed * HEARTBEAT.intervalMs, roundTripMs: p.roundTripMs };
 }
 
 /**
- * The view of the side that receives heartbeats `delayMs` after they are sent (the primary: one
- * latency; the secondary, which receives the answers: two). It counts the other side connected
- * until `missed` heartbeats in a row were due (heartbeat `k` is due at its arrival time) and none came.
+ * The secondary's view of its primary at `now`: the last answer that reached it; connected while its
+ * own channel stands (it knows at once of a channel it lost) and until `missed` intervals passed without an answer.
  */
-export function heartbeatView(span: ConnectionSpan, now: number, delayMs: number, interval: { intervalMs: number; missed: number } = HEARTBEAT): HeartbeatView {
-  const k = lastHeartbeatIndex(span, now, delayMs, interval.intervalMs);
-  const lastHeartbeat = k === 0 ? span.connectedAt : span.connectedAt + k * interval.intervalMs + delayMs;
-  const giveUpAt = span.connectedAt + (k + interval.missed) * interval.intervalMs + delayMs;
-  return { lastHeartbeat, connected: now < giveUpAt };
-}
-
-/** The primary's view of a secondary over a connection: the echoes reach it one latency after they are sent. */
-export function primaryView(span: ConnectionSpan, now: number, latencyMs: number): HeartbeatView {
-  return heartbeatView(span, now, latencyMs);
-}
-
-/** The secondary's view of its primary: the answers to its echoes reach it two latencies after it sent them. */
-export function secondaryView(span: ConnectionSpan, now: number, latencyMs: number): HeartbeatView {
-  return heartbeatView(span, now, 2 * latencyMs);
+export function secondaryView(link: HeartbeatLink, now: number): HeartbeatView {
+  const p = heartbeatsBefore(link, now);
+  return { lastHeartbeat: p.secondaryHeard, connected: link.endedAt === null && now < p.secondaryHeard + HEARTBEAT.missed * HEARTBEAT.intervalMs, roundTripMs: p.roundTripMs };
 }

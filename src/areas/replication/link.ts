@@ -147,6 +147,9 @@ export function storeConnection(r: ReplicationState, c: Connection, at: number):
   if (up && !r.connected) {
     r.connectedAt = at;
     r.disconnectedAt = null;
+    // A new connection: its heartbeats start from its handshake, heard by both ends.
+    if (r.heartbeats) delete r.heartbeats;
+    if (r.heartbeatsForgotten) delete r.heartbeatsForgotten;
   } else if (!up && r.connected && r.connectedAt !== null) r.disconnectedAt = at;
   r.connected = up;
   r.syncState = c.state === 'idle' || c.state === 'shutdown' ? c.state : c.phase;

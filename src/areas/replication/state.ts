@@ -3,6 +3,7 @@
 // (src/areas/core/state.ts `AreaClusterState`), which names no area.
 import type { RoleValue } from '../../../models/replication-role.machine.js';
 import type { ClusterState, ReplicationKind } from '../core/state.js';
+import type { HeartbeatAnchor } from './heartbeats.js';
 
 /** An activation token a primary issued, by secondary id. */
 export interface IssuedSecondary {
@@ -79,6 +80,14 @@ export interface ReplicationState {
   connectedAt: number | null;
   /** Secondary side: when that connection ended, or null while it stands (replication/heartbeats.ts reads both). */
   disconnectedAt: number | null;
+  /**
+   * Secondary side: where the heartbeats of the connection established at `connectedAt` stood when
+   * its link's latency last changed (heartbeats.ts); absent while the link kept one latency, so a
+   * world that never slows a link keeps the state (and state hash) it had.
+   */
+  heartbeats?: HeartbeatAnchor;
+  /** Secondary side: which ends of the connection established at `connectedAt` crashed since, and so forgot the heartbeats they had heard; absent when none did. */
+  heartbeatsForgotten?: { connectedAt: number; by: 'primary' | 'secondary' | 'both' };
   knownPrimaryClusterAddrs: string[];
   /** When the current role began (for `last_start`). */
   since: number;
@@ -119,6 +128,13 @@ export function emptyReplication(): ReplicationState {
 
 /** A shallow, mutable copy of a replication record. */
 export function copyReplication(r: ReplicationState): ReplicationState {
+  const copy = plainCopy(r);
+  if (r.heartbeats) copy.heartbeats = r.heartbeats;
+  if (r.heartbeatsForgotten) copy.heartbeatsForgotten = r.heartbeatsForgotten;
+  return copy;
+}
+
+function plainCopy(r: ReplicationState): ReplicationState {
   return {
     role: r.role,
     clusterId: r.clusterId,

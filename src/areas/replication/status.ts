@@ -7,8 +7,9 @@ import { reportedConnection } from '../../../models/secondary-connection.machine
 import { epochSeconds, rfc3339 } from '../../kernel/clock.js';
 import { isMerkleCorrupted, merkleRootOf } from '../merkle/merkle.js';
 import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
-import { currentConnection, followersOf, isConnected } from './link.js';
-import { primaryView, secondaryView, type ConnectionSpan, type HeartbeatView } from './heartbeats.js';
+import { currentConnection, followersOf } from './link.js';
+import { primaryView, secondaryView, type HeartbeatView } from './heartbeats.js';
+import { forgotten, heartbeatLink } from './heartbeat-facts.js';
 
 /** Go's zero time in epoch seconds: what the service prints for a corruption check never run. */
 const NEVER_CHECKED_EPOCH = '-62135596800';
@@ -24,43 +25,38 @@ function merkleFields(c: ClusterState) {
 }
 
 /**
- * The connection of a following secondary as its heartbeats' schedule reads it (heartbeats.ts): when
- * it was established and when it ended, or null when none was since it was told to follow. A
- * connection the state still records as up whose link is down now (a fault at this very instant,
- * whose check has not been taken yet) ends now.
- */
-function connectionSpan(state: SimState, kind: ReplicationKind, secondary: ClusterState): ConnectionSpan | null {
-  const r = secondary.replication[kind];
-  if (r.connectedAt === null) return null;
-  if (r.disconnectedAt !== null || !r.connected) return { connectedAt: r.connectedAt, disconnectedAt: r.disconnectedAt ?? state.now };
-  return { connectedAt: r.connectedAt, disconnectedAt: isConnected(state, kind, secondary) ? null : state.now };
-}
-
-/**
  * One side of a link as the other side sees it, from the last heartbeat that reached this side
- * (`view`: heartbeats.ts; none before the first connection, when the instant it was told to follow
- * stands for it). A heartbeat's round trip is 2 × latency.
+ * (`view`: heartbeats.ts). A side that heard none over the connection — none made since it was told
+ * to follow, or it crashed since and forgot them — reports the link `disconnected` and leaves out the
+ * fields heartbeats measure (the service's client reads each as optional). `clock_skew_ms` is 0: every
+ * cluster reads the one virtual clock, so heartbeats find no skew to estimate.
  */
-function linkEntry(state: SimState, view: HeartbeatView | null, followedAt: number) {
-  const latency = state.network.latencyMs;
-  const connected = view?.connected === true;
-  const last = view?.lastHeartbeat ?? followedAt;
+function linkEntry(state: SimState, view: HeartbeatView | null, latencyMs: number) {
+  if (view === null) return { connection_status: 'disconnected' };
+  const last = view.lastHeartbeat;
   return {
-    connection_status: connected ? 'connected' : 'disconnected',
+    connection_status: view.connected ? 'connected' : 'disconnected',
     last_heartbeat: rfc3339(last),
     clock_skew_ms: '0',
-    last_heartbeat_duration_ms: String(2 * latency),
-    replication_primary_canary_age_ms: String(connected ? latency : state.now - last + latency),
+    last_heartbeat_duration_ms: String(view.roundTripMs),
+    replication_primary_canary_age_ms: String(view.connected ? latencyMs : state.now - last + latencyMs),
   };
+}
+
+/** Whether `side` still remembers the heartbeats of the secondary's latest connection (it did not crash since). */
+function remembers(r: ClusterState['replication']['dr'], side: 'primary' | 'secondary'): boolean {
+  const by = forgotten(r);
+  return by !== side && by !== 'both';
 }
 
 /**
  * The primary's entry for a secondary: its heartbeats alone tell the primary whether the secondary
- * is there (a crashed or cut-off secondary is `connected` until `HEARTBEAT.missed` echoes were due).
+ * is there (a crashed or cut-off secondary is `connected` until `HEARTBEAT.missed` intervals passed).
  */
 function primarySide(state: SimState, kind: ReplicationKind, secondary: ClusterState) {
-  const span = connectionSpan(state, kind, secondary);
-  return linkEntry(state, span && primaryView(span, state.now, state.network.latencyMs), secondary.replication[kind].followedAt);
+  const link = heartbeatLink(state, kind, secondary);
+  const view = link && remembers(secondary.replication[kind], 'primary') ? primaryView(link, state.now) : null;
+  return linkEntry(state, view, link?.latencyMs ?? 0);
 }
 
 /**
@@ -69,9 +65,9 @@ function primarySide(state: SimState, kind: ReplicationKind, secondary: ClusterS
  * it at once of a link it lost: `connection_state`).
  */
 function secondarySide(state: SimState, kind: ReplicationKind, secondary: ClusterState) {
-  const span = connectionSpan(state, kind, secondary);
-  const view = span && secondaryView(span, state.now, state.network.latencyMs);
-  return linkEntry(state, view && { ...view, connected: view.connected && span.disconnectedAt === null }, secondary.replication[kind].followedAt);
+  const link = heartbeatLink(state, kind, secondary);
+  const view = link && remembers(secondary.replication[kind], 'secondary') ? secondaryView(link, state.now) : null;
+  return linkEntry(state, view, link?.latencyMs ?? 0);
 }
 
 function primaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind) {
