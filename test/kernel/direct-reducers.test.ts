@@ -11,7 +11,7 @@ import { coreReducers } from '../../src/areas/cluster/reducers.js';
 import type { KvDeleted, KvWritten, SimEvent } from '../../src/areas/core/events.js';
 import type { ClusterState, KvRecord, SimState } from '../../src/areas/core/state.js';
 import { reducers, World } from '../../src/world.js';
-import { applyEvent, type BaseEvent, type Reducer } from '../../src/kernel/engine.js';
+import { applyEvent } from '../../src/kernel/engine.js';
 import { SeededRng } from '../../src/kernel/prng.js';
 
 // The reducers as they were written for immer drafts, before the direct form.
@@ -149,41 +149,5 @@ describe('direct KV and time reducers', () => {
       reference['kv-deleted'](d, { type: 'kv-deleted', at: 3, cluster: 'east', mount: 'secret/', key: 'a', scope: 'latest' });
     });
     expect(JSON.stringify(viaDraft)).toBe(JSON.stringify(viaRef));
-  });
-});
-
-describe('the engine with a direct form', () => {
-  interface S {
-    now: number;
-    n: number;
-    log: string[];
-  }
-  type E = BaseEvent & { type: 'bump'; by: number };
-  // Direct for positive steps, nothing for 0, and the draft form for negative ones.
-  const bump: Reducer<S, E> = Object.assign(
-    (d: S, e: E) => {
-      d.n += e.by;
-      d.log.push('draft');
-    },
-    { direct: (s: S, e: E) => (e.by > 0 ? { n: s.n + e.by } : e.by === 0 ? null : undefined) },
-  );
-  const table = { bump };
-  const ev = (at: number, by: number): E => ({ type: 'bump', at, by });
-  const s0: S = Object.freeze({ now: 5, n: 0, log: Object.freeze([]) as unknown as string[] });
-
-  it('gives back the very state when nothing changes and the clock stays', () => {
-    expect(applyEvent(s0, ev(3, 0), table)).toBe(s0);
-  });
-
-  it('moves the clock and freezes a new root, sharing the rest', () => {
-    const s1 = applyEvent(s0, ev(9, 2), table);
-    expect(s1).toEqual({ now: 9, n: 2, log: [] });
-    expect(Object.isFrozen(s1)).toBe(true);
-    expect(s1.log).toBe(s0.log);
-    expect(applyEvent(s0, ev(9, 0), table)).toEqual({ now: 9, n: 0, log: [] });
-  });
-
-  it('leaves an event to the draft form when the direct form returns undefined', () => {
-    expect(applyEvent(s0, ev(1, -1), table)).toEqual({ now: 5, n: -1, log: ['draft'] });
   });
 });

@@ -6,16 +6,14 @@
 // written once, as a pure function from a cluster to the next cluster (`onCluster`), and serves both
 // forms. What they build is what immer builds from the same edit: new frozen objects along the path
 // that changed (data included, deeply frozen), every other object shared, keys in the same order.
-import type { DraftReducer, SimDraft } from '../core/draft.js';
+import type { DirectForm, DraftReducer, SimDraft } from '../core/draft.js';
 import { current, isDraft } from 'immer';
-import type { DirectForm } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MerkleCorrupted, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from '../core/events.js';
 import { emptyKeyMap, recordAt } from '../core/keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from '../core/state.js';
 import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
 import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from '../core/versions.js';
-import { withCluster } from '../core/changed.js';
 
 const freeze = Object.freeze;
 
@@ -32,7 +30,7 @@ function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadat
   };
   const direct: DirectForm<SimState, E> = (s, e) => {
     const next = step(s.clusters.named(e.cluster), e);
-    return next && { clusters: withCluster(s.clusters, e.cluster, next) };
+    return next && { clusters: s.clusters.set(e.cluster, next) };
   };
   return Object.assign(draftForm, { direct });
 }

@@ -10,14 +10,15 @@
 // table holds direct forms only (engine.ts `DirectReducer`): each answers every event, drafting when
 // the reducer has no direct form of its own or leaves the event to its draft form.
 import { original, produce } from 'immer';
-import type { BaseEvent, DirectForm, DirectReducer } from '../../kernel/engine.js';
-import { changedClustersAre } from './changed.js';
+import type { BaseEvent, Reducer } from '../../kernel/engine.js';
+import './reduce.js';
 import { nextState, type Clusters, type ClusterState, type SimState } from './state.js';
 
 /** The state as a draft reducer edits it: its clusters as a plain record. */
 export type SimDraft = Omit<SimState, 'clusters'> & { clusters: Record<string, ClusterState> };
 
 /** A reducer written as an edit of a draft, with an optional direct form for the events it can build without one. */
+export type DirectForm<S, E extends BaseEvent> = (state: S, event: E) => Partial<S> | null | undefined;
 export type DraftReducer<E extends BaseEvent> = ((draft: SimDraft, event: E) => void) & { direct?: DirectForm<SimState, E> };
 
 /** The plain record each table opened to (shared while the table is). */
@@ -48,14 +49,12 @@ export function clusterBefore(draft: SimDraft, name: string): ClusterState {
  * The reducer as the world's table holds it: its own direct form where it has one and takes the
  * event, else its draft form applied to the opened state, folded back into a table.
  */
-export function throughDraft<E extends BaseEvent>(reducer: DraftReducer<E>): DirectReducer<SimState, E> {
-  return {
-    direct(state, event) {
-      const own = reducer.direct?.(state, event);
-      if (own !== undefined) return own;
-      // The clock moves before the reducer runs, as the engine's own draft form does (a reducer may read `now`).
-      return edited(state, event.at > state.now ? event.at : state.now, (d) => reducer(d, event));
-    },
+export function throughDraft<E extends BaseEvent>(reducer: DraftReducer<E>): Reducer<SimState, E> {
+  return (state, event) => {
+    const own = reducer.direct?.(state, event);
+    if (own !== undefined) return own;
+    // The clock moves before the reducer runs, as the engine's own draft form does (a reducer may read `now`).
+    return edited(state, event.at > state.now ? event.at : state.now, (d) => reducer(d, event));
   };
 }
 
@@ -83,18 +82,15 @@ function edited(state: SimState, now: number, recipe: (draft: SimDraft) => void)
 /** The table with the clusters the draft changed (or added) set, in the record's order; it remembers which (changed.ts). */
 function foldBack(table: Clusters, opened: Readonly<Record<string, ClusterState>>, edited: Readonly<Record<string, ClusterState>>): Clusters {
   let next = table;
-  const names: string[] = [];
   let count = 0;
   for (const name in edited) {
     count++;
     if (edited[name] === opened[name]) continue;
     next = next.set(name, edited[name]);
-    names.push(name);
   }
   // The record holds every cluster of the new table unless one was removed: only then is it looked for.
   if (count !== next.names.length) for (const name in opened) if (!(name in edited)) throw new Error(`a reducer removed cluster "${name}": clusters are never removed`);
   // The edited record is the plain form of the new table: the next drafted event opens it for free.
   records.set(next, edited);
-  changedClustersAre(table, next, names);
   return next;
 }

@@ -8,10 +8,8 @@
 // (drafting each would be a sizeable share of the runs). What the direct forms build is what
 // the drafts build (test/areas/operation-token/direct-forms.test.ts folds real runs both ways): new
 // frozen objects along the path that changed, everything else shared, keys in the same order.
-import type { DraftReducer, SimDraft } from '../core/draft.js';
-import { withCluster } from '../core/changed.js';
+import type { DirectForm, DraftReducer, SimDraft } from '../core/draft.js';
 import { stepGenerationAttempt, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
-import type { DirectForm } from '../../kernel/engine.js';
 import { PROTO_NAME } from '../../kernel/own.js';
 import { advancedWal, copyCluster, deepFreeze, type ClusterState, type SimState, type TokenEntry } from '../core/state.js';
 import type { DrOperationTokenDeleted, GenerationAborted, GenerationCancelled, GenerationCompleted, GenerationShareAccepted, GenerationStarted } from './events.js';
@@ -42,7 +40,7 @@ function onCluster<E extends { cluster: string }>(edit: (d: SimDraft, e: E) => v
     if (!c) return undefined;
     const next = direct(c, e);
     if (next === undefined) return undefined;
-    return next && { clusters: withCluster(s.clusters, e.cluster, next) };
+    return next && { clusters: s.clusters.set(e.cluster, next) };
   };
   return Object.assign(edit, { direct: form });
 }

@@ -36,7 +36,6 @@ import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
-import { withCluster } from '../core/changed.js';
 
 /** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
 function storedConnectionWhileFollowing(r: ReplicationState): Connection {
@@ -162,7 +161,7 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   next.replication = withReplication(secondary, 'dr', freeze(dr));
   next.sync = primary.sync;
   next.plugins = primary.plugins;
-  return { clusters: withCluster(s.clusters, e.cluster, freeze(next)) };
+  return { clusters: s.clusters.set(e.cluster, freeze(next)) };
 }
 
 /**
@@ -194,7 +193,7 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
   next.replication = withReplication(secondary, 'performance', freeze(performance));
   next.sync = freeze({ ...sync, destinations: freeze(sync.destinations) });
   next.plugins = primary.plugins;
-  return { clusters: withCluster(s.clusters, e.cluster, freeze(next)) };
+  return { clusters: s.clusters.set(e.cluster, freeze(next)) };
 }
 
 /**
@@ -218,7 +217,7 @@ function editingReplication<E extends { cluster: string; kind: ReplicationKind; 
     const edited = deepFreeze(r);
     next.replication =
       other === null ? withReplication(c, e.kind, edited) : Object.freeze(e.kind === 'dr' ? { dr: edited, performance: deepFreeze(other) } : { dr: deepFreeze(other), performance: edited });
-    return { clusters: withCluster(s.clusters, e.cluster, Object.freeze(next)) };
+    return { clusters: s.clusters.set(e.cluster, Object.freeze(next)) };
   };
   return Object.assign(draft, { direct });
 }

@@ -17,7 +17,6 @@ import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
 import { advancedWal, copyCluster } from '../core/state.js';
 import { emptyReplication } from './state.js';
-import { changedClustersAre } from '../core/changed.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
 const PERFORMANCE_CONFIGURATION = new Set([
@@ -67,10 +66,7 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Rep
             const c = clusters.named(e.cluster);
             const copy = copyCluster(c);
             copy.wal = advancedWal(c.wal, e.at);
-            const next = clusters.set(e.cluster, Object.freeze(copy));
-            // One cluster changed from the state before (core/changed.ts reads it).
-            changedClustersAre(s.clusters, next, [e.cluster]);
-            return { ...changed, clusters: next };
+            return { ...changed, clusters: clusters.set(e.cluster, Object.freeze(copy)) };
           },
         })
       : draft) as ReplicationReducer;
