@@ -94,3 +94,8 @@ function foldBack(table: Clusters, opened: Readonly<Record<string, ClusterState>
   records.set(next, edited);
   return next;
 }
+
+/** Every reducer of a table through its draft. */
+export function drafted<T extends Record<string, DraftReducer<never>>>(reducers: T): { [K in keyof T]: Reducer<SimState, any> } {
+  return Object.fromEntries(Object.entries(reducers).map(([type, r]) => [type, throughDraft(r as DraftReducer<BaseEvent>)])) as { [K in keyof T]: Reducer<SimState, any> };
+}

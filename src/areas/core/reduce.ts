@@ -6,7 +6,7 @@
 // next cluster with literals instead (state.ts `copyCluster`), where `npm run bench` asked for it.
 import { produce, setUseStrictIteration, type Draft } from 'immer';
 import type { BaseEvent, Reducer } from '../../kernel/engine.js';
-import type { Clusters, ClusterState, SimState } from './state.js';
+import { advancedWal, type Clusters, type ClusterState, type SimState } from './state.js';
 
 // Speed (profiled in BENCHMARKS.md): when immer finalises a draft it visits every property of
 // every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
@@ -46,4 +46,16 @@ export function clustersChanged(state: SimState, clusters: Clusters): Partial<Si
 /** The reducer of an event on the cluster it names, as an edit of that cluster (`edit` may read the state before the event). */
 export function onCluster<E extends BaseEvent & { cluster: string }>(edit: (c: ClusterState, e: E, before: SimState) => void): SimReducer<E> {
   return (s, e) => clustersChanged(s, editCluster(s.clusters, e.cluster, (c) => edit(c, e, s)));
+}
+
+/**
+ * The reducer of an event that changes replicated storage or configuration of the cluster it names:
+ * the edit, and the cluster's WAL advances (a write like any other, so its DR secondaries receive it
+ * one link latency later, and its performance secondaries read it).
+ */
+export function onReplicatedCluster<E extends BaseEvent & { cluster: string }>(edit: (c: ClusterState, e: E, before: SimState) => void): SimReducer<E> {
+  return onCluster((c, e: E, before) => {
+    edit(c, e, before);
+    c.wal = advancedWal(c.wal, e.at);
+  });
 }

@@ -1,4 +1,5 @@
 // The plugin runtime catalog and the plugin catalog (spec area C): what the area gives the world (src/areas.ts).
+import { drafted } from '../core/draft.js';
 import { simArea } from '../sim-area.js';
 import { pluginReducers } from './evolve.js';
 import { pluginRefusals } from './refusals.js';
@@ -7,7 +8,7 @@ import { pluginRuntimeRoutes } from './routes.js';
 export const pluginsArea = simArea({
   name: 'plugins',
   readme: 'src/areas/plugins/README.md',
-  reducers: pluginReducers,
+  reducers: drafted(pluginReducers),
   routes: pluginRuntimeRoutes,
   refusals: pluginRefusals,
 });
