@@ -1,5 +1,4 @@
 // Merkle trees, reindex and merkle-check (the `corrupt` fault): what the area gives the world (src/areas.ts).
-import { drafted } from '../core/draft.js';
 import { simArea } from '../sim-area.js';
 import { merkleReducers } from './evolve.js';
 import { merkleCheckers, merkleSchedule } from './due.js';
@@ -9,7 +8,7 @@ import { merkleRoutes } from './routes.js';
 export const merkleArea = simArea({
   name: 'merkle',
   readme: 'src/areas/merkle/README.md',
-  reducers: drafted(merkleReducers),
+  reducers: merkleReducers,
   // The reindex's end is timed work on the bus's due-time queue (due.ts), not a timed process.
   messages: [merkleSchedule],
   checkers: merkleCheckers,

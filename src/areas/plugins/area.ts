@@ -1,5 +1,4 @@
 // The plugin runtime catalog and the plugin catalog (spec area C): what the area gives the world (src/areas.ts).
-import { drafted } from '../core/draft.js';
 import { simArea } from '../sim-area.js';
 import { pluginReducers } from './evolve.js';
 import { pluginRefusals } from './refusals.js';
@@ -8,7 +7,7 @@ import { pluginRuntimeRoutes } from './routes.js';
 export const pluginsArea = simArea({
   name: 'plugins',
   readme: 'src/areas/plugins/README.md',
-  reducers: drafted(pluginReducers),
+  reducers: pluginReducers,
   routes: pluginRuntimeRoutes,
   refusals: pluginRefusals,
 });
