@@ -1,5 +1,4 @@
 // The DR operation token and sys/generate-root (the generation attempt): what the area gives the world (src/areas.ts).
-import { drafted } from '../core/draft.js';
 import { simArea } from '../sim-area.js';
 import { oneGenerationAttempt } from './monitors/one-generation-attempt.js';
 import { operationTokenGate } from './monitors/operation-token-gate.js';
@@ -12,7 +11,7 @@ import { operationTokenRoutes } from './routes.js';
 export const operationTokenArea = simArea({
   name: 'operation-token',
   readme: 'src/areas/operation-token/README.md',
-  reducers: drafted(operationTokenReducers),
+  reducers: operationTokenReducers,
   routes: operationTokenRoutes,
   monitors: [oneGenerationAttempt, operationTokenGate, otpNeverReturned, unauthenticatedCeremonyOpen],
   refusals: operationTokenRefusals,
