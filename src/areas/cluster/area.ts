@@ -1,6 +1,5 @@
 // A cluster itself: identity, mounts and KV data, tokens and policies, the client endpoints, and the
 // faults an operator causes (partition, crash): what the area gives the world (src/areas.ts).
-import { drafted } from '../core/draft.js';
 import { crash } from './commands/crash.js';
 import { heal } from './commands/heal.js';
 import { partition } from './commands/partition.js';
@@ -19,7 +18,7 @@ import { simArea } from '../sim-area.js';
 export const clusterArea = simArea({
   name: 'cluster',
   readme: 'src/areas/cluster/README.md',
-  reducers: drafted(coreReducers),
+  reducers: coreReducers,
   routes: [
     ...clientRoutes,
     ...operatorRoutes,
