@@ -1,6 +1,5 @@
 // Replication, DR and performance (spec areas A and B): the role table, activation, streaming, paths
 // filters and how DR carries performance replication. What the area gives the world (src/areas.ts).
-import { drafted } from '../core/draft.js';
 import { simArea } from '../sim-area.js';
 import { deletePathsFilter } from './commands/delete-paths-filter.js';
 import { demote } from './commands/demote.js';
@@ -35,7 +34,7 @@ import { licenseStatusRoute } from './decide/license-status.js';
 export const replicationArea = simArea({
   name: 'replication',
   readme: 'src/areas/replication/README.md',
-  reducers: drafted({ ...replicatingPerformanceConfiguration(replicationReducers), ...filterReducers }),
+  reducers: { ...replicatingPerformanceConfiguration(replicationReducers), ...filterReducers },
   routes: [
     ...drRoutes,
     ...performanceRoutes,

@@ -15,7 +15,7 @@ import type { Reducer, ReducerTable } from '../../kernel/engine.js';
 import type { ClusterCrashed } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
 import { nextState, type ReplicationKind, type SimState } from '../core/state.js';
-import { stateBefore, throughDraft, type SimDraft } from '../core/draft.js';
+import { clustersChanged, editCluster } from '../core/reduce.js';
 import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { followingIndex, linkFacts, moveConnection, storedConnection } from './link.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
@@ -52,12 +52,14 @@ export function connectionsLostBy(state: SimState, crashed: string): { kind: Rep
   return out;
 }
 
-const loseConnections = throughDraft((d: SimDraft, e: ClusterCrashed) => {
-  for (const { kind, secondary } of connectionsLostBy(stateBefore(d), e.cluster)) {
+function loseConnections(s: SimState, e: ClusterCrashed): Partial<SimState> | null {
+  let clusters = s.clusters;
+  for (const { kind, secondary } of connectionsLostBy(s, e.cluster)) {
     // The crash ends the connection: no heartbeat crosses it from then on (heartbeats.ts).
-    moveConnection(d, kind, secondary, { type: 'lost' }, e.at);
+    clusters = editCluster(clusters, secondary, (c) => moveConnection(c, kind, { type: 'lost' }, e.at));
   }
-});
+  return clustersChanged(s, clusters);
+}
 
 /** The world's reducers, a crash also ending the connections it ends (see the head of this file). */
 export function withConnectionsLost(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
