@@ -115,12 +115,13 @@ export const syncReducers = {
     queue(a, e.at);
   }),
   'sync-attempted': (s, e: SyncAttempted) => {
-    let stores = s.stores;
+    let toStore: ((store: ExternalStore) => void) | null = null;
     const clusters = editCluster(s.clusters, e.cluster, (c) => {
-      attempted(c, e, (edit) => void (stores = editStore(stores, e.destination, edit)));
+      attempted(c, e, (edit) => void (toStore = edit));
       c.wal = advancedWal(c.wal, e.at);
     });
-    return changed(s, clusters, stores);
+    // Edited after the cluster's draft is finished: a `produce` inside another's recipe does not freeze what it makes.
+    return changed(s, clusters, toStore ? editStore(s.stores, e.destination, toStore) : s.stores);
   },
   // A fault of the store, outside every cluster: no cluster's WAL moves.
   'sync-destination-faulted': (s, e: SyncDestinationFaulted) =>
@@ -133,7 +134,7 @@ export const syncReducers = {
     ),
 } satisfies SimReducers;
 
-/** A sync or unsync attempt on a draft of the cluster; `toStore` edits the store behind the destination (the attempt reached it). */
+/** A sync or unsync attempt on a draft of the cluster; `toStore` is handed the edit of the store behind the destination (the attempt reached it), which reads nothing of the draft. */
 function attempted(c: ClusterState, e: SyncAttempted, toStore: (edit: (store: ExternalStore) => void) => void): void {
   const dest = c.sync.destinations[e.destination];
   const a = dest.associations[e.id];
@@ -153,14 +154,15 @@ function attempted(c: ClusterState, e: SyncAttempted, toStore: (edit: (store: Ex
     return;
   }
   move(a, { type: 'attempt.succeeded' }, where);
+  const remove = [...a.delivered];
   if (e.operation === 'sync') {
     const source = sourceOf(c, a);
     const wanted = externalEntries(dest.type, a.granularity, a.template, nameFieldsOf(c, dest, a), source?.data ?? null);
-    toStore((store) => applyToStore(store, a.delivered, wanted, e.cluster));
+    toStore((store) => applyToStore(store, remove, wanted, e.cluster));
     a.delivered = Object.keys(wanted);
     a.source = source?.version ?? 'none';
   } else {
-    toStore((store) => applyToStore(store, a.delivered, {}, e.cluster));
+    toStore((store) => applyToStore(store, remove, {}, e.cluster));
     a.delivered = [];
     a.source = '';
   }
