@@ -122,7 +122,10 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
     // matters; every derived value is made again.
     const index: Record<string, number> = Object.assign(Object.create(null), this.index);
     index[name] = this.names.length;
-    return new ClusterTable(Object.freeze(index), Object.freeze([...this.names, name]), this.clusters.push(cluster), undefined, { base: new WeakRef(this), names: [name] });
+    // No record of the table it was made from: a WeakRef keeps its target alive until the end of
+    // the job that made it, and the world's creation adds every cluster in one job (which clusters
+    // it changed is then found by comparing them).
+    return new ClusterTable(Object.freeze(index), Object.freeze([...this.names, name]), this.clusters.push(cluster));
   }
 
   /**
