@@ -14,7 +14,7 @@ import type { Topology } from '../../src/areas/cluster/genesis.js';
 import type { SimEvent } from '../../src/areas/core/events.js';
 import type { SimState } from '../../src/areas/core/state.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
-import { foldEvents } from '../../src/kernel/engine.js';
+import { applyEvent } from '../../src/kernel/engine.js';
 import { readHistory, toJsonl } from '../../src/kernel/persist.js';
 import { isKnownEventType, reducers, World } from '../../src/world.js';
 import { collect, cpuMs, interleave, median, time, warmUp } from '../lib/measure.js';
@@ -175,7 +175,10 @@ try {
   delivered(many, 'p', ['s1', 's2', 's3']);
   delivered(few, 'p', ['s1', 's2', 's3']);
   const fold = (c: { before: SimState; events: SimEvent[] }) => () => {
-    for (let i = 0; i < 10; i++) foldEvents(c.before, c.events, reducers);
+    for (let i = 0; i < 10; i++) {
+      let state = c.before;
+      for (const e of c.events) state = applyEvent(state, e, reducers);
+    }
   };
   const f = interleave(fold(cm), fold(cf), quick ? 3 : 7);
   rows.push({

@@ -6,7 +6,7 @@ import type { ReducerTable } from '../kernel/engine.js';
 import type { SimEvent } from './core/events.js';
 import type { Route } from './core/http/route.js';
 import type { SimState } from './core/state.js';
-import { throughDraft, type DraftReducer } from './core/draft.js';
+import type { SimReducer } from './core/reduce.js';
 import type { MonitorFactory } from './monitoring/types.js';
 import type { CommandFamily } from './property/command.js';
 import type { StepDeclaration } from './core/steps.js';
@@ -14,18 +14,13 @@ import type { StepDeclaration } from './core/steps.js';
 /** An area of the simulator: the kernel's contract, and the scenario steps it declares (core/steps.ts). */
 export type SimArea = Area<SimState, SimEvent, Route, MonitorFactory, CommandFamily> & { readonly steps: readonly StepDeclaration<any>[] };
 
-/** An area's reducers as it writes them: edits of a draft whose clusters are a plain record (cluster/draft.ts), some with direct forms. */
-export type SimReducers = { [K in SimEvent['type']]?: DraftReducer<Extract<SimEvent, { type: K }>> };
+/** An area's reducers, by event type (core/reduce.ts). */
+export type SimReducers = { [K in SimEvent['type']]?: SimReducer<Extract<SimEvent, { type: K }>> };
 
 type Parts = Parameters<typeof defineArea<SimState, SimEvent, Route, MonitorFactory, CommandFamily>>[0];
 
-/**
- * An area of the simulator, with the parts it has (the others empty). Its reducers go into the
- * world's table as direct forms that draft through the opened clusters (`throughDraft`).
- */
+/** An area of the simulator, with the parts it has (the others empty), and the scenario steps it declares. */
 export const simArea = (parts: Omit<Parts, 'reducers'> & { reducers?: SimReducers; steps?: readonly StepDeclaration<any>[] }): SimArea => {
   const { reducers, steps = [], ...rest } = parts;
-  const table: Record<string, unknown> = {};
-  for (const [type, r] of Object.entries(reducers ?? {}) as [string, DraftReducer<SimEvent>][]) table[type] = throughDraft(r);
-  return { ...defineArea({ ...rest, reducers: table as ReducerTable<SimState, SimEvent> }), steps };
+  return { ...defineArea({ ...rest, reducers: (reducers ?? {}) as ReducerTable<SimState, SimEvent> }), steps };
 };

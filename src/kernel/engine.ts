@@ -1,18 +1,7 @@
 // The event-sourced core. The log is the single source of truth: state is the fold of reducers over
 // the events in order, so replaying a log rebuilds the same state without running any handler, clock
 // or random generator. Every appended event is also published on an rxjs stream for observers.
-import { produce, setUseStrictIteration } from 'immer';
 import { Subject, type Observable } from 'rxjs';
-
-// Speed (profiled in BENCHMARKS.md): when immer finalises a draft it visits every property
-// of every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
-// non-enumerable properties too); the state is plain JSON-like data with neither, so Object.keys
-// visits exactly the same properties, and is cheaper. Only the engine drafts state.
-setUseStrictIteration(false);
-
-// immer's auto-freeze stays on: frozen subtrees are skipped when a draft is finalised, which is
-// what makes sharing structure between clusters (a secondary holding its primary's storage) cheap.
-// Without it every event would walk every object it touches, shared or not.
 
 /** What every event carries: its kind, its virtual time, and its place in the log. */
 export interface BaseEvent {
@@ -24,40 +13,19 @@ export interface BaseEvent {
 }
 
 /**
- * A reducer writes one event's effect onto a draft of the state (immer style). It may also carry a
- * `direct` form, used by the engine instead of a draft (see `DirectForm`); or be a direct form alone
- * (`DirectReducer`), for a state immer cannot draft whole.
+ * A reducer: one event's effect on the state, as a plain function of the state before it. It returns
+ * the top-level fields of the state that change, as new frozen objects sharing everything unchanged,
+ * or null when nothing changes; the engine moves the clock and builds the new frozen root. A reducer
+ * may build what it returns any way it likes (immer's `produce` on the one object it edits, or
+ * literals where a benchmark asked for them); it never changes the state it is given.
  */
-export type Reducer<S, E extends BaseEvent> = ImmerReducer<S, E> | DirectReducer<S, E>;
-
-/** A reducer with a draft form, and maybe a direct one for the cases it covers. */
-type ImmerReducer<S, E extends BaseEvent> = ((draft: S, event: E) => void) & { direct?: DirectForm<S, E> };
-
-/**
- * A reducer that is a direct form only: it answers every event (never undefined). A state holding
- * a persistent structure immer does not draft has its reducers drafted by whoever knows how to open
- * that structure as plain objects (the simulator's clusters: src/areas/core/draft.ts).
- */
-export interface DirectReducer<S, E extends BaseEvent> {
-  direct: (state: S, event: E) => Partial<S> | null;
-}
-
-/**
- * The same effect as a reducer's draft form, built without a draft, for the hottest events (a KV
- * write, time passing): it returns the top-level fields of the state that change, as new frozen
- * objects sharing everything unchanged (exactly what immer would have produced), or null when
- * nothing changes; or undefined to leave this event to the draft form (a direct form may cover
- * only the common cases). The engine moves the clock and freezes the new root. Speed:
- * an immer draft costs a proxy per level and a walk over every property of every copied object at
- * the end (a mount's whole key map on each write); this builds the same objects directly.
- */
-export type DirectForm<S, E extends BaseEvent> = (state: S, event: E) => Partial<S> | null | undefined;
+export type Reducer<S, E extends BaseEvent> = (state: S, event: E) => Partial<S> | null;
 
 /** The reducers of every event type; an unknown type is refused rather than silently ignored. */
 export type ReducerTable<S, E extends BaseEvent> = { [K in E['type']]?: Reducer<S, Extract<E, { type: K }>> } & { [ROOT]?: Assemble<S> };
 
 /**
- * How a table's state is rebuilt from a direct form's answer (the fields it changed) and the clock:
+ * How a table's state is rebuilt from a reducer's answer (the fields it changed) and the clock:
  * a new frozen root. Without one, the engine spreads the state, which for a frozen object is V8's
  * slow path (~110 ns for a root of seven fields); the owner of the state, knowing its
  * fields, can name them in a literal instead (src/areas/core/state.ts `nextState`).
@@ -134,30 +102,15 @@ export function applyEvent<S extends { now: number }, E extends BaseEvent>(state
   // applied as a no-op, while any other unknown type is refused.
   const reducer = isEventType(reducers, event.type) ? (reducers[event.type as E['type']] as Reducer<S, E>) : undefined;
   if (reducer === undefined || reducer === null) throw new UnknownEventError(String(event.type));
-  const changed = reducer.direct?.(state, event);
-  if (changed !== undefined) {
-    const now = event.at > state.now ? event.at : state.now;
-    // As immer: the very same state when nothing changed, else a new frozen root.
-    if (changed === null && now === state.now) return state;
-    const assemble = reducers[ROOT];
-    return assemble ? assemble(state, changed ?? {}, now) : Object.freeze({ ...state, ...changed, now });
-  }
-  if (typeof reducer !== 'function') throw new Error(`the direct reducer of ${JSON.stringify(event.type)} left the event to a draft form it does not have`);
-  return produce(state, (draft) => {
-    const d = draft as S;
-    if (event.at > d.now) d.now = event.at;
-    reducer(d, event);
-  });
+  const changed = reducer(state, event);
+  const now = event.at > state.now ? event.at : state.now;
+  // The very same state when nothing changed, else a new frozen root.
+  if (changed === null && now === state.now) return state;
+  const assemble = reducers[ROOT];
+  return assemble ? assemble(state, changed ?? {}, now) : Object.freeze({ ...state, ...changed, now });
 }
 
 /** Whether the table has a reducer for this type (its own entry: no inherited member counts). */
 export function isEventType(reducers: object, type: unknown): boolean {
   return typeof type === 'string' && Object.hasOwn(reducers, type);
-}
-
-/** Folds a whole log onto an initial state: replay. */
-export function foldEvents<S extends { now: number }, E extends BaseEvent>(initial: S, events: Iterable<E>, reducers: ReducerTable<S, E>): S {
-  let state = initial;
-  for (const e of events) state = applyEvent(state, e, reducers);
-  return state;
 }

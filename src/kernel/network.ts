@@ -115,7 +115,7 @@ function withNetwork(s: WithNetwork, change: Partial<NetworkState>): { network: 
   return { network: Object.freeze({ ...s.network, ...change }) };
 }
 
-/** `record` with `keys` set to true: a new frozen copy, or null when each already was (as immer leaves it). */
+/** `record` with `keys` set to true: a new frozen copy, or null when each already was. */
 function withKeys(record: Record<string, true>, keys: readonly string[]): Record<string, true> | null {
   let next: Record<string, true> | null = null;
   for (const k of keys) {
@@ -139,7 +139,7 @@ function withoutKeys(record: Record<string, true>, keys: readonly string[]): Rec
 
 /**
  * The network's slowed links once `keys` (null: every link) are healed, or null when that changes
- * none; `slow` is absent from the network once no link is slowed, as the draft form leaves it.
+ * none; `slow` is absent from the network once no link is slowed.
  */
 function healedSlow(net: NetworkState, keys: readonly string[] | null): NetworkState | null {
   if (!net.slow) return null;
@@ -151,85 +151,39 @@ function healedSlow(net: NetworkState, keys: readonly string[] | null): NetworkS
 
 /**
  * Reducers of the network's events, over any state that has a `network` field. Faults are frequent
- * in property runs (a quarter of their events), so each has a direct form building what
- * its draft form builds (test/kernel/network-direct.test.ts): a new network only when a record
- * changed (cutting a link already cut changes nothing), except a heal of every link, which always
- * sets a new empty record.
+ * in property runs (a quarter of their events), so each builds only what changes: a new network
+ * only when a record changed (cutting a link already cut changes nothing), except a heal of every
+ * link, which always sets a new empty record.
  */
 export const networkReducers = {
-  'links-cut': Object.assign(
-    (d: WithNetwork, e: LinksCut) => {
-      for (const [a, b] of e.links) d.network.cut[linkKey(a, b)] = true;
-    },
-    {
-      direct: (s: WithNetwork, e: LinksCut) => {
-        const cut = withKeys(s.network.cut, e.links.map(([a, b]) => linkKey(a, b)));
-        return cut && withNetwork(s, { cut });
-      },
-    },
-  ),
-  'links-slowed': Object.assign(
-    (d: WithNetwork, e: LinksSlowed) => {
-      if (e.links.length === 0) return;
-      d.network.slow ??= {};
-      for (const [a, b] of e.links) d.network.slow[linkKey(a, b)] = e.latencyMs;
-    },
-    {
-      direct: (s: WithNetwork, e: LinksSlowed) => {
-        // Slowing a link to the latency it already has changes nothing (as immer leaves it).
-        if (e.links.every(([a, b]) => s.network.slow?.[linkKey(a, b)] === e.latencyMs)) return null;
-        const slow = { ...(s.network.slow ?? {}) };
-        for (const [a, b] of e.links) slow[linkKey(a, b)] = e.latencyMs;
-        return withNetwork(s, { slow: Object.freeze(slow) });
-      },
-    },
-  ),
-  'links-healed': Object.assign(
-    (d: WithNetwork, e: LinksHealed) => {
-      if (e.links === 'all') d.network.cut = {};
-      else for (const [a, b] of e.links) delete d.network.cut[linkKey(a, b)];
-      if (d.network.slow) {
-        if (e.links === 'all') delete d.network.slow;
-        else {
-          for (const [a, b] of e.links) delete d.network.slow[linkKey(a, b)];
-          if (Object.keys(d.network.slow).length === 0) delete d.network.slow;
-        }
-      }
-    },
-    {
-      direct: (s: WithNetwork, e: LinksHealed) => {
-        const keys = e.links === 'all' ? null : e.links.map(([a, b]) => linkKey(a, b));
-        const unslowed = healedSlow(s.network, keys);
-        const base = { network: unslowed ?? s.network };
-        if (keys === null) return withNetwork(base, { cut: Object.freeze({}) });
-        const cut = withoutKeys(s.network.cut, keys);
-        if (cut) return withNetwork(base, { cut });
-        return unslowed && { network: Object.freeze(unslowed) };
-      },
-    },
-  ),
-  'cluster-crashed': Object.assign(
-    (d: WithNetwork, e: ClusterCrashed) => {
-      d.network.down[e.cluster] = true;
-    },
-    {
-      direct: (s: WithNetwork, e: ClusterCrashed) => {
-        const down = withKeys(s.network.down, [e.cluster]);
-        return down && withNetwork(s, { down });
-      },
-    },
-  ),
-  'cluster-restarted': Object.assign(
-    (d: WithNetwork, e: ClusterRestarted) => {
-      delete d.network.down[e.cluster];
-    },
-    {
-      direct: (s: WithNetwork, e: ClusterRestarted) => {
-        const down = withoutKeys(s.network.down, [e.cluster]);
-        return down && withNetwork(s, { down });
-      },
-    },
-  ),
+  'links-cut': (s: WithNetwork, e: LinksCut) => {
+    const cut = withKeys(s.network.cut, e.links.map(([a, b]) => linkKey(a, b)));
+    return cut && withNetwork(s, { cut });
+  },
+  'links-slowed': (s: WithNetwork, e: LinksSlowed) => {
+    // Slowing a link to the latency it already has changes nothing.
+    if (e.links.every(([a, b]) => s.network.slow?.[linkKey(a, b)] === e.latencyMs)) return null;
+    const slow = { ...(s.network.slow ?? {}) };
+    for (const [a, b] of e.links) slow[linkKey(a, b)] = e.latencyMs;
+    return withNetwork(s, { slow: Object.freeze(slow) });
+  },
+  'links-healed': (s: WithNetwork, e: LinksHealed) => {
+    const keys = e.links === 'all' ? null : e.links.map(([a, b]) => linkKey(a, b));
+    const unslowed = healedSlow(s.network, keys);
+    const base = { network: unslowed ?? s.network };
+    if (keys === null) return withNetwork(base, { cut: Object.freeze({}) });
+    const cut = withoutKeys(s.network.cut, keys);
+    if (cut) return withNetwork(base, { cut });
+    return unslowed && { network: Object.freeze(unslowed) };
+  },
+  'cluster-crashed': (s: WithNetwork, e: ClusterCrashed) => {
+    const down = withKeys(s.network.down, [e.cluster]);
+    return down && withNetwork(s, { down });
+  },
+  'cluster-restarted': (s: WithNetwork, e: ClusterRestarted) => {
+    const down = withoutKeys(s.network.down, [e.cluster]);
+    return down && withNetwork(s, { down });
+  },
   // Only the clock moves (the engine's part): the drop is the bus's record.
-  'message-dropped': Object.assign((_d: WithNetwork, _e: MessageDropped) => {}, { direct: () => null }),
+  'message-dropped': (_s: WithNetwork, _e: MessageDropped) => null,
 };

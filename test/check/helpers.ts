@@ -2,14 +2,13 @@
 // with a Watch that sees every response; a broken one is an observation built by hand: real events
 // folded by the world's reducers (a handler that emitted what it must not), or a real step whose
 // resulting state is edited (a reducer that did what it must not).
-import { draftState, type SimDraft } from '../../src/areas/core/draft.js';
+import { produce } from 'immer';
 import { foldEvent, Watch } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation, ResponseObservation } from '../../src/areas/monitoring/types.js';
 import type { ApiRequest, ApiResponse } from '../../src/kernel/http/http.js';
 import type { SimEvent } from '../../src/areas/core/events.js';
-import type { SimState } from '../../src/areas/core/state.js';
-import { World, reducers } from '../../src/world.js';
-import { foldEvents } from '../../src/kernel/engine.js';
+import type { ClusterState, SimState } from '../../src/areas/core/state.js';
+import { World } from '../../src/world.js';
 
 export const DR = 'sys/replication/dr';
 export const PERF = 'sys/replication/performance';
@@ -115,13 +114,25 @@ export function world(names: string[] = ['east', 'west', 'south'], options: { se
 /** An observation of hand-written events after `before`, folded by the world's own reducers. */
 export function folded(before: SimState, events: SimEvent[], responses: ResponseObservation[] = []): Observation {
   const stamped = events.map((e, i) => ({ ...e, seq: 1_000_000 + i }) as SimEvent);
-  return { before, events: stamped, state: foldEvents(before, stamped, reducers), responses, fold: foldEvent };
+  return { before, events: stamped, state: stamped.reduce(foldEvent, before), responses, fold: foldEvent };
+}
+
+/** A state with its clusters as a plain record, for a test to break by hand. */
+export type OpenedState = Omit<SimState, 'clusters'> & { clusters: Record<string, ClusterState> };
+
+/** The state edited by `recipe` on an immer draft of it, its clusters opened as a plain record (no cluster may be removed). */
+export function editedState(state: SimState, recipe: (draft: OpenedState) => void): SimState {
+  const opened: OpenedState = { ...state, clusters: state.clusters.toJSON() };
+  const after = produce(opened, recipe);
+  let clusters = state.clusters;
+  for (const name in after.clusters) clusters = clusters.set(name, after.clusters[name]);
+  return Object.freeze({ ...after, clusters });
 }
 
 /** An observation whose resulting state (after every event) is the real one edited by `recipe`. */
-export function edited(o: Observation, recipe: (draft: SimDraft) => void): Observation {
-  const states = o.events.map((_, i) => (i === o.events.length - 1 ? draftState(o.state, recipe) : (o.states?.[i] ?? o.state)));
-  return { ...o, state: draftState(o.state, recipe), states: o.events.length ? states : undefined };
+export function edited(o: Observation, recipe: (draft: OpenedState) => void): Observation {
+  const states = o.events.map((_, i) => (i === o.events.length - 1 ? editedState(o.state, recipe) : (o.states?.[i] ?? o.state)));
+  return { ...o, state: editedState(o.state, recipe), states: o.events.length ? states : undefined };
 }
 
 /** A step observed by hand: runs `act` on the world and returns what a watch would show. */

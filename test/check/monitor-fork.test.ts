@@ -4,7 +4,6 @@
 // findings from forked monitors must equal those of fresh monitors shown its whole path, for every
 // monitor of the catalogue; siblings fork the same parent after one another, so a fork that shared
 // memory with its parent or a sibling would show here.
-import { draftState } from '../../src/areas/core/draft.js';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../src/check/catalogue.js';
 import type { Finding, Monitor, MonitorFactory, Observation } from '../../src/areas/monitoring/types.js';
@@ -19,7 +18,7 @@ import { revokedStaysBarred } from '../../src/areas/replication/monitors/revoked
 import { twoPrimaries } from '../../src/areas/replication/monitors/two-primaries.js';
 import { wipeOnEnable } from '../../src/areas/replication/monitors/wipe-on-enable.js';
 import { emptyKeyMap } from '../../src/areas/core/keymap.js';
-import { DR, PERF, edited, folded, stepOf, world } from './helpers.js';
+import { DR, PERF, edited, editedState, folded, stepOf, world } from './helpers.js';
 import { ROLE_FAMILIES, capabilitiesFor, cloneModel, clusterNames, enumerateCommands, freshOperator, initialModel, ModelMismatch, Operator, type Model } from '../../src/explore/commands/index.js';
 import { keyOwnersOf, type Ref } from '../../src/explore/commands/operator.js';
 import { World } from '../../src/world.js';
@@ -138,7 +137,7 @@ describe('Monitor.fork keeps each monitor’s memory apart', () => {
   it('two-primaries: what was reported while the condition lasts', () => {
     const w = World.create({ east: {}, west: {} }, { seed: 1 });
     const withRoles = (west: 'primary' | 'secondary.demoted'): SimState =>
-      draftState(w.state, (d) => {
+      editedState(w.state, (d) => {
         d.clusters.east.replication.dr = { ...d.clusters.east.replication.dr, role: 'primary', clusterId: 's' };
         d.clusters.west.replication.dr = { ...d.clusters.west.replication.dr, role: west, clusterId: 's' };
       });

@@ -8,8 +8,8 @@ import { networkReducers } from '../../src/kernel/network.js';
 
 type S = { now: number; n: number };
 type E = { type: 'a' | 'b'; at: number };
-const a = defineArea<S, E, string, never, never>({ name: 'one', readme: 'x', reducers: { a: (d) => void (d.n += 1) }, routes: ['r1', 'r2'], mountRoutes: { kv: ['k1'] } });
-const b = defineArea<S, E, string, never, never>({ name: 'two', readme: 'y', reducers: { b: (d) => void (d.n += 2) }, routes: ['r3'], mountRoutes: { kv: ['k2'] } });
+const a = defineArea<S, E, string, never, never>({ name: 'one', readme: 'x', reducers: { a: (s) => ({ n: s.n + 1 }) }, routes: ['r1', 'r2'], mountRoutes: { kv: ['k1'] } });
+const b = defineArea<S, E, string, never, never>({ name: 'two', readme: 'y', reducers: { b: (s) => ({ n: s.n + 2 }) }, routes: ['r3'], mountRoutes: { kv: ['k2'] } });
 
 describe('the area contract', () => {
   it('joins each part in the list\'s order', () => {
@@ -20,9 +20,9 @@ describe('the area contract', () => {
   });
 
   it('refuses an event type reduced by two areas, or by an area and the kernel', () => {
-    const again = defineArea<S, E, string, never, never>({ name: 'three', readme: 'z', reducers: { a: () => {} } });
+    const again = defineArea<S, E, string, never, never>({ name: 'three', readme: 'z', reducers: { a: () => null } });
     expect(() => gatherReducers([a, again])).toThrow('event type a is reduced by area one and by area three');
-    expect(() => gatherReducers([a], { a: () => {} })).toThrow('event type a is reduced by the kernel and by area one');
+    expect(() => gatherReducers([a], { a: () => null })).toThrow('event type a is reduced by the kernel and by area one');
   });
 
   it('the world\'s reducer table is the network\'s and the six areas\' of src/areas.ts, each event type once', () => {

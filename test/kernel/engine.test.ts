@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, hashOf } from '../../src/kernel/canonical.js';
-import { EventStore, foldEvents, UnknownEventError, type BaseEvent } from '../../src/kernel/engine.js';
+import { applyEvent, EventStore, UnknownEventError, type BaseEvent, type Reducer } from '../../src/kernel/engine.js';
 import { parseHistory, toJsonl } from '../../src/kernel/persist.js';
 
 interface S {
@@ -10,12 +10,8 @@ interface S {
 }
 type E = (BaseEvent & { type: 'added'; n: number }) | (BaseEvent & { type: 'named'; name: string });
 const reducers = {
-  added: (d: S, e: Extract<E, { type: 'added' }>) => {
-    d.total += e.n;
-  },
-  named: (d: S, e: Extract<E, { type: 'named' }>) => {
-    d.items.push(e.name);
-  },
+  added: (s: S, e: Extract<E, { type: 'added' }>) => ({ total: s.total + e.n }),
+  named: (s: S, e: Extract<E, { type: 'named' }>) => ({ items: [...s.items, e.name] }),
 };
 const initial = (): S => ({ now: 0, total: 0, items: [] });
 
@@ -52,8 +48,9 @@ describe('event store', () => {
     const store = new EventStore<S, E>(initial(), reducers);
     store.append({ type: 'added', at: 1, n: 4 }, { type: 'named', at: 2, name: 'b' });
     const end = { events: 2, rng: [1, 2, 3, 4], stateHash: hashOf(store.state) };
-    const replayed = foldEvents(initial(), parseHistory<E>(toJsonl(store.log, end)).events, reducers);
-    expect(hashOf(replayed)).toBe(hashOf(store.state));
+    const replayed = new EventStore<S, E>(initial(), reducers);
+    replayed.append(...parseHistory<E>(toJsonl(store.log, end)).events);
+    expect(hashOf(replayed.state)).toBe(hashOf(store.state));
   });
 });
 
@@ -73,5 +70,31 @@ describe('canonical JSON and JSONL', () => {
     const store = new EventStore<S, E>(initial(), reducers);
     for (const type of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf'])
       expect(() => store.append({ type, at: 0 } as unknown as E)).toThrow(UnknownEventError);
+  });
+});
+
+describe('the engine applying a reducer', () => {
+  interface S {
+    now: number;
+    n: number;
+    log: string[];
+  }
+  type E = BaseEvent & { type: 'bump'; by: number };
+  // Nothing changes for a step of 0.
+  const bump: Reducer<S, E> = (s, e) => (e.by === 0 ? null : { n: s.n + e.by });
+  const table = { bump };
+  const ev = (at: number, by: number): E => ({ type: 'bump', at, by });
+  const s0: S = Object.freeze({ now: 5, n: 0, log: Object.freeze([]) as unknown as string[] });
+
+  it('gives back the very state when nothing changes and the clock stays', () => {
+    expect(applyEvent(s0, ev(3, 0), table)).toBe(s0);
+  });
+
+  it('moves the clock and freezes a new root, sharing the rest', () => {
+    const s1 = applyEvent(s0, ev(9, 2), table);
+    expect(s1).toEqual({ now: 9, n: 2, log: [] });
+    expect(Object.isFrozen(s1)).toBe(true);
+    expect(s1.log).toBe(s0.log);
+    expect(applyEvent(s0, ev(9, 0), table)).toEqual({ now: 9, n: 0, log: [] });
   });
 });

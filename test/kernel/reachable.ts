@@ -1,4 +1,4 @@
-// Every object reachable from a state, with its path: the direct-form tests check each is frozen.
+// Every object reachable from a state, with its path: the reducer tests check each is frozen.
 import { isMap } from 'immutable';
 import { ClusterTable } from '../../src/areas/core/cluster-table.js';
 

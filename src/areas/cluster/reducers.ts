@@ -1,40 +1,28 @@
 // How the core events change the world state. Replication's own events have their reducers beside
 // their handlers' domain code; the world composes all tables into one.
 //
-// The KV events and `time-advanced` are the bulk of every log, so their reducers also carry a
-// `direct` form (engine.ts, `DirectForm`) that builds the next state without an immer draft. Each is
-// written once, as a pure function from a cluster to the next cluster (`onCluster`), and serves both
-// forms. What they build is what immer builds from the same edit: new frozen objects along the path
-// that changed (data included, deeply frozen), every other object shared, keys in the same order.
-import type { DraftReducer, SimDraft } from '../core/draft.js';
-import { current, isDraft } from 'immer';
-import type { DirectForm } from '../../kernel/engine.js';
+// The KV events are the bulk of every log, so their reducers are pure steps from a cluster to the
+// next cluster (`onClusterStep`) built with literals rather than an immer draft: new frozen objects
+// along the path that changed (data included, deeply frozen), every other object shared, keys in
+// the record's own order (state.ts `copyCluster`). The rarer events edit their cluster with immer
+// (core/reduce.ts `onCluster`).
 import { own } from '../../kernel/own.js';
 import type { KvConfigWritten, KvDeleted, KvMetadataWritten, KvWritten, MountDisabled, MountEnabled, ServerConfigReloaded, TimeAdvanced, WorldCreated } from '../core/events.js';
 import { emptyKeyMap, recordAt } from '../core/keymap.js';
-import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, SimState, Storage } from '../core/state.js';
+import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, Storage } from '../core/state.js';
 import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
 import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from '../core/versions.js';
-import { withCluster } from '../core/changed.js';
+import { onCluster, type SimReducer } from '../core/reduce.js';
+import type { SimReducers } from '../sim-area.js';
 
 const freeze = Object.freeze;
 
-/**
- * A reducer of an event on one cluster, from a pure step `(cluster, event) → next cluster, or null
- * for no change`. Its draft form puts the step's result into the draft; its direct form into a new
- * `clusters` map.
- */
-function onCluster<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten>(step: (c: ClusterState, e: E) => ClusterState | null): DraftReducer<E> {
-  const draftForm = (d: SimDraft, e: E) => {
-    const c = d.clusters[e.cluster];
-    const next = step(isDraft(c) ? current(c) : c, e);
-    if (next) d.clusters[e.cluster] = next;
-  };
-  const direct: DirectForm<SimState, E> = (s, e) => {
+/** The reducer of an event on one cluster, from a pure step `(cluster, event) → next cluster, or null for no change`. */
+function onClusterStep<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten>(step: (c: ClusterState, e: E) => ClusterState | null): SimReducer<E> {
+  return (s, e) => {
     const next = step(s.clusters.named(e.cluster), e);
-    return next && { clusters: withCluster(s.clusters, e.cluster, next) };
+    return next && { clusters: s.clusters.set(e.cluster, next) };
   };
-  return Object.assign(draftForm, { direct });
 }
 
 /** The cluster with its storage replaced and its WAL advanced: what every write to storage does. */
@@ -53,7 +41,7 @@ function withStorage(c: ClusterState, storage: Storage, at: number): ClusterStat
 function withKeys(c: ClusterState, mount: string, keys: KeyMap, at: number): ClusterState {
   const s = c.storage;
   const next: Storage = { namespaces: s.namespaces, mounts: s.mounts, kv: freeze({ ...s.kv, [mount]: keys }), tokens: s.tokens, keyring: s.keyring };
-  // The optional parts, in the order a draft adds them, only when the cluster has them.
+  // The optional parts, in the order an edit adds them, only when the cluster has them.
   if (s.policies !== undefined) next.policies = s.policies;
   if (s.tokenRoles !== undefined) next.tokenRoles = s.tokenRoles;
   if (s.namespacePolicies !== undefined) next.namespacePolicies = s.namespacePolicies;
@@ -128,42 +116,33 @@ function kvMetadataWritten(c: ClusterState, e: KvMetadataWritten): ClusterState 
   return withKeys(c, e.mount, keys.set(e.key, rec), e.at);
 }
 
-const timeAdvanced: DraftReducer<TimeAdvanced> = Object.assign(
-  (_d: SimDraft, _e: TimeAdvanced) => {
-    // The engine moves `now` to the event's time; nothing else changes.
-  },
-  { direct: () => null },
-);
-
 export const coreReducers = {
-  'world-created': (d: SimDraft, e: WorldCreated) => {
-    d.seed = e.seed;
-    d.network.latencyMs = e.latencyMs;
-    for (const c of e.clusters) d.clusters[c.name] = c;
-    d.operators = e.operators;
+  'world-created': (s, e: WorldCreated) => {
+    let clusters = s.clusters;
+    for (const c of e.clusters) clusters = clusters.set(c.name, deepFreeze(c));
+    const network = e.latencyMs === s.network.latencyMs ? s.network : { ...s.network, latencyMs: e.latencyMs };
+    // The world's first state: every record in it frozen, as in every state after an event.
+    return { seed: e.seed, network: deepFreeze(network), clusters, operators: deepFreeze(e.operators), stores: deepFreeze(s.stores) };
   },
-  'time-advanced': timeAdvanced,
-  'kv-written': onCluster(kvWritten),
-  'kv-deleted': onCluster(kvDeleted),
-  'kv-config-written': onCluster(kvConfigWritten),
-  'kv-metadata-written': onCluster(kvMetadataWritten),
+  // The engine moves `now` to the event's time; nothing else changes.
+  'time-advanced': (_s, _e: TimeAdvanced) => null,
+  'kv-written': onClusterStep(kvWritten),
+  'kv-deleted': onClusterStep(kvDeleted),
+  'kv-config-written': onClusterStep(kvConfigWritten),
+  'kv-metadata-written': onClusterStep(kvMetadataWritten),
   // A mount is replicated configuration (a local one reaches DR secondaries only): its change advances the WAL.
-  'mount-enabled': (d: SimDraft, e: MountEnabled) => {
-    const c = d.clusters[e.cluster];
+  'mount-enabled': onCluster((c, e: MountEnabled) => {
     c.storage.mounts[e.mount.path] = e.mount;
     c.wal = { last: c.wal.last + 1, lastAt: e.at };
-  },
-  'mount-disabled': (d: SimDraft, e: MountDisabled) => {
-    const c = d.clusters[e.cluster];
+  }),
+  'mount-disabled': onCluster((c, e: MountDisabled) => {
     delete c.storage.mounts[e.mount];
     delete c.storage.kv[e.mount];
     c.wal = { last: c.wal.last + 1, lastAt: e.at };
-  },
+  }),
   // The server's own configuration: not storage, not replicated, no WAL. Back to the default, it is absent again.
-  'server-config-reloaded': (d: SimDraft, e: ServerConfigReloaded) => {
-    const c = d.clusters[e.cluster];
+  'server-config-reloaded': onCluster((c, e: ServerConfigReloaded) => {
     if (e.enableUnauthenticatedAccess.length) c.serverConfig = { enableUnauthenticatedAccess: [...e.enableUnauthenticatedAccess] };
     else delete c.serverConfig;
-  },
-};
-
+  }),
+} satisfies SimReducers;

@@ -15,8 +15,10 @@
 // as the clusters a change sets keep them valid (`Derived.keeps`), so a KV write or a WAL delivered
 // does not rebuild an index over every cluster.
 //
-// Draft reducers (immer) edit a plain record instead: src/areas/core/draft.ts opens one and folds
-// the clusters it changed back into a table.
+// A table made by setting a cluster remembers, weakly, the table it was made from and the name it
+// set, so which clusters an event changed (`changedSince`) costs a look at what it set, not a
+// comparison of every cluster: the bus's sources and the WAL snapshots' upkeep read it after every
+// event.
 import { List } from 'immutable';
 
 /** A name's position in the world's order; null-prototype, so no request-derived name finds an inherited member. */
@@ -30,6 +32,17 @@ export interface Derived<C, T> {
   keeps(was: C, now: C): boolean;
   build(clusters: ClusterTable<C & { readonly name: string }>): T;
 }
+
+/** The table a table was made from by `set` (held weakly: no table keeps those before it alive), and the names it set. */
+interface MadeFrom {
+  base: WeakRef<object>;
+  names: readonly string[];
+}
+
+const NONE: readonly string[] = Object.freeze([]);
+
+/** How many `set`s back `changedSince` follows the tables made from one another (an event sets a handful of clusters). */
+const STEPS_BACK = 8;
 
 /** What a table made lazily: its clusters as an array, and derived values (a table is frozen; this is its one mutable part). */
 interface Memo {
@@ -50,6 +63,7 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
     readonly names: readonly string[],
     private readonly clusters: List<ClusterState>,
     derived?: [Derived<any, unknown>, unknown][],
+    private readonly from?: MadeFrom,
   ) {
     this.memo = derived ? { derived } : {};
     Object.freeze(this);
@@ -102,13 +116,39 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
     if (i !== undefined) {
       const was = this.clusters.get(i)!;
       if (was === cluster) return this;
-      return new ClusterTable(this.index, this.names, this.clusters.set(i, cluster), this.kept(was, cluster));
+      return new ClusterTable(this.index, this.names, this.clusters.set(i, cluster), this.kept(was, cluster), { base: new WeakRef(this), names: [name] });
     }
     // A new cluster: only the world's creation adds them, so copying the index here costs nothing that
     // matters; every derived value is made again.
     const index: Record<string, number> = Object.assign(Object.create(null), this.index);
     index[name] = this.names.length;
+    // No record of the table it was made from: a WeakRef keeps its target alive until the end of
+    // the job that made it, and the world's creation adds every cluster in one job (which clusters
+    // it changed is then found by comparing them).
     return new ClusterTable(Object.freeze(index), Object.freeze([...this.names, name]), this.clusters.push(cluster));
+  }
+
+  /**
+   * The names of the clusters that differ from `before` (changed or added), in the table's order:
+   * read from the tables this one was made from when it was made from `before` by a few `set`s,
+   * else by comparing the clusters one by one (a fork's first look, a test).
+   */
+  changedSince(before: ClusterTable<ClusterState>): readonly string[] {
+    if (before === this) return NONE;
+    const from = this.from;
+    if (from !== undefined && from.base.deref() === before) return from.names;
+    let names: string[] | null = null;
+    let table: ClusterTable<ClusterState> | undefined = this;
+    for (let step = 0; step < STEPS_BACK && table?.from !== undefined; step++) {
+      const name = table.from.names[0];
+      if (!(names ??= []).includes(name)) names.push(name);
+      table = table.from.base.deref() as ClusterTable<ClusterState> | undefined;
+      // A cluster set and then set back to what it was did not change.
+      if (table === before) return names.filter((n) => before.get(n) !== this.get(n)).sort((a, b) => this.index[a] - this.index[b]);
+    }
+    const changed: string[] = [];
+    for (const name of this.names) if (before.get(name) !== this.get(name)) changed.push(name);
+    return changed;
   }
 
   /** The derived values that setting `was` to `now` leaves valid (the same list when it leaves them all). */

@@ -218,7 +218,7 @@ export interface SimState extends AreaWorldState {
   now: number;
   seed: number;
   network: import('../../kernel/network.js').NetworkState;
-  /** The clusters by name: a persistent table (cluster-table.ts); draft reducers see it as a plain record (draft.ts). */
+  /** The clusters by name: a persistent table (cluster-table.ts). */
   clusters: Clusters;
   /** What each cluster's operators were handed at initialisation: root token and key shares (base64). */
   operators: Record<string, { rootToken: string; keys: string[]; tokens: Record<string, string> }>;
@@ -247,14 +247,13 @@ export function deepFreeze<T>(value: T): T {
   return Object.freeze(value);
 }
 
-// Copies for the direct reducers. Spreading a frozen object takes V8's slow path: copying
+// Copies for the reducers that build with literals (the hot ones). Spreading a frozen object takes V8's slow path: copying
 // a cluster (15 fields) or a replication record (18) with `{ ...frozen }` cost ~190 ns, a literal
 // naming the fields ~12 ns. Every cluster and replication record is made with its fields in the
 // order declared above (genesis, `emptyReplication`, and edits that keep the order of the record
-// they start from), so a literal in that order builds what a spread would, keys in the same order
-// (the direct forms' tests compare the states as order-sensitive JSON).
+// they start from), so a literal in that order builds what a spread would, keys in the same order.
 
-/** The WAL position after one more replicated write at `at`: a new frozen record (the direct forms share positions, so none is edited). */
+/** The WAL position after one more replicated write at `at`: a new frozen record (a DR secondary shares its primary's position, so none is edited in place). */
 export function advancedWal(wal: ClusterState['wal'], at: number): ClusterState['wal'] {
   return Object.freeze({ last: wal.last + 1, lastAt: at });
 }
@@ -277,7 +276,7 @@ export function copyCluster(c: ClusterState): ClusterState {
     secondaryKeys: c.secondaryKeys,
     sync: c.sync,
     plugins: c.plugins,
-    // Last, and only when set, as a draft keeps it.
+    // Last, and only when set, as an edit adds it.
     ...(c.serverConfig !== undefined ? { serverConfig: c.serverConfig } : {}),
   };
 }
@@ -286,7 +285,7 @@ export function copyCluster(c: ClusterState): ClusterState {
 const ROOT_FIELDS = new Set(['now', 'seed', 'network', 'clusters', 'operators', 'stores', 'walAsOf']);
 
 /**
- * The next state from a direct reducer's answer (the fields it changed) and the clock, as a literal
+ * The next state from a reducer's answer (the fields it changed) and the clock, as a literal
  * (engine.ts `Assemble`): what `{ ...state, ...changed, now }` frozen gives, keys in the same order,
  * without spreading a frozen object. A field it does not know falls back to the spread.
  */

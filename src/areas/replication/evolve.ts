@@ -1,13 +1,16 @@
-// How replication's events change the world state: each reducer's draft form (immer, mutation style)
-// and, for the events a run is made of, a direct form building the same values. Role changes were
+// How replication's events change the world state: most reducers edit the cluster their event names
+// (core/reduce.ts `onCluster`); a WAL delivered, the commonest event of a replicated run, builds the
+// secondary's next cluster with literals (`caughtUp`), and so does the sync that ends with the same
+// catch-up. Role changes were
 // decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; the
 // event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
 // Reducers never draw and never read a clock.
-import { clusterBefore, stateBefore, type DraftReducer, type SimDraft } from '../core/draft.js';
+import { clustersChanged, editCluster, onCluster } from '../core/reduce.js';
+import type { SimReducers } from '../sim-area.js';
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
 import { stepConnection, type Connection } from '../../../models/secondary-connection.machine.js';
-import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import type { Clusters, ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
 import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
 import { copyReplication, withReplication } from './state.js';
@@ -36,7 +39,6 @@ import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { asOfWal } from './shipping.js';
 import { emptySyncState, syncStateForPerformanceSecondary } from '../sync/sync.js';
 import { emptyPluginCatalog } from '../plugins/plugins.js';
-import { withCluster } from '../core/changed.js';
 
 /** The connection a secondary held before its role changed (storedConnection reads the role, already moved). */
 function storedConnectionWhileFollowing(r: ReplicationState): Connection {
@@ -102,54 +104,29 @@ function unionOf(a: readonly string[] = [], b: readonly string[] = []): string[]
   return extra.length ? [...a, ...extra] : (a as string[]);
 }
 
-/** The secondary catches up with its primary: storage (and, for DR, the WAL index) as the primary's now. */
-function catchUp(d: SimDraft, kind: ReplicationKind, secondaryName: string, primaryName: string, wal: number, at: number): void {
-  const s = d.clusters[secondaryName];
-  // What the primary held as of the WAL delivered (later writes are still on their way).
-  const primary = asOfWal(stateBefore(d), primaryName, wal);
-  const r = s.replication[kind];
-  s.storage = replicatedStorage(kind, primary, clusterBefore(d, secondaryName), r.secondaryId);
-  if (replicationScopes[kind].mirrorsWal) s.wal = { ...primary.wal };
-  // A performance secondary numbers its own WAL: what it applied is a change its DR secondaries receive.
-  else s.wal = advancedWal(s.wal, at);
-  // known_secondaries is replicated configuration: a secondary holds its primary's list of issued
-  // tokens (revocations and performance paths filters included) and takes it up as its own when
-  // promoted, so the others can follow it by address with the credentials, and the filters, they had.
-  r.issued = primary.replication[kind].issued;
-  // Revocations are never forgotten (each token's jti is unique): the secondary adds its primary's to its own.
-  r.revokedCredentials = unionOf(r.revokedCredentials, primary.replication[kind].revokedCredentials);
-  if (kind === 'dr') {
-    mirrorPerformance(r, primary);
-    // DR mirrors everything the primary stores: its sync destinations and associations, and its
-    // plugin catalog (sync jobs stay dormant on a DR secondary until it is promoted).
-    s.sync = primary.sync;
-    s.plugins = primary.plugins;
-  }
-  else {
-    r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
-    // Sync configuration and the plugin catalog are replicated configuration: a performance
-    // secondary reads its primary's (the namespaces it receives), forwards writes to it, and runs
-    // no sync jobs (cluster/sync.ts `runsSyncJobs`).
-    s.sync = syncStateForPerformanceSecondary(primary.sync, s.storage);
-    s.plugins = primary.plugins;
-  }
-  r.lastRemoteWal = wal;
+/**
+ * The secondary caught up with its primary as of WAL `wal` (a WAL delivered, or a merkle sync ended):
+ * its next cluster, new and frozen, everything it does not take shared. DR mirrors its primary; a
+ * performance secondary takes what its filter lets through.
+ */
+function caughtUp(s: SimState, e: { kind: ReplicationKind; cluster: string; primary: string; wal: number; at: number }): ClusterState {
+  return e.kind === 'dr' ? drCaughtUp(s, e) : performanceCaughtUp(s, e);
 }
 
 /**
- * `catchUp` for a DR delivery, built without an immer draft (engine.ts `DirectForm`: a draft of each
- * delivery would be a sixth of a write's time at 200 clusters). DR mirrors its primary, so the
- * secondary takes the primary's own storage, sync and plugins objects and WAL position (frozen, so
- * shared), its issued list and revocations: the same values, in the same key order, frozen, as the
- * draft form builds. A performance delivery (it filters what it takes) is performanceDelivered's.
+ * A DR secondary caught up, built with literals rather than an immer draft (a draft of each delivery
+ * was a sixth of a write's time at 200 clusters). DR mirrors its primary as of the WAL delivered
+ * (later writes are still on their way): the secondary takes the primary's own storage, sync and
+ * plugins objects and WAL position (frozen, so shared), its issued list and its revocations (known
+ * secondaries are replicated configuration: a secondary takes its primary's list up as its own when
+ * promoted), and mirrors its performance role.
  */
-function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
-  if (e.kind !== 'dr' || !replicationScopes.dr.mirror || !replicationScopes.dr.mirrorsWal) return undefined;
+function drCaughtUp(s: SimState, e: Parameters<typeof caughtUp>[1]): ClusterState {
   const freeze = Object.freeze;
   const secondary = s.clusters.named(e.cluster);
   const primary = asOfWal(s, e.primary, e.wal);
   const r = secondary.replication.dr;
-  // The same assignments as catchUp's on a draft, on copies in the records' own key order (state.ts).
+  // Copies in the records' own key order (state.ts).
   const dr = copyReplication(r);
   dr.issued = primary.replication.dr.issued;
   dr.revokedCredentials = freeze(unionOf(r.revokedCredentials, primary.replication.dr.revokedCredentials)) as string[];
@@ -157,24 +134,23 @@ function drDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefine
   dr.lastRemoteWal = e.wal;
   const next = copyCluster(secondary);
   next.storage = primary.storage;
-  // The primary's WAL position itself (frozen, so shared): the draft form copies it, the same value.
+  // The primary's WAL position itself (frozen, so shared).
   next.wal = primary.wal;
   next.replication = withReplication(secondary, 'dr', freeze(dr));
   next.sync = primary.sync;
   next.plugins = primary.plugins;
-  return { clusters: withCluster(s.clusters, e.cluster, freeze(next)) };
+  return freeze(next);
 }
 
 /**
- * `catchUp` for a performance delivery, built without an immer draft (a draft would be a third of a
- * performance write's time). The secondary takes the storage its filter lets through
- * (`replicatedStorage`, a new object), numbers its own WAL, holds its primary's issued list,
- * revocations and dynamic filter, and reads the primary's sync destinations (those in namespaces it
- * receives) and plugin catalog: the same values, in the same key order, every new object frozen,
- * as the draft form builds (test/areas/replication/perf-delivered-direct.test.ts).
+ * A performance secondary caught up, built with literals rather than an immer draft (a draft was a
+ * third of a performance write's time). The secondary takes the storage its filter lets through
+ * (`replicatedStorage`, a new object), numbers its own WAL (what it applied is a change its DR
+ * secondaries receive), holds its primary's issued list, revocations and dynamic filter, and reads
+ * the primary's sync destinations (those in namespaces it receives; it runs no sync jobs:
+ * sync/sync.ts `runsSyncJobs`) and plugin catalog; every new object frozen.
  */
-function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> | undefined {
-  if (e.kind !== 'performance' || replicationScopes.performance.mirror || replicationScopes.performance.mirrorsWal) return undefined;
+function performanceCaughtUp(s: SimState, e: Parameters<typeof caughtUp>[1]): ClusterState {
   const freeze = Object.freeze;
   const secondary = s.clusters.named(e.cluster);
   const primary = s.clusters.named(e.primary);
@@ -194,33 +170,14 @@ function performanceDelivered(s: SimState, e: WalDelivered): Partial<SimState> |
   next.replication = withReplication(secondary, 'performance', freeze(performance));
   next.sync = freeze({ ...sync, destinations: freeze(sync.destinations) });
   next.plugins = primary.plugins;
-  return { clusters: withCluster(s.clusters, e.cluster, freeze(next)) };
+  return freeze(next);
 }
 
-/**
- * A reducer whose whole effect is assigning fields of one cluster's replication of the event's kind
- * (`edit`), written once for both forms: the draft form edits the draft; the direct form (these are among the commonest drafted events of property runs and the explorer) edits a shallow
- * copy, then freezes what the edit made new, which is what immer builds from the same assignments
- * (keys in the same order, new objects frozen, everything else shared). An edit assigns fields; it
- * never changes an object it reads in place (`r.issued = { ...r.issued, … }`, not `r.issued[id] = …`).
- */
-function editingReplication<E extends { cluster: string; kind: ReplicationKind; type: string; at: number }>(edit: (r: ReplicationState, e: E, side: OtherSide) => void): DraftReducer<E> {
-  const draft = (d: SimDraft, e: E) => {
-    const c = d.clusters[e.cluster];
-    edit(c.replication[e.kind], e, { before: clusterBefore(d, e.cluster), replaceOther: (other) => void (c.replication[otherKind(e.kind)] = other) });
-  };
-  const direct = (s: SimState, e: E): Partial<SimState> => {
-    const c = s.clusters.named(e.cluster);
-    const r = copyReplication(c.replication[e.kind]);
-    let other: ReplicationState | null = null;
-    edit(r, e, { before: c, replaceOther: (o) => void (other = o) });
-    const next = copyCluster(c);
-    const edited = deepFreeze(r);
-    next.replication =
-      other === null ? withReplication(c, e.kind, edited) : Object.freeze(e.kind === 'dr' ? { dr: edited, performance: deepFreeze(other) } : { dr: deepFreeze(other), performance: edited });
-    return { clusters: withCluster(s.clusters, e.cluster, Object.freeze(next)) };
-  };
-  return Object.assign(draft, { direct });
+/** The reducer of an event whose effect is an edit of one cluster's replication record of the event's kind. */
+function editingReplication<E extends { cluster: string; kind: ReplicationKind; type: string; at: number }>(edit: (r: ReplicationState, e: E, side: OtherSide) => void) {
+  return onCluster((c, e: E, before) => {
+    edit(c.replication[e.kind], e, { before: before.clusters.named(e.cluster), replaceOther: (other) => void (c.replication[otherKind(e.kind)] = other) });
+  });
 }
 
 /** What an edit of one kind's replication record may also do: read the cluster before the event, and replace the other kind's record. */
@@ -264,59 +221,32 @@ export const replicationReducers = {
     // A filter set for the old token does not carry over (area B rule 1).
     r.issued = { ...r.issued, [e.id]: { id: e.id, jti: e.jti, issuedAt: e.at, expiresAt: e.expiresAt, usedBy: null, publicKey: e.publicKey, revoked: false, filter: null } };
   }),
-  'replication-secondary-revoked': (d: SimDraft, e: SecondaryRevoked) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+  'replication-secondary-revoked': onCluster((c, e: SecondaryRevoked) => {
+    const r = c.replication[e.kind];
     r.issued[e.id].revoked = true;
     // The credentials stay barred in the set even after the id is issued a new token.
     r.revokedCredentials = [...(r.revokedCredentials ?? []), r.issued[e.id].jti];
+  }),
+  'replication-secondary-key-generated': onCluster((c, e: SecondaryKeyGenerated) => {
+    c.secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
+  }),
+  'replication-secondary-enabled': (s, e: SecondaryEnabled) => {
+    const enabled = editCluster(s.clusters, e.cluster, (c) => enableSecondary(c, e, s));
+    if (!e.primary) return clustersChanged(s, enabled);
+    // The primary records which cluster redeemed the token it issued.
+    return clustersChanged(
+      s,
+      editCluster(enabled, e.primary, (p) => {
+        const issued = p.replication[e.kind].issued[e.secondaryId];
+        if (issued && issued.jti === e.jti) issued.usedBy = e.cluster;
+      }),
+    );
   },
-  'replication-secondary-key-generated': (d: SimDraft, e: SecondaryKeyGenerated) => {
-    d.clusters[e.cluster].secondaryKeys[e.kind] = { publicKey: e.publicKey, privateKey: e.privateKey };
-  },
-  'replication-secondary-enabled': (d: SimDraft, e: SecondaryEnabled) => {
-    const c = d.clusters[e.cluster];
-    const r = c.replication[e.kind];
-    moveRole(r, 'secondary.enable', e.role);
-    // Everything the cluster stored is cleared at once, before it ever connects.
-    c.storage = wipedStorage(e.kind, clusterBefore(d, e.cluster), e.primary ? clusterBefore(d, e.primary) : null);
-    c.sync = emptySyncState();
-    c.plugins = emptyPluginCatalog();
-    // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
-    if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
-    // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
-    r.mirroredPerformance = null;
-    // The DR operation token lived in the wiped storage, and so did the (disabled) performance
-    // configuration: tokens it issued as a performance primary can no longer be redeemed.
-    c.drOperationToken = null;
-    if (e.kind === 'dr') c.replication.performance.issued = {};
-    assign(r, e, e.at);
-    r.issued = {};
-    r.lastRemoteWal = 0;
-    r.synced = false;
-    // A new secondary connects into a full sync of its primary's data.
-    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-sync' }, e.at);
-    r.since = e.at;
-    if (e.primary) {
-      const issued = d.clusters[e.primary].replication[e.kind].issued[e.secondaryId];
-      if (issued && issued.jti === e.jti) issued.usedBy = e.cluster;
-    }
-  },
-  'replication-secondary-promoted': (d: SimDraft, e: SecondaryPromoted) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
-    // Its own record in the list it took up goes: a primary is not its own secondary.
-    if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
-    moveRole(r, 'secondary.promote', e.role);
-    clearSecondarySide(r, e.at);
-    // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (catchUp),
-    // revocations included; a demoted former primary its own; a performance secondary knows none,
-    // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
-    // either way (link.ts, credentialsRevoked).
-    r.primaryClusterAddr = e.primaryClusterAddr;
-    r.since = e.at;
-    // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
-    if (e.kind === 'dr' && takeUpPerformance(d.clusters[e.cluster], e.at)) enforceFilter(d, e.cluster, e.at);
+  'replication-secondary-promoted': (s, e: SecondaryPromoted) => {
+    let clusters = editCluster(s.clusters, e.cluster, (c) => promoteSecondary(c, e, s.clusters));
     // A performance primary again: whoever follows it is filtered by the list it holds now.
-    if (d.clusters[e.cluster].replication.performance.role === 'primary') enforceFiltersOf(d, e.cluster, e.at);
+    if (clusters.named(e.cluster).replication.performance.role === 'primary') clusters = enforceFiltersOf(clusters, e.cluster, e.at);
+    return clustersChanged(s, clusters);
   },
   'replication-secondary-disabled': editingReplication<SecondaryDisabled>((r, e) => {
     moveRole(r, 'secondary.disable', e.role);
@@ -330,12 +260,12 @@ export const replicationReducers = {
     r.synced = false;
     r.since = e.at;
   }),
-  'replication-recovered': (d: SimDraft, e: ReplicationRecovered) => {
+  'replication-recovered': onCluster((c, e: ReplicationRecovered) => {
     // The decision asked the machine: each kind follows a primary, so `follow` is a row for it.
-    for (const kind of e.kinds) moveConnection(d, kind, e.cluster, { type: 'follow', phase: 'merkle-diff' }, e.at);
-  },
-  'replication-secondary-primary-updated': (d: SimDraft, e: SecondaryPrimaryUpdated) => {
-    const r = d.clusters[e.cluster].replication[e.kind];
+    for (const kind of e.kinds) moveConnection(c, kind, { type: 'follow', phase: 'merkle-diff' }, e.at);
+  }),
+  'replication-secondary-primary-updated': onCluster((c, e: SecondaryPrimaryUpdated, before) => {
+    const r = c.replication[e.kind];
     // An empty token makes the secondary forget its primary; a token or addresses give it one to follow.
     moveRole(r, 'secondary.update-primary', e.role);
     // No wipe: storage stays, and a merkle-diff brings it in line once connected.
@@ -345,29 +275,69 @@ export const replicationReducers = {
       return;
     }
     assign(r, e, e.at);
-    moveConnection(d, e.kind, e.cluster, { type: 'follow', phase: 'merkle-diff' }, e.at);
+    moveConnection(c, e.kind, { type: 'follow', phase: 'merkle-diff' }, e.at);
     // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
-    if (e.kind === 'performance') enforceFilter(d, e.cluster, e.at);
-  },
-  'replication-secondary-connected': (d: SimDraft, e: SecondaryConnected) => {
+    if (e.kind === 'performance') enforceFilter(c, before.clusters, e.at);
+  }),
+  'replication-secondary-connected': onCluster((c, e: SecondaryConnected, before) => {
     // The machine takes the link up only on the link's facts now; it resumes streaming, or syncs first.
     // Its instant is the connection's establishment, from which its heartbeats are counted.
-    moveConnection(d, e.kind, e.cluster, { type: 'connect', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) }, e.at);
+    moveConnection(c, e.kind, { type: 'connect', link: linkFacts(before, e.kind, before.clusters.named(e.cluster)) }, e.at);
+  }),
+  'replication-secondary-synced': (s, e: SecondarySynced) => {
+    // The merkle sync brought the primary's data as of its WAL then: a catch-up, as a WAL delivers.
+    const clusters = editCluster(s.clusters.set(e.cluster, caughtUp(s, e)), e.cluster, (c) => {
+      c.replication[e.kind].synced = true;
+      moveConnection(c, e.kind, { type: 'sync-done' }, e.at);
+    });
+    return { clusters };
   },
-  'replication-secondary-synced': (d: SimDraft, e: SecondarySynced) => {
-    catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
-    const r = d.clusters[e.cluster].replication[e.kind];
-    r.synced = true;
-    moveConnection(d, e.kind, e.cluster, { type: 'sync-done' }, e.at);
-  },
-  'replication-wal-delivered': Object.assign(
-    (d: SimDraft, e: WalDelivered) => {
-      catchUp(d, e.kind, e.cluster, e.primary, e.wal, e.at);
-    },
-    { direct: (s: SimState, e: WalDelivered) => (e.kind === 'dr' ? drDelivered(s, e) : performanceDelivered(s, e)) },
-  ),
-  'replication-secondary-disconnected': (d: SimDraft, e: SecondaryDisconnected) => {
+  'replication-wal-delivered': (s, e: WalDelivered) => ({ clusters: s.clusters.set(e.cluster, caughtUp(s, e)) }),
+  'replication-secondary-disconnected': onCluster((c, e: SecondaryDisconnected, before) => {
     // Dropped on the link's facts now (partition, crash, revocation, the primary's role or set changed).
-    moveConnection(d, e.kind, e.cluster, { type: 'observe', link: linkFacts(stateBefore(d), e.kind, clusterBefore(d, e.cluster)) }, e.at);
-  },
-};
+    moveConnection(c, e.kind, { type: 'observe', link: linkFacts(before, e.kind, before.clusters.named(e.cluster)) }, e.at);
+  }),
+} satisfies SimReducers;
+
+/** A cluster enabled as a secondary (an edit of its draft; `s` is the state before). */
+function enableSecondary(c: ClusterState, e: SecondaryEnabled, s: SimState): void {
+  const r = c.replication[e.kind];
+  moveRole(r, 'secondary.enable', e.role);
+  // Everything the cluster stored is cleared at once, before it ever connects.
+  c.storage = wipedStorage(e.kind, s.clusters.named(e.cluster), e.primary ? s.clusters.named(e.primary) : null);
+  c.sync = emptySyncState();
+  c.plugins = emptyPluginCatalog();
+  // A DR secondary takes its primary's WAL numbering at sync; a performance secondary keeps its own.
+  if (replicationScopes[e.kind].mirrorsWal) c.wal = { last: 0, lastAt: e.at };
+  // Nothing mirrored yet: a new DR secondary learns its primary's performance role at its first sync.
+  r.mirroredPerformance = null;
+  // The DR operation token lived in the wiped storage, and so did the (disabled) performance
+  // configuration: tokens it issued as a performance primary can no longer be redeemed.
+  c.drOperationToken = null;
+  if (e.kind === 'dr') c.replication.performance.issued = {};
+  assign(r, e, e.at);
+  r.issued = {};
+  r.lastRemoteWal = 0;
+  r.synced = false;
+  // A new secondary connects into a full sync of its primary's data.
+  moveConnection(c, e.kind, { type: 'follow', phase: 'merkle-sync' }, e.at);
+  r.since = e.at;
+}
+
+/** A secondary promoted (an edit of its draft; `clusters` as before the event). */
+function promoteSecondary(c: ClusterState, e: SecondaryPromoted, clusters: Clusters): void {
+  const r = c.replication[e.kind];
+  // Its own record in the list it took up goes: a primary is not its own secondary.
+  if (r.secondaryId !== '' && r.issued[r.secondaryId]?.jti === r.jti) delete r.issued[r.secondaryId];
+  moveRole(r, 'secondary.promote', e.role);
+  clearSecondarySide(r, e.at);
+  // `issued` stays: a promoted DR secondary keeps the known secondaries it mirrored (caughtUp),
+  // revocations included; a demoted former primary its own; a performance secondary knows none,
+  // so the others need new tokens (spec, role table). Revoked credentials stay barred set-wide
+  // either way (link.ts, credentialsRevoked).
+  r.primaryClusterAddr = e.primaryClusterAddr;
+  r.since = e.at;
+  // A promoted DR secondary joins the performance set it mirrors, in its DR primary's place.
+  if (e.kind === 'dr' && takeUpPerformance(c, e.at)) enforceFilter(c, clusters, e.at);
+}
+

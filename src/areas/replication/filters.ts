@@ -7,11 +7,12 @@
 // Paths are compared as prefixes with a trailing slash, so one rule serves mounts and namespaces:
 // a listed "team-a/" covers the namespace team-a, its sub-namespaces and every mount in them; a
 // listed "team-a/apps/" covers that mount only.
-import type { SimDraft } from '../core/draft.js';
+import { clustersChanged, editCluster } from '../core/reduce.js';
+import type { SimReducers } from '../sim-area.js';
 import { asFolder } from '../core/paths.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
-import type { ClusterState, SimState, Storage } from '../core/state.js';
+import type { Clusters, ClusterState, SimState, Storage } from '../core/state.js';
 import type { DynamicFilter, PathsFilter } from './state.js';
 import { advancedWal } from '../core/state.js';
 import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
@@ -99,15 +100,15 @@ function withoutExcluded(storage: Storage, primary: ClusterState, secondaryId: s
 }
 
 /**
- * Applies the filter of its primary to a performance secondary at once: data now excluded is
- * removed (so `filters-respected` holds at every step, whatever the link), and its dynamic filter
- * is what the primary now filters. What is now included arrives later, by streaming.
+ * Applies the filter of its primary to a performance secondary at once (an edit of a draft of the
+ * secondary; its primary read from `clusters`): data now excluded is removed (so
+ * `filters-respected` holds at every step, whatever the link), and its dynamic filter is what the
+ * primary now filters. What is now included arrives later, by streaming.
  */
-export function enforceFilter(d: SimDraft, secondaryName: string, at: number): void {
-  const s = d.clusters[secondaryName];
+export function enforceFilter(s: ClusterState, clusters: Clusters, at: number): void {
   const r = s.replication.performance;
   if (r.role !== 'secondary.following' || r.primary === null) return;
-  const primary = d.clusters[r.primary];
+  const primary = r.primary === s.name ? s : clusters.get(r.primary);
   if (!primary) return;
   const pruned = withoutExcluded(s.storage, primary, r.secondaryId);
   if (pruned !== s.storage) {
@@ -118,13 +119,18 @@ export function enforceFilter(d: SimDraft, secondaryName: string, at: number): v
 }
 
 /** Every cluster following this performance primary under secondary id `id`, by name. */
-function followersUnder(d: SimDraft, primary: string, id: string): string[] {
-  return Object.keys(d.clusters)
-    .sort()
-    .filter((n) => {
-      const r = d.clusters[n].replication.performance;
-      return r.role === 'secondary.following' && r.primary === primary && r.secondaryId === id;
-    });
+function followersUnder(clusters: Clusters, primary: string, id: string): string[] {
+  return [...clusters.names].sort().filter((n) => {
+    const r = clusters.named(n).replication.performance;
+    return r.role === 'secondary.following' && r.primary === primary && r.secondaryId === id;
+  });
+}
+
+/** The clusters with the filter of `primary` applied to each of `followers` (in that order). */
+function enforcedOn(clusters: Clusters, followers: readonly string[], at: number): Clusters {
+  let next = clusters;
+  for (const n of followers) next = editCluster(next, n, (c) => enforceFilter(c, next, at));
+  return next;
 }
 
 /**
@@ -132,25 +138,30 @@ function followersUnder(d: SimDraft, primary: string, id: string): string[] {
  * secondaries that follow it get the filters of the list it holds now, at once. That list may not
  * be the one they were filtered by before (it came with the role).
  */
-export function enforceFiltersOf(d: SimDraft, primary: string, at: number): void {
-  for (const n of Object.keys(d.clusters).sort()) {
-    const r = d.clusters[n].replication.performance;
-    if (n !== primary && r.role === 'secondary.following' && r.primary === primary) enforceFilter(d, n, at);
-  }
+export function enforceFiltersOf(clusters: Clusters, primary: string, at: number): Clusters {
+  const followers = [...clusters.names].sort().filter((n) => {
+    const r = clusters.named(n).replication.performance;
+    return n !== primary && r.role === 'secondary.following' && r.primary === primary;
+  });
+  return enforcedOn(clusters, followers, at);
 }
 
 export const filterReducers = {
-  'replication-paths-filter-set': (d: SimDraft, e: PathsFilterSet) => {
-    const p = d.clusters[e.cluster];
-    p.replication.performance.issued[e.id].filter = { mode: e.mode, paths: e.paths };
-    // The filter is replicated configuration: it advances the primary's WAL, which also makes the
-    // streaming process send each secondary what the new filter now includes.
-    p.wal = advancedWal(p.wal, e.at);
-    for (const s of followersUnder(d, e.cluster, e.id)) enforceFilter(d, s, e.at);
+  'replication-paths-filter-set': (s, e: PathsFilterSet) => {
+    const clusters = editCluster(s.clusters, e.cluster, (p) => {
+      p.replication.performance.issued[e.id].filter = { mode: e.mode, paths: e.paths };
+      // The filter is replicated configuration: it advances the primary's WAL, which also makes the
+      // streaming process send each secondary what the new filter now includes.
+      p.wal = advancedWal(p.wal, e.at);
+    });
+    return clustersChanged(s, enforcedOn(clusters, followersUnder(clusters, e.cluster, e.id), e.at));
   },
-  'replication-paths-filter-deleted': (d: SimDraft, e: PathsFilterDeleted) => {
-    const p = d.clusters[e.cluster];
-    p.replication.performance.issued[e.id].filter = null;
-    p.wal = advancedWal(p.wal, e.at);
-  },
-};
+  'replication-paths-filter-deleted': (s, e: PathsFilterDeleted) =>
+    clustersChanged(
+      s,
+      editCluster(s.clusters, e.cluster, (p) => {
+        p.replication.performance.issued[e.id].filter = null;
+        p.wal = advancedWal(p.wal, e.at);
+      }),
+    ),
+} satisfies SimReducers;

@@ -10,11 +10,11 @@
 //   (`heartbeatsForgotten`): a restarted cluster reports none until its new connection's handshake.
 //
 // A replay folds the same events through the same upkeeps, so it rebuilds the same facts.
-import type { DirectReducer, ReducerTable } from '../../kernel/engine.js';
+import type { Reducer, ReducerTable } from '../../kernel/engine.js';
 import { linkKey, linkLatency, type ClusterCrashed, type LinksHealed, type LinksSlowed } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
 import { nextState, type ClusterState, type ReplicationKind, type SimState } from '../core/state.js';
-import { stateBefore, throughDraft, type SimDraft } from '../core/draft.js';
+import { clustersChanged, editCluster } from '../core/reduce.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
 import { anchorAt, handshake, type HeartbeatAnchor, type HeartbeatLink } from './heartbeats.js';
 import { followingIndex, isConnected } from './link.js';
@@ -63,44 +63,48 @@ function anchorLatencyChanges(before: SimState, after: SimState, e: LinksSlowed 
     }
   }
   if (anchors.length === 0) return null;
-  return throughDraft((d: SimDraft) => {
-    for (const [name, kind, anchor] of anchors) d.clusters[name].replication[kind].heartbeats = anchor;
-  }).direct!(after, e as unknown as SimEvent);
+  let clusters = after.clusters;
+  for (const [name, kind, anchor] of anchors)
+    clusters = editCluster(clusters, name, (c) => {
+      c.replication[kind].heartbeats = anchor;
+    });
+  return clustersChanged(after, clusters);
 }
 
-const forgetOnCrash = throughDraft((d: SimDraft, e: ClusterCrashed) => {
-  const before = stateBefore(d);
-  const forget = (name: string, kind: ReplicationKind, side: 'primary' | 'secondary') => {
-    const r = d.clusters[name].replication[kind];
-    if (r.connectedAt === null) return;
-    const had = forgotten(r);
-    r.heartbeatsForgotten = { connectedAt: r.connectedAt, by: had === null || had === side ? side : 'both' };
-  };
+/** The crashed cluster forgets the heartbeats it heard, as a secondary and as the primary of its followers (read from the state the crash's reducer left: roles and primaries stand). */
+function forgetOnCrash(_before: SimState, after: SimState, e: ClusterCrashed): Partial<SimState> | null {
+  let clusters = after.clusters;
+  const forget = (name: string, kind: ReplicationKind, side: 'primary' | 'secondary') =>
+    (clusters = editCluster(clusters, name, (c) => {
+      const r = c.replication[kind];
+      if (r.connectedAt === null) return;
+      const had = forgotten(r);
+      r.heartbeatsForgotten = { connectedAt: r.connectedAt, by: had === null || had === side ? side : 'both' };
+    }));
   for (const kind of REPLICATION_KINDS) {
-    const own = before.clusters.get(e.cluster)?.replication[kind];
+    const own = after.clusters.get(e.cluster)?.replication[kind];
     if (own?.role === 'secondary.following' && own.primary !== null) forget(e.cluster, kind, 'secondary');
-    for (const name of followingIndex(before.clusters)[kind].get(e.cluster) ?? []) if (name !== e.cluster) forget(name, kind, 'primary');
+    for (const name of followingIndex(after.clusters)[kind].get(e.cluster) ?? []) if (name !== e.cluster) forget(name, kind, 'primary');
   }
-});
+  return clustersChanged(after, clusters);
+}
 
 type Then = (before: SimState, after: SimState, e: never) => Partial<SimState> | null;
 
 /** `type`'s reducer followed by `then`, given the state before the event and the one the reducer left. */
-function followedBy(table: ReducerTable<SimState, SimEvent>, type: SimEvent['type'], then: Then): DirectReducer<SimState, SimEvent> {
-  const first = table[type] as DirectReducer<SimState, SimEvent>;
-  return {
-    direct: (s, e) => {
-      const changed = first.direct!(s, e);
-      const mid = changed ? nextState(s, changed, s.now) : s;
-      const more = then(s, mid, e as never);
-      return changed || more ? { ...changed, ...more } : null;
-    },
+function followedBy(table: ReducerTable<SimState, SimEvent>, type: SimEvent['type'], then: Then): Reducer<SimState, SimEvent> {
+  const first = table[type] as Reducer<SimState, SimEvent>;
+  return (s, e) => {
+    const changed = first(s, e);
+    const mid = changed ? nextState(s, changed, s.now) : s;
+    const more = then(s, mid, e as never);
+    return changed || more ? { ...changed, ...more } : null;
   };
 }
 
 /** The world's reducers with the heartbeats' facts kept (see the head of this file). */
 export function withHeartbeatFacts(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
-  const forget: Then = (_before, after, e: ClusterCrashed) => forgetOnCrash.direct!(after, e);
+  const forget: Then = forgetOnCrash;
   return {
     ...table,
     'links-slowed': followedBy(table, 'links-slowed', anchorLatencyChanges),

@@ -9,15 +9,14 @@
 //    performance primary of the set (its performance secondaries follow it once pointed at it
 //    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
 //    performance primary with the same secondary id and token.
-import type { DraftReducer, SimDraft } from '../core/draft.js';
 import type { BaseEvent } from '../../kernel/engine.js';
+import { editCluster, type SimReducer } from '../core/reduce.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
-import { advancedWal, copyCluster } from '../core/state.js';
+import { advancedWal } from '../core/state.js';
 import { emptyReplication } from './state.js';
-import { changedClustersAre } from '../core/changed.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
 const PERFORMANCE_CONFIGURATION = new Set([
@@ -40,42 +39,24 @@ const PERFORMANCE_CONFIGURATION = new Set([
 const DR_CONFIGURATION = new Set(['replication-secondary-token-issued', 'replication-secondary-revoked']);
 
 type Advancing = BaseEvent & { kind: ReplicationKind; cluster: string };
-type ReplicationReducer = DraftReducer<never>;
 
-/**
- * The replication reducers, where a replicated configuration change also advances the cluster's WAL.
- * A reducer's direct form (editingReplication in evolve.ts) is kept: the WAL moves in it too.
- */
-export function replicatingPerformanceConfiguration<T extends Record<string, ReplicationReducer>>(reducers: T): T {
-  const out: Record<string, ReplicationReducer> = { ...reducers };
+/** The replication reducers, where a replicated configuration change also advances the cluster's WAL. */
+export function replicatingPerformanceConfiguration<T extends Record<string, SimReducer<never>>>(reducers: T): T {
+  const out: Record<string, SimReducer<Advancing>> = { ...(reducers as unknown as Record<string, SimReducer<Advancing>>) };
   for (const type of new Set([...PERFORMANCE_CONFIGURATION, ...DR_CONFIGURATION])) {
-    const inner = reducers[type] as DraftReducer<Advancing> | undefined;
+    const inner = out[type];
     if (!inner) continue;
     const advances = (e: Advancing) => (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type));
-    const draft = (d: SimDraft, e: Advancing) => {
-      inner(d, e);
-      if (advances(e)) d.clusters[e.cluster].wal = advancedWal(d.clusters[e.cluster].wal, e.at);
+    out[type] = (s: SimState, e: Advancing): Partial<SimState> | null => {
+      const changed = inner(s, e);
+      if (!advances(e)) return changed;
+      const clusters = editCluster(changed?.clusters ?? s.clusters, e.cluster, (c) => {
+        c.wal = advancedWal(c.wal, e.at);
+      });
+      return { ...changed, clusters };
     };
-    const direct = inner.direct;
-    out[type] = (direct
-      ? Object.assign(draft, {
-          direct: (s: SimState, e: Advancing): Partial<SimState> | null | undefined => {
-            const changed = direct(s, e);
-            if (changed === undefined || !advances(e)) return changed;
-            // The WAL position is replaced whole.
-            const clusters = changed?.clusters ?? s.clusters;
-            const c = clusters.named(e.cluster);
-            const copy = copyCluster(c);
-            copy.wal = advancedWal(c.wal, e.at);
-            const next = clusters.set(e.cluster, Object.freeze(copy));
-            // One cluster changed from the state before (core/changed.ts reads it).
-            changedClustersAre(s.clusters, next, [e.cluster]);
-            return { ...changed, clusters: next };
-          },
-        })
-      : draft) as ReplicationReducer;
   }
-  return out as T;
+  return out as unknown as T;
 }
 
 /** A DR secondary's sync: it now mirrors its DR primary's performance replication, as the primary has it. */

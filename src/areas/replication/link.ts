@@ -16,7 +16,6 @@ import {
 import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
 import type { Derived } from '../core/cluster-table.js';
-import type { SimDraft } from '../core/draft.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
 import { sameAddress } from './address.js';
 
@@ -155,11 +154,11 @@ export function storeConnection(r: ReplicationState, c: Connection, at: number):
   r.syncState = c.state === 'idle' || c.state === 'shutdown' ? c.state : c.phase;
 }
 
-/** Asks the machine, on what the state records, and stores the outcome at `at`; an event it refuses is a corrupt log. */
-export function moveConnection(d: SimDraft, kind: ReplicationKind, cluster: string, event: ConnectionEvent, at: number): void {
-  const r = d.clusters[cluster].replication[kind];
+/** Asks the machine, on what a draft of the cluster records, and stores the outcome at `at`; an event it refuses is a corrupt log. */
+export function moveConnection(c: ClusterState, kind: ReplicationKind, event: ConnectionEvent, at: number): void {
+  const r = c.replication[kind];
   const next = stepConnection(storedConnection(r), event);
-  if (next === null) throw new Error(`replication log is inconsistent: ${cluster}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
+  if (next === null) throw new Error(`replication log is inconsistent: ${c.name}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
   storeConnection(r, next, at);
 }
 

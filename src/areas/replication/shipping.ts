@@ -19,7 +19,7 @@
 // primary as it was at that index (`walAsOf` in the state; the frozen cluster object itself, shared,
 // not a copy), and the delivery reads it (evolve.ts via `asOfWal`). Kept only while a follower needs it.
 import type { BusMessage, Receiver } from '../../kernel/bus.js';
-import type { DirectReducer, Reducer, ReducerTable } from '../../kernel/engine.js';
+import type { Reducer, ReducerTable } from '../../kernel/engine.js';
 import type { SimEvent } from '../core/events.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
 import type { Clusters, ClusterState, ReplicationKind, SimState } from '../core/state.js';
@@ -185,24 +185,19 @@ function sameSnapshots(a: Snapshots, b: Snapshots): boolean {
 
 /**
  * The reducer table, each event's reducer followed by the WAL snapshots' upkeep. The wrapper works
- * on the clusters before and after the reducer (every area's reducer is a direct form:
- * cluster/draft.ts), so it costs one look at which clusters changed, and a look at the followers
- * when a WAL moved.
+ * on the clusters before and after the reducer, so it costs one look at which clusters changed, and
+ * a look at the followers when a WAL moved.
  */
 export function withWalSnapshots(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
-  const out: Record<string, DirectReducer<SimState, SimEvent>> = {};
+  const out: Record<string, Reducer<SimState, SimEvent>> = {};
   for (const [type, reducer] of Object.entries(table) as [string, Reducer<SimState, SimEvent>][]) {
-    out[type] = {
-      direct: (s: SimState, e: SimEvent): Partial<SimState> | null => {
-        const changed = reducer.direct?.(s, e);
-        // Every reducer of the world is a direct form (the areas' through cluster/draft.ts, the network's own).
-        if (changed === undefined) throw new Error(`the ${JSON.stringify(type)} reducer left the event to a draft form: the WAL snapshots' upkeep reads direct forms only`);
-        // The reducer's own answer: what it changed, and the snapshots' upkeep on top.
-        const kept = changed !== null && 'walAsOf' in changed ? changed.walAsOf : s.walAsOf;
-        const snaps = snapshotsAfter(s, changed?.clusters ?? s.clusters, kept);
-        if (snaps === kept) return changed;
-        return { ...changed, walAsOf: snaps };
-      },
+    out[type] = (s: SimState, e: SimEvent): Partial<SimState> | null => {
+      const changed = reducer(s, e);
+      // The reducer's own answer: what it changed, and the snapshots' upkeep on top.
+      const kept = changed !== null && 'walAsOf' in changed ? changed.walAsOf : s.walAsOf;
+      const snaps = snapshotsAfter(s, changed?.clusters ?? s.clusters, kept);
+      if (snaps === kept) return changed;
+      return { ...changed, walAsOf: snaps };
     };
   }
   return out as ReducerTable<SimState, SimEvent>;

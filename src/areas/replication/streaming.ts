@@ -11,11 +11,11 @@
 // secondaries following it), whatever the network does next — a restart in the same instant does
 // not bring them back (`withConnectionsLost`). Each secondary then dials again (messages.ts).
 import type { Checker } from '../../kernel/bus.js';
-import type { DirectReducer, ReducerTable } from '../../kernel/engine.js';
+import type { Reducer, ReducerTable } from '../../kernel/engine.js';
 import type { ClusterCrashed } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
 import { nextState, type ReplicationKind, type SimState } from '../core/state.js';
-import { stateBefore, throughDraft, type SimDraft } from '../core/draft.js';
+import { clustersChanged, editCluster } from '../core/reduce.js';
 import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { followingIndex, linkFacts, moveConnection, storedConnection } from './link.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
@@ -52,21 +52,23 @@ export function connectionsLostBy(state: SimState, crashed: string): { kind: Rep
   return out;
 }
 
-const loseConnections = throughDraft((d: SimDraft, e: ClusterCrashed) => {
-  for (const { kind, secondary } of connectionsLostBy(stateBefore(d), e.cluster)) {
+function loseConnections(s: SimState, e: ClusterCrashed): Partial<SimState> | null {
+  let clusters = s.clusters;
+  for (const { kind, secondary } of connectionsLostBy(s, e.cluster)) {
     // The crash ends the connection: no heartbeat crosses it from then on (heartbeats.ts).
-    moveConnection(d, kind, secondary, { type: 'lost' }, e.at);
+    clusters = editCluster(clusters, secondary, (c) => moveConnection(c, kind, { type: 'lost' }, e.at));
   }
-});
+  return clustersChanged(s, clusters);
+}
 
 /** The world's reducers, a crash also ending the connections it ends (see the head of this file). */
 export function withConnectionsLost(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
-  const crash = table['cluster-crashed'] as DirectReducer<SimState, SimEvent>;
-  const direct = (s: SimState, e: SimEvent): Partial<SimState> | null => {
-    const network = crash.direct!(s, e);
-    const crashed = network ? nextState(s, network, s.now) : s;
-    const lost = loseConnections.direct!(crashed, e as ClusterCrashed);
+  const crash = table['cluster-crashed'] as Reducer<SimState, SimEvent>;
+  const crashed = (s: SimState, e: SimEvent): Partial<SimState> | null => {
+    const network = crash(s, e);
+    const after = network ? nextState(s, network, s.now) : s;
+    const lost = loseConnections(after, e as ClusterCrashed);
     return network || lost ? { ...network, ...lost } : null;
   };
-  return { ...table, 'cluster-crashed': { direct } } as ReducerTable<SimState, SimEvent>;
+  return { ...table, 'cluster-crashed': crashed } as ReducerTable<SimState, SimEvent>;
 }

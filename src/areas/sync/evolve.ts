@@ -3,13 +3,15 @@
 // refuses means the log is inconsistent. Requests set and remove associations and configure
 // destinations; the sync process's attempts deliver to (or delete from) the external store behind
 // the destination. Every event that lands on a cluster changes its replicated configuration and
-// advances its WAL; a store's fault lands on no cluster.
-import type { SimDraft } from '../core/draft.js';
+// advances its WAL (onReplicatedCluster); a store's fault lands on no cluster. The external stores
+// are the world's, outside every cluster: an event that changes one also sets `stores`.
+import { produce } from 'immer';
 import { isManaged, stepAssociation, type AssociationEvent } from '../../../models/sync-association.machine.js';
-import type { ClusterState } from '../core/state.js';
+import { advancedWal, type ClusterState, type SimState } from '../core/state.js';
+import { editCluster, onReplicatedCluster } from '../core/reduce.js';
+import type { SimReducers } from '../sim-area.js';
 import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
 import { externalEntries } from './naming.js';
-import { advancingWal } from './replicated-config.js';
 import { nameFieldsOf, retryDelayMs, sourceOf, SYNC_DELAY_MS } from './sync.js';
 import type {
   SyncConfigChanged,
@@ -46,39 +48,48 @@ function finishPurge(c: ClusterState, key: string): void {
   if (d?.purge && !Object.values(d.associations).some((a) => isManaged(a.value))) delete c.sync.destinations[key];
 }
 
-/** The world's store behind a destination key, made when first needed (an immer draft). */
-function storeFor(d: SimDraft, key: string): ExternalStore {
-  return (d.stores[key] ??= newExternalStore());
+/** The world's stores with the one behind a destination key edited (made when first needed): the same record when nothing changed. */
+function editStore(stores: SimState['stores'], key: string, edit: (store: ExternalStore) => void): SimState['stores'] {
+  return produce(stores, (st) => {
+    edit((st[key] ??= newExternalStore()));
+  });
 }
 
-// Every event that lands on a cluster changes its replicated configuration: advancingWal.
-const clusterReducers = advancingWal({
-  'sync-config-changed': (d: SimDraft, e: SyncConfigChanged) => {
-    const sync = d.clusters[e.cluster].sync;
+/** A reducer's answer: the clusters and the stores, each where it changed. */
+function changed(s: SimState, clusters: SimState['clusters'], stores: SimState['stores']): Partial<SimState> | null {
+  if (clusters === s.clusters && stores === s.stores) return null;
+  return { ...(clusters !== s.clusters ? { clusters } : {}), ...(stores !== s.stores ? { stores } : {}) };
+}
+
+export const syncReducers = {
+  'sync-config-changed': onReplicatedCluster((c, e: SyncConfigChanged) => {
+    const sync = c.sync;
     if (e.config) sync.config = e.config;
     else delete sync.config;
-  },
-  'sync-github-app-written': (d: SimDraft, e: SyncGithubAppWritten) => {
-    const sync = d.clusters[e.cluster].sync;
+  }),
+  'sync-github-app-written': onReplicatedCluster((c, e: SyncGithubAppWritten) => {
+    const sync = c.sync;
     (sync.githubApps ??= {})[e.app.name] = e.app;
-  },
-  'sync-github-app-deleted': (d: SimDraft, e: SyncGithubAppDeleted) => {
-    const sync = d.clusters[e.cluster].sync;
+  }),
+  'sync-github-app-deleted': onReplicatedCluster((c, e: SyncGithubAppDeleted) => {
+    const sync = c.sync;
     if (!sync.githubApps) return;
     delete sync.githubApps[e.name];
     if (Object.keys(sync.githubApps).length === 0) delete sync.githubApps;
+  }),
+  'sync-destination-configured': (s, e: SyncDestinationConfigured) => {
+    const clusters = editCluster(s.clusters, e.cluster, (c) => {
+      const prev = c.sync.destinations[e.destination.key];
+      c.sync.destinations[e.destination.key] = { ...e.destination, purge: prev?.purge ?? null, associations: prev?.associations ?? {} };
+      c.wal = advancedWal(c.wal, e.at);
+    });
+    // The store behind it exists from now on.
+    return changed(s, clusters, editStore(s.stores, e.destination.key, () => {}));
   },
-  'sync-destination-configured': (d: SimDraft, e: SyncDestinationConfigured) => {
-    const c = d.clusters[e.cluster];
-    const prev = c.sync.destinations[e.destination.key];
-    c.sync.destinations[e.destination.key] = { ...e.destination, purge: prev?.purge ?? null, associations: prev?.associations ?? {} };
-    storeFor(d, e.destination.key);
-  },
-  'sync-destination-deleted': (d: SimDraft, e: SyncDestinationDeleted) => {
-    delete d.clusters[e.cluster].sync.destinations[e.destination];
-  },
-  'sync-destination-purge-started': (d: SimDraft, e: SyncPurgeStarted) => {
-    const c = d.clusters[e.cluster];
+  'sync-destination-deleted': onReplicatedCluster((c, e: SyncDestinationDeleted) => {
+    delete c.sync.destinations[e.destination];
+  }),
+  'sync-destination-purge-started': onReplicatedCluster((c, e: SyncPurgeStarted) => {
     const dest = c.sync.destinations[e.destination];
     dest.purge = { initiatedAt: e.at, force: e.force, error: '' };
     for (const [id, a] of Object.entries(dest.associations)) {
@@ -87,9 +98,9 @@ const clusterReducers = advancingWal({
       queue(a, e.at);
     }
     finishPurge(c, e.destination);
-  },
-  'sync-association-set': (d: SimDraft, e: SyncAssociationSet) => {
-    const dest = d.clusters[e.cluster].sync.destinations[e.destination];
+  }),
+  'sync-association-set': onReplicatedCluster((c, e: SyncAssociationSet) => {
+    const dest = c.sync.destinations[e.destination];
     const { id, ...fields } = e.association;
     const prev = dest.associations[id];
     const a: SyncAssociation = prev ?? { ...fields, value: 'unlinked.none', updatedAt: e.at, failures: 0, dueAt: null, source: '', delivered: [], error: '' };
@@ -97,55 +108,66 @@ const clusterReducers = advancingWal({
     move(a, { type: 'set' }, `${e.destination} ${id}`);
     queue(a, e.at);
     dest.associations[id] = a;
-  },
-  'sync-association-removed': (d: SimDraft, e: SyncAssociationRemoved) => {
-    const a = d.clusters[e.cluster].sync.destinations[e.destination].associations[e.id];
+  }),
+  'sync-association-removed': onReplicatedCluster((c, e: SyncAssociationRemoved) => {
+    const a = c.sync.destinations[e.destination].associations[e.id];
     move(a, { type: 'remove' }, `${e.destination} ${e.id}`);
     queue(a, e.at);
+  }),
+  'sync-attempted': (s, e: SyncAttempted) => {
+    let toStore: ((store: ExternalStore) => void) | null = null;
+    const clusters = editCluster(s.clusters, e.cluster, (c) => {
+      attempted(c, e, (edit) => void (toStore = edit));
+      c.wal = advancedWal(c.wal, e.at);
+    });
+    // Edited after the cluster's draft is finished: a `produce` inside another's recipe does not freeze what it makes.
+    return changed(s, clusters, toStore ? editStore(s.stores, e.destination, toStore) : s.stores);
   },
-  'sync-attempted': (d: SimDraft, e: SyncAttempted) => {
-    const c = d.clusters[e.cluster];
-    const dest = c.sync.destinations[e.destination];
-    const a = dest.associations[e.id];
-    const where = `${e.destination} ${e.id}`;
-    a.updatedAt = e.at;
-    if (e.outcome === 'failed') {
-      move(a, { type: 'attempt.failed', cause: e.cause ?? 'external' }, where);
-      a.failures += 1;
-      a.dueAt = e.at + retryDelayMs(a.failures);
-      a.error = e.message ?? '';
-      if (dest.purge && e.operation === 'unsync') {
-        dest.purge.error = `failed to unsync ${a.secretName} from mount ${a.mount}: ${a.error}`;
-        // force_delete: the association goes even though its secret may remain in the store.
-        if (dest.purge.force) delete dest.associations[e.id];
-        finishPurge(c, e.destination);
-      }
-      return;
-    }
-    move(a, { type: 'attempt.succeeded' }, where);
-    const store = storeFor(d, e.destination);
-    if (e.operation === 'sync') {
-      const source = sourceOf(c, a);
-      const wanted = externalEntries(dest.type, a.granularity, a.template, nameFieldsOf(c, dest, a), source?.data ?? null);
-      applyToStore(store, a.delivered, wanted, e.cluster);
-      a.delivered = Object.keys(wanted);
-      a.source = source?.version ?? 'none';
-    } else {
-      applyToStore(store, a.delivered, {}, e.cluster);
-      a.delivered = [];
-      a.source = '';
-    }
-    a.failures = 0;
-    a.dueAt = null;
-    a.error = '';
-    finishPurge(c, e.destination);
-  },
-});
-
-export const syncReducers = {
-  ...clusterReducers,
   // A fault of the store, outside every cluster: no cluster's WAL moves.
-  'sync-destination-faulted': (d: SimDraft, e: SyncDestinationFaulted) => {
-    storeFor(d, e.destination).fault = e.fault;
-  },
-};
+  'sync-destination-faulted': (s, e: SyncDestinationFaulted) =>
+    changed(
+      s,
+      s.clusters,
+      editStore(s.stores, e.destination, (store) => {
+        store.fault = e.fault;
+      }),
+    ),
+} satisfies SimReducers;
+
+/** A sync or unsync attempt on a draft of the cluster; `toStore` is handed the edit of the store behind the destination (the attempt reached it), which reads nothing of the draft. */
+function attempted(c: ClusterState, e: SyncAttempted, toStore: (edit: (store: ExternalStore) => void) => void): void {
+  const dest = c.sync.destinations[e.destination];
+  const a = dest.associations[e.id];
+  const where = `${e.destination} ${e.id}`;
+  a.updatedAt = e.at;
+  if (e.outcome === 'failed') {
+    move(a, { type: 'attempt.failed', cause: e.cause ?? 'external' }, where);
+    a.failures += 1;
+    a.dueAt = e.at + retryDelayMs(a.failures);
+    a.error = e.message ?? '';
+    if (dest.purge && e.operation === 'unsync') {
+      dest.purge.error = `failed to unsync ${a.secretName} from mount ${a.mount}: ${a.error}`;
+      // force_delete: the association goes even though its secret may remain in the store.
+      if (dest.purge.force) delete dest.associations[e.id];
+      finishPurge(c, e.destination);
+    }
+    return;
+  }
+  move(a, { type: 'attempt.succeeded' }, where);
+  const remove = [...a.delivered];
+  if (e.operation === 'sync') {
+    const source = sourceOf(c, a);
+    const wanted = externalEntries(dest.type, a.granularity, a.template, nameFieldsOf(c, dest, a), source?.data ?? null);
+    toStore((store) => applyToStore(store, remove, wanted, e.cluster));
+    a.delivered = Object.keys(wanted);
+    a.source = source?.version ?? 'none';
+  } else {
+    toStore((store) => applyToStore(store, remove, {}, e.cluster));
+    a.delivered = [];
+    a.source = '';
+  }
+  a.failures = 0;
+  a.dueAt = null;
+  a.error = '';
+  finishPurge(c, e.destination);
+}

@@ -1,5 +1,6 @@
-// Which clusters an event changed (src/areas/core/changed.ts): the short cut through the record
-// `withCluster` made last gives the same answer as comparing every cluster, and so do the revoked
+// Which clusters an event changed (src/areas/core/changed.ts): the short cut through the tables a
+// table was made from (cluster-table.ts `changedSince`) gives the same answer as comparing every
+// cluster, and so do the revoked
 // credentials and the followers read through it (replication/link.ts `credentialsRevoked`, `followersOf`), on a run with KV writes,
 // WAL deliveries, a revocation and a partition.
 import { describe, expect, it } from 'vitest';

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { RoleValue } from '../../../../models/replication-role.machine.js';
 import type { SimState } from '../../../../src/areas/core/state.js';
 import { World } from '../../../../src/world.js';
-import { draftState } from '../../../../src/areas/core/draft.js';
+import { editedState } from '../../../check/helpers.js';
 import { twoPrimaries } from '../../../../src/areas/replication/monitors/two-primaries.js';
 
 /** A world state with the given DR roles and cluster ids, built on purpose to break the rule. */
 function stateWith(roles: Record<string, [RoleValue, string]>, down: string[] = []): SimState {
-  return draftState(World.create(Object.fromEntries(Object.keys(roles).map((n) => [n, {}])), { seed: 1 }).state, (s) => {
+  return editedState(World.create(Object.fromEntries(Object.keys(roles).map((n) => [n, {}])), { seed: 1 }).state, (s) => {
     for (const [name, [role, id]] of Object.entries(roles)) s.clusters[name].replication.dr = { ...s.clusters[name].replication.dr, role, clusterId: id };
     for (const d of down) s.network.down[d] = true;
   });
