@@ -23,6 +23,7 @@ export default defineConfig({
     // Property tests and the gallery build many worlds; the defaults are too tight for a 2-core CI.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    setupFiles: ['test/setup/yield.ts'],
     // vitest runs one test file per core but one; on 2 cores that is one file at a time, leaving a
     // core idle while a file computes in its own process. Two at least: the files are CPU-bound.
     maxWorkers: Math.max(2, availableParallelism() - 1),
