@@ -6,14 +6,27 @@
 // A table made by setting clusters carries, as an annotation of that value, the table it was made
 // from and the names it set: `withCluster` (a reducer setting one cluster) and `changedClustersAre`
 // (a draft folded back, draft.ts; a cluster set in two steps, replication/interplay.ts) write it. The
-// table it was made from is held weakly, so no table keeps the tables before it alive. For any other
-// pair of tables (a test, a fork's first look) the clusters are compared one by one.
+// table it was made from is named by a number given to each table when first asked, so no table keeps
+// the tables before it alive. (A WeakRef did the same between jobs, but V8 keeps every WeakRef's
+// target alive until the job that made it ends, and a run whose steps never wait on I/O is one job:
+// it kept every table of the run.) For any other pair of tables (a test, a fork's first look) the
+// clusters are compared one by one.
 import type { Clusters, ClusterState, SimState } from './state.js';
 
 const NONE: readonly string[] = Object.freeze([]);
 
-/** Each table made by setting clusters: the table it was made from, and the names it set. */
-const madeFrom = new WeakMap<Clusters, { base: WeakRef<Clusters>; names: readonly string[] }>();
+/** Each table made by setting clusters: the number of the table it was made from, and the names it set. */
+const madeFrom = new WeakMap<Clusters, { base: number; names: readonly string[] }>();
+
+/** The tables' numbers, given when first asked. */
+const numbers = new WeakMap<Clusters, number>();
+let nextNumber = 0;
+
+function numberOf(table: Clusters): number {
+  let n = numbers.get(table);
+  if (n === undefined) numbers.set(table, (n = nextNumber++));
+  return n;
+}
 
 /** One-name lists, made once per name. */
 const single = new Map<string, readonly string[]>();
@@ -23,13 +36,13 @@ export function withCluster(clusters: Clusters, name: string, next: ClusterState
   const table = clusters.set(name, next);
   let names = single.get(name);
   if (!names) single.set(name, (names = Object.freeze([name])));
-  madeFrom.set(table, { base: new WeakRef(clusters), names });
+  madeFrom.set(table, { base: numberOf(clusters), names });
   return table;
 }
 
 /** Records that `next` is `base` with the clusters `names` set (a draft folded back, or a cluster set in two steps). */
 export function changedClustersAre(base: Clusters, next: Clusters, names: readonly string[]): void {
-  madeFrom.set(next, { base: new WeakRef(base), names: Object.freeze([...names]) });
+  madeFrom.set(next, { base: numberOf(base), names: Object.freeze([...names]) });
 }
 
 /** The names of the clusters the event changed or added, in the table's order. */
@@ -41,7 +54,7 @@ export function changedClusters(before: SimState, after: SimState): readonly str
 export function changedBetween(before: Clusters, after: Clusters): readonly string[] {
   if (before === after) return NONE;
   const made = madeFrom.get(after);
-  if (made && made.base.deref() === before) return made.names;
+  if (made && numbers.get(before) === made.base) return made.names;
   const names: string[] = [];
   for (const name of after.names) if (before.get(name) !== after.get(name)) names.push(name);
   return names;
