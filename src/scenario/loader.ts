@@ -93,7 +93,7 @@ function load(text: string, file: string): LoadResult {
   if (variableErrors.length > 0) return { ok: false, errors: tidy(variableErrors) };
   const miscounted = checkRecordingSteps(text, file, parsed.data.steps.length, (i) => locate(['steps', i]).line);
   if (miscounted) return { ok: false, errors: [miscounted] };
-  return { ok: true, scenario: parsed.data, locate: compactLocate(text, doc, parsed.data.steps.length, position) };
+  return { ok: true, scenario: parsed.data, locate: compactLocate(text, doc, parsed.data.steps.length, lineCounter) };
 }
 
 /**
@@ -102,7 +102,12 @@ function load(text: string, file: string): LoadResult {
  * long as the run). Steps and top-level keys are what a run locates (a step's line in narration and
  * results, `expect`'s line in CI reports); a path inside a step parses the text again, once per ask.
  */
-function compactLocate(text: string, doc: Document, steps: number, position: Position): Locate {
+function compactLocate(text: string, doc: Document, steps: number, lineCounter: LineCounter): Locate {
+  // Its own `position`: a closure of load's would keep load's scope, the document with it.
+  const position = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
   const stepAt = new Int32Array(steps);
   for (let i = 0; i < steps; i++) stepAt[i] = offsetOf(doc, ['steps', i], false);
   const top = new Map<string, number>();
