@@ -161,6 +161,9 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
   // The records are kept compact as the run goes: a run of many steps holds a few bytes a step, not its records.
   const steps = new StepSpill<StepRecord>(timeline, watch.findings);
+  // The steps the outcome is judged by (those that failed or saw a finding), kept as they are: judging
+  // from them spares reading every record back.
+  const judged: StepRecord[] = [];
   let failed = false;
   const wallStart = options.wallClock?.();
 
@@ -171,11 +174,12 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     timeline.note(world.log.length, world.state);
     const record = timeline.attach(ran, logAt, world.log.length);
     steps.push(record, watch.findings.length - record.findings.length);
+    if (!record.ok || record.findings.length > 0) judged.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;
   }
 
-  const found = problems(scenario.expect, steps, watch.findings);
+  const found = problems(scenario.expect, judged, watch.findings);
   const reasons = found.map((p) => p.text);
   return {
     name: scenario.name,
