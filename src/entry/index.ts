@@ -22,6 +22,7 @@ export type { ClusterSpec, Topology } from '../areas/cluster/genesis.js';
 export type { Finding } from '../areas/monitoring/types.js';
 export { loadScenario, formatScenarioError, type LoadResult, type ScenarioError } from '../scenario/loader.js';
 export { runScenario, type RunOptions, type RunResult, type StepRecord } from '../scenario/runner.js';
+export type { StepLog } from '../scenario/step-spill.js';
 export type { Scenario } from '../scenario/schema.js';
 export { serve, ServeError, type ServeHandle, type ServeOptions } from '../serve/serve.js';
 export type { ListenerLimits } from '../serve/http-face.js';

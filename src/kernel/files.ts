@@ -80,13 +80,31 @@ export function readUpTo(fd: number, maxBytes: number, tooLarge: () => Error): s
  * disk, then renamed over `path`. A process killed on the way leaves at most the temporary file,
  * whose name starts with `.` and ends with `.tmp`.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+export function writeFileAtomic(path: string, data: string | Uint8Array | Iterable<string>): void {
   const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
   const fd = openSync(temp, 'w');
-  try {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+  const write = (bytes: Uint8Array) => {
     let at = 0;
     while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
+  };
+  try {
+    if (typeof data === 'string') write(Buffer.from(data, 'utf8'));
+    else if (data instanceof Uint8Array) write(data);
+    else {
+      // Pieces (a long run's results, written as they are made): gathered into writes of about a megabyte.
+      let pending: string[] = [];
+      let size = 0;
+      for (const piece of data) {
+        pending.push(piece);
+        size += piece.length;
+        if (size >= 1 << 20) {
+          write(Buffer.from(pending.join(''), 'utf8'));
+          pending = [];
+          size = 0;
+        }
+      }
+      write(Buffer.from(pending.join(''), 'utf8'));
+    }
     fsyncSync(fd);
   } catch (e) {
     closeSync(fd);

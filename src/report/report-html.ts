@@ -4,7 +4,7 @@
 // request and the whole response, the rule behind a refusal, the hazards and violations where they
 // arose, a space-time (Lamport) diagram of every message that crossed the simulated network, and a
 // timeline of each cluster's roles. The page draws plain SVG itself; it needs no library.
-import type { ReportModel } from './report-model.js';
+import type { ReportHead, ReportModel, ReportStream } from './report-model.js';
 
 /** JSON safe inside a <script> element: no `</script>` or `<!--` can close or open anything. */
 function scriptJson(value: unknown): string {
@@ -431,9 +431,41 @@ init();
  * fetches each new model and hands it to `window.replsimUpdate`.
  */
 export function reportHtml(model: ReportModel, options: { live?: string } = {}): string {
-  const live = options.live ?? '';
+  const [before, after] = page(model, model.steps.length, options.live ?? '');
+  return before + scriptJson(model) + after;
+}
+
+/**
+ * The page for a run read one step at a time (reportStream), in pieces to write one after another:
+ * the same text as reportHtml of the whole model, without ever holding it whole.
+ */
+export function* reportHtmlChunks(stream: ReportStream): Generator<string> {
+  const [before, after] = page(stream.head, stream.count, '');
+  yield before;
+  // The model's text around its steps and roles, which are written in between as they are read.
+  const { initial, messages, lost, end, ...rest } = stream.head;
+  // The keys in the order of ReportModel's, as reportModel makes them.
+  const text = scriptJson({ ...rest, initial, steps: STEPS_MARK, messages, lost, roles: ROLES_MARK, end });
+  const stepsKey = `"steps":${scriptJson(STEPS_MARK)}`;
+  const rolesKey = `"roles":${scriptJson(ROLES_MARK)}`;
+  const s = text.indexOf(stepsKey);
+  const r = text.indexOf(rolesKey);
+  yield text.slice(0, s) + '"steps":[';
+  const steps = stream.steps();
+  let next = steps.next();
+  for (let first = true; !next.done; next = steps.next(), first = false) yield (first ? '' : ',') + scriptJson(next.value);
+  yield ']' + text.slice(s + stepsKey.length, r) + `"roles":${scriptJson(next.value)}` + text.slice(r + rolesKey.length);
+  yield after;
+}
+
+/** Stand-ins for the steps and the roles in the model's text: a key followed by one cannot occur inside a string. */
+const STEPS_MARK = '\u0000steps';
+const ROLES_MARK = '\u0000roles';
+
+/** The page before and after the model's data. */
+function page(model: ReportHead, count: number, live: string): [string, string] {
   const expect = typeof model.expect === 'string' ? model.expect : JSON.stringify(model.expect);
-  return `<!doctype html>
+  return [`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -447,7 +479,7 @@ export function reportHtml(model: ReportModel, options: { live?: string } = {}):
 <header>
 <h1>${escapeHtml(model.name)}</h1>
 <div><span class="verdict ${model.verdict === 'valid' ? 'valid' : 'invalid'}" id="verdict">${escapeHtml(model.verdict.toUpperCase())}</span>
- ${escapeHtml(model.file)} · seed ${model.seed} · expected ${escapeHtml(expect)} · <span id="count">${model.steps.length} steps</span>${live ? ' · <span id="live">live</span>' : ''}</div>
+ ${escapeHtml(model.file)} · seed ${model.seed} · expected ${escapeHtml(expect)} · <span id="count">${count} steps</span>${live ? ' · <span id="live">live</span>' : ''}</div>
 ${model.description ? `<details><summary>about this scenario</summary><p>${escapeHtml(model.description)}</p></details>` : ''}
 ${model.reasons.map((r) => `<p class="finding violation">${escapeHtml(r)}</p>`).join('\n')}
 </header>
@@ -466,10 +498,12 @@ ${model.reasons.map((r) => `<p class="finding violation">${escapeHtml(r)}</p>`).
 <div class="controls"><button id="zoom-out" type="button">−</button><span id="zoom-level">100%</span><button id="zoom-in" type="button">+</button><button id="zoom-fit" type="button">fit width</button><span class="legend">ctrl + wheel zooms too</span></div>
 <div id="spacetime-box"></div><p class="legend" id="spacetime-note"></p></div>
 </div>
-<script type="application/json" id="model">${scriptJson(model)}</script>
+<script type="application/json" id="model">`,
+    `</script>
 <script>${SCRIPT}</script>
 ${live ? `<script>${live}</script>` : ''}
 </body>
 </html>
-`;
+`,
+  ];
 }

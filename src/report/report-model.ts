@@ -190,57 +190,50 @@ export function topologyOf(state: SimState, bus: readonly BusMessage[] = []): To
   };
 }
 
-/** Each cluster's role per kind as spans of virtual time (a crash shows as its own span). */
-function roleSpans(views: TopologyView[], end: number): RoleSpan[] {
-  const spans: RoleSpan[] = [];
-  const open = new Map<string, RoleSpan>();
-  for (const v of views) {
+/** Each cluster's role per kind as spans of virtual time (a crash shows as its own span), told the topologies in order. */
+class RoleSpans {
+  readonly spans: RoleSpan[] = [];
+  private readonly open = new Map<string, RoleSpan>();
+
+  constructor(private readonly end: number) {}
+
+  add(v: TopologyView): void {
     for (const c of v.clusters) {
       for (const kind of KINDS) {
         const mode = c.crashed ? 'crashed' : c[kind].mode;
         const key = `${c.name}|${kind}`;
-        const cur = open.get(key);
+        const cur = this.open.get(key);
         if (cur && cur.mode === mode) continue;
         if (cur) cur.to = v.at;
-        const span: RoleSpan = { cluster: c.name, kind, mode, from: v.at, to: end };
-        spans.push(span);
-        open.set(key, span);
+        const span: RoleSpan = { cluster: c.name, kind, mode, from: v.at, to: this.end };
+        this.spans.push(span);
+        this.open.set(key, span);
       }
     }
   }
-  return spans;
 }
 
-/** The report's data for a finished run. */
-export function reportModel(file: string, r: RunResult, description?: string, addresses?: Record<string, string>): ReportModel {
-  const initialState = r.steps[0]?.before ?? r.world.state;
+/** A report's model without its steps and roles: what is known before the steps are read. */
+export type ReportHead = Omit<ReportModel, 'steps' | 'roles'>;
+
+/**
+ * A report's model read one step at a time, for a run too long to hold every step's view at once:
+ * `steps()` makes each step's view as it is read (a pass over the run's records) and returns, at
+ * its end, the roles over time that the views showed. `count` is the number of steps.
+ */
+export interface ReportStream {
+  head: ReportHead;
+  count: number;
+  steps(): Generator<StepView, RoleSpan[], undefined>;
+}
+
+/** The report's data for a finished run, its steps made as they are read. */
+export function reportStream(file: string, r: RunResult, description?: string, addresses?: Record<string, string>): ReportStream {
+  const initialState = r.steps.at(0)?.before ?? r.world.state;
   const bus = r.world.messages;
-  let seqEnd = 1; // the world-created event
-  const steps: StepView[] = r.steps.map((s) => {
-    for (const e of s.events) seqEnd = Math.max(seqEnd, e.seq ?? 0);
-    return {
-      n: s.index + 1,
-      title: s.title,
-      name: s.name ?? null,
-      kind: s.kind,
-      at: s.virtualAt,
-      request: s.request ? (redact(s.request) as StepView['request']) : null,
-      response: s.response ? { status: s.response.status, body: redact(s.response.body) } : null,
-      endpoint: s.endpoint ?? null,
-      rule: s.refusal ?? null,
-      ok: s.ok,
-      failure: s.failure ?? null,
-      findings: s.findings.map((f) => ({ kind: f.kind, id: f.id, message: f.message, at: f.at, lostKeys: f.lostKeys ?? [] })),
-      changes: topologyChanges(s.before, s.after),
-      expect: s.expect === undefined ? null : redact(s.expect),
-      inspected: s.inspected ? redact(s.inspected) : null,
-      topology: topologyOf(s.after, bus),
-      seqEnd,
-    };
-  });
   const initial = topologyOf(initialState, bus);
   const end = r.world.state.now;
-  return {
+  const head: ReportHead = {
     file,
     name: r.name,
     description: description ?? null,
@@ -251,10 +244,51 @@ export function reportModel(file: string, r: RunResult, description?: string, ad
     clusterNames: initial.clusters.map((c) => c.name),
     addresses: addresses ?? Object.fromEntries([...initialState.clusters.names].map((name, i) => [name, `http://127.0.0.1:${8200 + i}`])),
     initial,
-    steps,
     messages: messagesOf(bus),
     lost: lostMessagesOf(bus),
-    roles: roleSpans([initial, ...steps.map((s) => s.topology)], end),
     end,
   };
+  function* steps(): Generator<StepView, RoleSpan[], undefined> {
+    const roles = new RoleSpans(end);
+    roles.add(initial);
+    let seqEnd = 1; // the world-created event
+    for (const s of r.steps) {
+      for (const e of s.events) seqEnd = Math.max(seqEnd, e.seq ?? 0);
+      const view: StepView = {
+        n: s.index + 1,
+        title: s.title,
+        name: s.name ?? null,
+        kind: s.kind,
+        at: s.virtualAt,
+        request: s.request ? (redact(s.request) as StepView['request']) : null,
+        response: s.response ? { status: s.response.status, body: redact(s.response.body) } : null,
+        endpoint: s.endpoint ?? null,
+        rule: s.refusal ?? null,
+        ok: s.ok,
+        failure: s.failure ?? null,
+        findings: s.findings.map((f) => ({ kind: f.kind, id: f.id, message: f.message, at: f.at, lostKeys: f.lostKeys ?? [] })),
+        changes: topologyChanges(s.before, s.after),
+        expect: s.expect === undefined ? null : redact(s.expect),
+        inspected: s.inspected ? redact(s.inspected) : null,
+        topology: topologyOf(s.after, bus),
+        seqEnd,
+      };
+      roles.add(view.topology);
+      yield view;
+    }
+    return roles.spans;
+  }
+  return { head, count: r.steps.length, steps };
+}
+
+/** The report's data for a finished run, every step's view in one array (the live view, a tutorial). */
+export function reportModel(file: string, r: RunResult, description?: string, addresses?: Record<string, string>): ReportModel {
+  const { head, steps: read } = reportStream(file, r, description, addresses);
+  const views: StepView[] = [];
+  const it = read();
+  let next = it.next();
+  for (; !next.done; next = it.next()) views.push(next.value);
+  const { initial, messages, lost, end, ...rest } = head;
+  // The keys in the order the page's data has always had them.
+  return { ...rest, initial, steps: views, messages, lost, roles: next.value, end };
 }

@@ -8,9 +8,9 @@ import type { RunResult, StepRecord } from '../scenario/runner.js';
 import { HistoryAppender, type RunId } from '../kernel/persist.js';
 import { whileWriting, writeFileAtomic } from '../kernel/files.js';
 import { mixedRuns, RUN_FILES, runMark } from './run-id.js';
-import { reportHtml } from './report-html.js';
-import { reportModel } from './report-model.js';
-import { sequenceMarkdown } from './sequence.js';
+import { reportHtmlChunks } from './report-html.js';
+import { reportStream } from './report-model.js';
+import { sequenceMarkdownChunks } from './sequence.js';
 
 /** The shape of results.json and summary.json; raised when a field changes meaning or goes away. */
 export const RESULTS_FORMAT = 1;
@@ -44,6 +44,11 @@ export function roundMs(ms: number): number {
 }
 
 export function resultsJson(file: string, r: RunResult, run?: RunId) {
+  return resultsFields(file, r, r.steps.map(stepJson), run);
+}
+
+/** results.json's fields, with `steps` as given. */
+function resultsFields<S>(file: string, r: RunResult, steps: S, run?: RunId) {
   return {
     format: RESULTS_FORMAT,
     // The run's id, which every file of the run carries (src/report/run-id.ts): kept near the top,
@@ -56,7 +61,7 @@ export function resultsJson(file: string, r: RunResult, run?: RunId) {
     reasons: r.reasons,
     seed: r.seed,
     expect: r.expect,
-    steps: r.steps.map(stepJson),
+    steps,
     skipped: r.skipped,
     invariants: { checked: r.invariantsChecked, violations: r.findings.filter((f) => f.kind === 'violation') },
     hazards: { watched: r.hazardsWatched, arisen: r.findings.filter((f) => f.kind === 'hazard') },
@@ -66,6 +71,31 @@ export function resultsJson(file: string, r: RunResult, run?: RunId) {
     // The external stores behind sync destinations, as the run left them: outside every cluster.
     stores: r.world.state.stores,
   };
+}
+
+/** A stand-in for the steps in results.json's text: a key followed by it cannot occur inside a string. */
+const STEPS_MARK = '\u0000steps';
+
+/**
+ * results.json's text (as JSON.stringify(resultsJson(…), null, 2) and a line end) in pieces, each
+ * step's made as it is read: a run of 100,000 steps never holds them all, nor the whole text.
+ */
+export function* resultsJsonChunks(file: string, r: RunResult, run?: RunId): Generator<string> {
+  const text = JSON.stringify(resultsFields(file, r, STEPS_MARK, run), null, 2) + '\n';
+  const key = `"steps": ${JSON.stringify(STEPS_MARK)}`;
+  const at = text.indexOf(key);
+  if (r.steps.length === 0) {
+    yield text.slice(0, at) + '"steps": []' + text.slice(at + key.length);
+    return;
+  }
+  yield text.slice(0, at) + '"steps": [\n';
+  let first = true;
+  for (const s of r.steps) {
+    // A step is an element of a list two levels in: its lines indented by four spaces more.
+    yield (first ? '    ' : ',\n    ') + JSON.stringify(stepJson(s), null, 2).replace(/\n/g, '\n    ');
+    first = false;
+  }
+  yield '\n  ]' + text.slice(at + key.length);
 }
 
 /**
@@ -118,14 +148,19 @@ export class RunFiles {
   finish(file: string, r: RunResult, description?: string): string[] {
     return whileWriting(() => {
       const id = this.history.close(r.world.log, r.world.history().end!);
-      const model = reportModel(file, r, description);
+      // Each file is written in pieces as the run's records are read back one at a time (step-spill.ts).
+      const report = reportStream(file, r, description);
       const mark = runMark(id);
-      writeFileAtomic(join(this.dir, 'results.json'), JSON.stringify(resultsJson(file, r, id), null, 2) + '\n');
-      writeFileAtomic(join(this.dir, 'report.html'), reportHtml(model) + mark);
-      writeFileAtomic(join(this.dir, 'sequence.md'), sequenceMarkdown(model) + '\n' + mark);
+      writeFileAtomic(join(this.dir, 'results.json'), resultsJsonChunks(file, r, id));
+      writeFileAtomic(join(this.dir, 'report.html'), concat(reportHtmlChunks(report), [mark]));
+      writeFileAtomic(join(this.dir, 'sequence.md'), concat(sequenceMarkdownChunks(report), ['\n', mark]));
       return ['results.json', 'history.jsonl', 'report.html', 'sequence.md'].map((n) => join(this.dir, n));
     });
   }
+}
+
+function* concat(...parts: Iterable<string>[]): Generator<string> {
+  for (const p of parts) yield* p;
 }
 
 /** What a multi-file run knows about one file, for summary.json, JUnit and the summary table. */

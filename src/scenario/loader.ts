@@ -93,7 +93,33 @@ function load(text: string, file: string): LoadResult {
   if (variableErrors.length > 0) return { ok: false, errors: tidy(variableErrors) };
   const miscounted = checkRecordingSteps(text, file, parsed.data.steps.length, (i) => locate(['steps', i]).line);
   if (miscounted) return { ok: false, errors: [miscounted] };
-  return { ok: true, scenario: parsed.data, locate };
+  return { ok: true, scenario: parsed.data, locate: compactLocate(text, doc, parsed.data.steps.length, lineCounter) };
+}
+
+/**
+ * A locate that keeps where each step and each top-level key starts and the file's text, not the
+ * YAML document (which weighs some 40 times the file: 280 MB for a file of 100,000 steps, kept as
+ * long as the run). Steps and top-level keys are what a run locates (a step's line in narration and
+ * results, `expect`'s line in CI reports); a path inside a step parses the text again, once per ask.
+ */
+function compactLocate(text: string, doc: Document, steps: number, lineCounter: LineCounter): Locate {
+  // Its own `position`: a closure of load's would keep load's scope, the document with it.
+  const position = (offset: number) => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { line, column: col };
+  };
+  const stepAt = new Int32Array(steps);
+  for (let i = 0; i < steps; i++) stepAt[i] = offsetOf(doc, ['steps', i], false);
+  const top = new Map<string, number>();
+  if (isMap(doc.contents)) for (const pair of doc.contents.items) if (isScalar(pair.key)) top.set(String(pair.key.value), offsetOf(doc, [String(pair.key.value)], false));
+  const root = start(doc.contents as YamlNode) ?? 0;
+  return (path) => {
+    if (path.length === 0) return position(root);
+    const key = String(path[0]);
+    if (path.length === 1) return position(top.get(key) ?? root);
+    if (path.length === 2 && key === 'steps' && /^\d+$/.test(String(path[1])) && Number(path[1]) < steps) return position(stepAt[Number(path[1])]);
+    return position(offsetOf(parseDocument(text), path, false));
+  };
 }
 
 type Position = (offset: number) => { line: number; column: number };

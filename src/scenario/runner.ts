@@ -4,6 +4,7 @@
 import { parseDuration } from '../kernel/clock.js';
 import type { RefusalExplanation } from '../kernel/refusal.js';
 import { Timeline } from './timeline.js';
+import { StepSpill, type StepLog } from './step-spill.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/core/events.js';
@@ -76,7 +77,11 @@ export interface RunResult {
   reasons: string[];
   /** The same reasons with their kind and step. */
   problems: Problem[];
-  steps: StepRecord[];
+  /**
+   * Every step's record, read back one at a time (kept compact as the run went: step-spill.ts); a
+   * reader that keeps them all holds 1.5 KB a step.
+   */
+  steps: StepLog<StepRecord>;
   /** Steps that were not run because an earlier one failed (0 with keepGoing). */
   skipped: number;
   findings: Finding[];
@@ -96,6 +101,8 @@ export interface RunOptions {
   onStep?: (record: StepRecord) => void;
   /** Called with the world once it is created, before the first step (the history is written as it grows). */
   onWorld?: (world: World) => void;
+  /** Called with the monitors' watch once it is made (a served scenario's monitors go on watching the session). */
+  onWatch?: (watch: Watch) => void;
   /** The line of a key path in the file (the loader's locate), so steps and failures name their line. */
   locate?: (path: readonly (string | number)[]) => { line: number };
   /**
@@ -151,8 +158,13 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   const timeline = new Timeline(world.log);
   timeline.note(world.log.length, world.state);
   const watch = new Watch(world);
+  options.onWatch?.(watch);
   const vars = new Map<string, unknown>(Object.entries(world.variables()));
-  const steps: StepRecord[] = [];
+  // The records are kept compact as the run goes: a run of many steps holds a few bytes a step, not its records.
+  const steps = new StepSpill<StepRecord>(timeline, watch.findings);
+  // The steps the outcome is judged by (those that failed or saw a finding), kept as they are: judging
+  // from them spares reading every record back.
+  const judged: StepRecord[] = [];
   let failed = false;
   const wallStart = options.wallClock?.();
 
@@ -162,12 +174,13 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
     // The step's states are kept as checkpoints of the log, read back when asked (timeline.ts).
     timeline.note(world.log.length, world.state);
     const record = timeline.attach(ran, logAt, world.log.length);
-    steps.push(record);
+    steps.push(record, watch.findings.length - record.findings.length);
+    if (!record.ok || record.findings.length > 0) judged.push(record);
     options.onStep?.(record);
     if (!record.ok) failed = true;
   }
 
-  const found = problems(scenario.expect, steps, watch.findings);
+  const found = problems(scenario.expect, judged, watch.findings);
   const reasons = found.map((p) => p.text);
   return {
     name: scenario.name,
@@ -225,20 +238,23 @@ export interface Problem {
 }
 
 /** Why the run does not match the file's `expect` (empty when it does). */
-export function judge(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): string[] {
+export function judge(expect: Scenario['expect'], steps: Iterable<StepRecord>, findings: Finding[]): string[] {
   return problems(expect, steps, findings).map((p) => p.text);
 }
 
 /** judge's reasons, each with its kind and step (for JUnit failures and code-host annotations). */
-export function problems(expect: Scenario['expect'], steps: StepRecord[], findings: Finding[]): Problem[] {
+export function problems(expect: Scenario['expect'], steps: Iterable<StepRecord>, findings: Finding[]): Problem[] {
   const out: Problem[] = [];
-  // A run stops at its first failed step, unless it keeps going: then every failed step is a reason.
-  for (const failedStep of steps.filter((s) => !s.ok)) {
-    out.push({ kind: 'step', step: failedStep, text: `step ${failedStep.index + 1}${failedStep.line ? ` (line ${failedStep.line})` : ''}, ${failedStep.title}, failed: ${failedStep.failure}` });
+  // One pass over the records (they may be read back from a spill): the failed ones, and the step of each finding.
+  const stepOf = new Map<Finding, StepRecord>();
+  for (const s of steps) {
+    // A run stops at its first failed step, unless it keeps going: then every failed step is a reason.
+    if (!s.ok) out.push({ kind: 'step', step: s, text: `step ${s.index + 1}${s.line ? ` (line ${s.line})` : ''}, ${s.title}, failed: ${s.failure}` });
+    for (const f of s.findings) if (!stepOf.has(f)) stepOf.set(f, s);
   }
   const violations = findings.filter((f) => f.kind === 'violation');
   const hazards = findings.filter((f) => f.kind === 'hazard');
-  const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: steps.find((s) => s.findings.includes(f)), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
+  const unexpected = (f: Finding): Problem => ({ kind: f.kind, step: stepOf.get(f), text: `unexpected ${f.kind} ${f.id}: ${f.message}` });
   if (expect === 'pass') {
     for (const f of [...violations, ...hazards]) out.push(unexpected(f));
   } else if ('hazard' in expect || 'hazards' in expect) {

@@ -112,7 +112,7 @@ export interface ServeHandle {
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
-async function setUp(options: ServeOptions): Promise<{ world: World; base: RecordingBase; expect: Scenario['expect']; setup?: RunResult }> {
+async function setUp(options: ServeOptions): Promise<{ world: World; base: RecordingBase; expect: Scenario['expect']; setup?: RunResult; watch?: Watch }> {
   if (options.scenario !== undefined) {
     if (options.clusters) throw new ServeError('give either a scenario file or --clusters, not both (the scenario names its clusters)');
     let text: string;
@@ -125,7 +125,8 @@ async function setUp(options: ServeOptions): Promise<{ world: World; base: Recor
     if (!loaded.ok) throw new ServeError(loaded.errors.map(formatScenarioError).join('\n'));
     const scenario = loaded.scenario;
     const seed = options.seed ?? scenario.seed;
-    const result = await runScenario(scenario, { seed });
+    let watch: Watch | undefined;
+    const result = await runScenario(scenario, { seed, onWatch: (w) => (watch = w) });
     if (result.steps.some((s) => !s.ok)) throw new ServeError(`${options.scenario}: not served: ${result.reasons[0]}`);
     const raw = parseYaml(text) as Record<string, unknown>;
     const base: RecordingBase = {
@@ -135,7 +136,7 @@ async function setUp(options: ServeOptions): Promise<{ world: World; base: Recor
       clusters: raw.clusters as Record<string, unknown>,
       steps: (raw.steps as RawStep[]) ?? [],
     };
-    return { world: result.world, base, expect: scenario.expect, setup: result };
+    return { world: result.world, base, expect: scenario.expect, setup: result, watch };
   }
   const names = options.clusters ?? ['east', 'west'];
   if (names.length === 0) throw new ServeError('--clusters needs at least one cluster name');
@@ -210,9 +211,9 @@ function makeListener(limits: ListenerLimits, allowHosts: AllowedHosts, handler:
 /** Starts serving. Every listener is bound before this resolves; on any failure none is left open. */
 export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
   const limits: ListenerLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const resumed = options.resume === undefined ? undefined : resumeFrom(options.resume, options);
+  const resumed = options.resume === undefined ? undefined : await resumeFrom(options.resume, options);
   if (resumed) options = { ...options, clock: resumed.header.clock, speed: resumed.header.speed, out: options.out ?? options.resume, record: options.record ?? resumed.header.record };
-  const { world, base, expect, setup } = resumed ?? (await setUp(options));
+  const { world, base, expect, setup, watch } = resumed ?? (await setUp(options));
   const clock = options.clock === 'manual' ? new ManualClock() : new WallClock(options.speed ?? 1);
   if (options.clock !== undefined && options.clock !== 'manual' && options.clock !== 'wall') throw new ServeError(`--clock must be wall or manual, got "${options.clock}"`);
   const startEvents = world.log.length;
@@ -228,6 +229,7 @@ export async function serve(options: ServeOptions = {}): Promise<ServeHandle> {
     setup: setup && { steps: setup.steps, findings: setup.findings },
     timeline: resumed?.timeline,
     monitors: resumed?.monitors,
+    watch,
     onFinding: options.onFinding,
     resumed: resumed && { builtins: resumed.header.builtins, namedTokens: resumed.header.namedTokens, calls: resumed.entries.map((e) => e.recorder) },
     onCommitted: (record, call) => {
@@ -392,7 +394,7 @@ function journalRecord(r: StepRecord): JournalRecord {
  * with its states folded again, and the journal's header for the listeners, the clock and the
  * recording. Events past the journal's last step are left out: no client was answered for them.
  */
-function resumeFrom(dir: string, options: ServeOptions) {
+async function resumeFrom(dir: string, options: ServeOptions) {
   if (options.scenario !== undefined || options.clusters !== undefined) throw new ServeError('--resume takes the clusters, ports and clock of the session it resumes: give no scenario or --clusters');
   let header: JournalHeader;
   let entries: JournalEntry[];
@@ -419,8 +421,15 @@ function resumeFrom(dir: string, options: ServeOptions) {
     // The monitors are shown every step again, from a world rebuilt from the events before serving
     // began, to which each step's recorded events are appended in turn with the answer its client
     // got: they resume knowing what they knew (a hazard that spans the restart is still seen).
-    const replica = World.replay(events.slice(0, header.startEvents));
-    const watch = new Watch(replica);
+    // A session that served a scenario runs its steps again (the journal keeps them, as written, and
+    // the seed): the records of those steps, what their monitors found and saw, as the session had them.
+    const served = await servedAgain(dir, header, events.slice(0, header.startEvents));
+    const replica = served?.world ?? World.replay(events.slice(0, header.startEvents));
+    const watch = served?.watch ?? new Watch(replica);
+    if (served) {
+      records.push(...served.steps);
+      findings.push(...served.findings);
+    }
     // The steps' states are read from checkpoints, as a live session's are (timeline.ts): noted
     // while the steps are shown, then handed to a timeline over the resumed world's own log.
     const noted = new Timeline(events);
@@ -442,10 +451,11 @@ function resumeFrom(dir: string, options: ServeOptions) {
     const rng = k > 0 ? kept[k - 1].rng : header.startRng;
     world = World.replay({ events, end: { events: n, rng, stateHash: hashOf(replica.state) }, file: history.file });
     timeline = noted.over(world.log);
-    for (const [index, e] of kept.entries()) {
+    const first = records.length;
+    for (const [i, e] of kept.entries()) {
       const state = world.state;
-      const record: StepRecord = { index, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before: state, after: state, events: [], saved: {}, savedFrom: {} };
-      records.push(timeline.attach(record, ranges[index][0], ranges[index][1]));
+      const record: StepRecord = { index: first + i, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before: state, after: state, events: [], saved: {}, savedFrom: {} };
+      records.push(timeline.attach(record, ranges[i][0], ranges[i][1]));
       findings.push(...e.record.findings);
     }
   } catch (e) {
@@ -458,11 +468,29 @@ function resumeFrom(dir: string, options: ServeOptions) {
     world,
     base: header.base,
     expect: header.expect,
-    setup: { steps: records, findings } as Pick<RunResult, 'steps' | 'findings'>,
+    setup: { steps: records, findings },
     timeline,
     monitors,
+    watch: undefined,
     summary: { steps: kept.length, events: n, leftOut: history.events.length - n },
   };
+}
+
+/**
+ * The scenario a resumed session served, run again from the journal's copy of its steps and seed, or
+ * undefined when it served none. Its world must be the one the history begins with.
+ */
+async function servedAgain(dir: string, header: JournalHeader, events: readonly SimEvent[]): Promise<(RunResult & { watch: Watch }) | undefined> {
+  if (header.base.steps.length === 0) return undefined;
+  const b = header.base;
+  const parsed = parseScenario({ name: b.name, ...(b.description !== undefined ? { description: b.description } : {}), seed: b.seed, clusters: b.clusters, steps: b.steps, expect: header.expect });
+  if (!parsed.success) throw new ServeError(`--resume ${dir}: the scenario the session served, as ${JOURNAL_FILE} keeps it, does not load: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
+  let watch: Watch | undefined;
+  const result = await runScenario(parsed.data, { seed: b.seed, onWatch: (w) => (watch = w) });
+  if (result.steps.some((s) => !s.ok) || result.world.log.length !== events.length || result.stateHash !== hashOf(World.replay(events).state)) {
+    throw new ServeError(`--resume ${dir}: the scenario the session served does not run again to the history's first ${events.length} events: they are not this session's`);
+  }
+  return { ...result, watch: watch! };
 }
 
 /**

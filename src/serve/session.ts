@@ -17,7 +17,7 @@ import { AREA_STEPS } from '../areas.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
 import type { RecorderCall } from './journal.js';
 import { Timeline } from '../scenario/timeline.js';
-import { StepSpill } from './step-spill.js';
+import { StepSpill } from '../scenario/step-spill.js';
 import type { ServeClock } from './wall-clock.js';
 
 /** What a control command answered: the step as applied, or why it was refused. */
@@ -34,7 +34,7 @@ export interface SessionOptions {
   /** The expectation the session is judged against (the served scenario's, or pass). */
   expect: Scenario['expect'];
   /** Steps already run by the scenario given to serve, and what its monitors found. */
-  setup?: { steps: StepRecord[]; findings: Finding[] };
+  setup?: { steps: Iterable<StepRecord>; findings: Finding[] };
   /** Told of every invariant violation or hazard as it is seen. */
   onFinding?: (f: Finding) => void;
   /**
@@ -44,6 +44,8 @@ export interface SessionOptions {
   onCommitted?: (record: StepRecord, recorded: RecorderCall) => void;
   /** Monitors that were shown the session's steps so far (a resumed session's); fresh ones without. */
   monitors?: Monitor[];
+  /** The watch that was shown the served scenario's steps, on this world: its monitors go on watching (instead of `monitors`). */
+  watch?: Watch;
   /** A timeline over the world's log that already knows the states of `setup`'s steps (a resumed session's). */
   timeline?: Timeline;
   /** A session resumed from its journal: the recorder's variables when serving began, and what it was told since. */
@@ -56,7 +58,7 @@ export class Session {
   private readonly watch: Watch;
   private readonly clock: ServeClock;
   /** Step records, kept compact (step-spill.ts). */
-  private readonly records: StepSpill;
+  private readonly records: StepSpill<StepRecord>;
   private readonly findings: Finding[];
   /** Virtual time when serving began, and how far `wait` commands moved the world beyond the clock. */
   private readonly startNow: number;
@@ -68,8 +70,9 @@ export class Session {
   constructor(private readonly options: SessionOptions) {
     this.world = options.world;
     this.clock = options.clock;
-    // A resumed session's monitors go on with what they saw before the restart.
-    this.watch = new Watch(this.world, options.monitors?.map((m) => () => m));
+    // A resumed session's monitors go on with what they saw before the restart, a served scenario's
+    // with what they saw of its steps (a hazard lasting from the scenario into the session is one finding).
+    this.watch = options.watch ?? new Watch(this.world, options.monitors?.map((m) => () => m));
     this.startNow = this.world.now;
     this.findings = [...(options.setup?.findings ?? [])];
     this.clusterNames = [...this.world.state.clusters.names];
@@ -81,7 +84,7 @@ export class Session {
     this.timeline = options.timeline ?? new Timeline(this.world.log);
     this.timeline.note(this.world.log.length, this.world.state);
     // Steps of this timeline (a resumed session's) are kept compact too; a served scenario's as they are.
-    const setup = options.setup?.steps ?? [];
+    const setup = [...(options.setup?.steps ?? [])];
     const own = setup.findIndex((r) => this.timeline.countsOf(r) !== undefined);
     const head = own < 0 ? setup : setup.slice(0, own);
     this.records = new StepSpill(this.timeline, this.findings, head);
@@ -275,7 +278,7 @@ export class Session {
 
   /** The session as a run result, for results.json and history.jsonl (as `replsim run --out` writes them). */
   result(): RunResult {
-    const steps = this.records.all();
+    const steps = this.records;
     const found = problems(this.options.expect, steps, this.findings);
     const reasons = found.map((p) => p.text);
     return {

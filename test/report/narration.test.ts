@@ -56,17 +56,17 @@ describe('narration', () => {
 describe('narration shows what the lesson is about', () => {
   it('never cuts away the fields a step\'s expect names (14, step 9: the secondary\'s connection_status)', async () => {
     const r = await run('14-dr-forced-promotion.yaml');
-    const line = narrateStep(r.steps[8], plain).find((l) => l.includes('→ 200')) ?? '';
+    const line = narrateStep(r.steps.at(8)!, plain).find((l) => l.includes('→ 200')) ?? '';
     expect(line).toContain('"secondaries":[{"node_id":"west","connection_status":"disconnected"}]');
     expect(line).toContain('more left out, --verbose shows all');
   });
 
   it('--verbose prints the whole body, envelope included', async () => {
     const r = await run('14-dr-forced-promotion.yaml');
-    const line = narrateStep(r.steps[8], plain, { verbose: true }).find((l) => l.includes('→ 200')) ?? '';
+    const line = narrateStep(r.steps.at(8)!, plain, { verbose: true }).find((l) => l.includes('→ 200')) ?? '';
     const body = JSON.parse(line.slice(line.indexOf('{')));
     expect(body.request_id).toBeDefined();
-    expect(body.data.last_wal).toBe(r.steps[8].saved.eastWal);
+    expect(body.data.last_wal).toBe(r.steps.at(8)!.saved.eastWal);
     expect(body.data.secondaries[0]).toMatchObject({ node_id: 'west', connection_status: 'disconnected' });
   });
 

@@ -18,12 +18,12 @@ async function run(file: string): Promise<RunResult> {
   return runScenario(loaded.scenario);
 }
 
-const ruleLine = (r: RunResult, step: number) => narrateStep(r.steps[step - 1], plain).find((l) => l.trim().startsWith('rule:')) ?? '';
+const ruleLine = (r: RunResult, step: number) => narrateStep(r.steps.at(step - 1)!, plain).find((l) => l.trim().startsWith('rule:')) ?? '';
 
 describe('narration names the rule of the refusal, read from its code', () => {
   it('03 step 19: the root token wiped by DR enable is unknown to the cluster, not short of a capability', async () => {
     const r = await run('03-dr-planned-failover.yaml');
-    const step = r.steps[18];
+    const step = r.steps.at(18)!;
     expect(step.response).toEqual({ status: 403, body: { errors: ['1 error occurred:\n\t* permission denied\n\n'] } });
     expect(step.refusal?.code).toBe('http.unknownToken');
     expect(ruleLine(r, 19)).toMatch(/the client token is not known to this cluster/);
@@ -34,8 +34,8 @@ describe('narration names the rule of the refusal, read from its code', () => {
   it('14 steps 20–21: a path under a mount that never arrived has no mount, not no endpoint', async () => {
     const r = await run('14-dr-forced-promotion.yaml');
     for (const n of [20, 21]) {
-      expect(r.steps[n - 1].response?.status).toBe(404);
-      expect(r.steps[n - 1].refusal?.code).toBe('http.noMount');
+      expect(r.steps.at(n - 1)!.response?.status).toBe(404);
+      expect(r.steps.at(n - 1)!.refusal?.code).toBe('http.noMount');
       expect(ruleLine(r, n)).toMatch(/no mount of this cluster holds this path/);
       expect(ruleLine(r, n)).not.toMatch(/no endpoint of the spec/);
     }
@@ -43,7 +43,7 @@ describe('narration names the rule of the refusal, read from its code', () => {
 
   it('results.json carries the code and the rule of each refused step, and null for the others', async () => {
     const r = await run('03-dr-planned-failover.yaml');
-    expect(stepJson(r.steps[18]).rule).toEqual({ code: 'http.unknownToken', rule: 'facts.tokens', words: expect.stringMatching(/not known to this cluster/) });
+    expect(stepJson(r.steps.at(18)!).rule).toEqual({ code: 'http.unknownToken', rule: 'facts.tokens', words: expect.stringMatching(/not known to this cluster/) });
     const ok = r.steps.find((s) => s.response && s.response.status < 300)!;
     expect(stepJson(ok).rule).toBeNull();
   });

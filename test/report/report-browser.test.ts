@@ -82,11 +82,11 @@ describe.skipIf(browserMissing)(`report.html in headless Chromium (${browserMiss
 
   it('shows, at every step of the slider, the topology the run had after that step', async () => {
     await slideTo(page, 0);
-    expect(await shown(page)).toEqual(expected(run.steps[0].before));
+    expect(await shown(page)).toEqual(expected(run.steps.at(0)!.before));
     for (let step = 1; step <= run.steps.length; step++) {
       await page.keyboard.press('ArrowRight');
       expect(await page.textContent('#position')).toBe(`step ${step} of ${run.steps.length}`);
-      expect(await shown(page), `step ${step}`).toEqual(expected(run.steps[step - 1].after));
+      expect(await shown(page), `step ${step}`).toEqual(expected(run.steps.at(step - 1)!.after));
     }
   });
 
@@ -125,7 +125,7 @@ describe.skipIf(browserMissing)(`report.html in headless Chromium (${browserMiss
 
   it('shows a request step as an HTTP line and a curl command, its expectation held, what changed, the response in view at 1400x1000', async () => {
     await slideTo(page, 3);
-    const s = run.steps[2];
+    const s = run.steps.at(2)!;
     expect((await page.textContent('#http'))?.split('\n')[0]).toBe(`${s.request!.method} /v1/${s.request!.path} HTTP/1.1`);
     expect(await page.textContent('#curl')).toMatch(new RegExp(`^curl -sS -X POST -H "X-Vault-Token: \\$VAULT_TOKEN" -d '\\{"token":"[^']+"\\}' 'http://127\\.0\\.0\\.1:8201/v1/sys/replication/dr/secondary/enable'$`));
     expect(await page.getAttribute('#expect [data-held]', 'data-held')).toBe('true');
@@ -181,7 +181,7 @@ describe.skipIf(browserMissing)('report.html of gallery 23 (lost writes) in head
 
   it('names the lost keys at the promotion, in the step panel and on the diagram', async () => {
     const at = run.steps.findIndex((s) => s.findings.some((f) => f.id === 'lost-writes')) + 1;
-    expect(run.steps[at - 1].request?.path).toBe('sys/replication/dr/secondary/promote');
+    expect(run.steps.at(at - 1)!.request?.path).toBe('sys/replication/dr/secondary/promote');
     await slideTo(page, at);
     expect(await page.getAttribute('#step [data-lost-keys]', 'data-lost-keys')).toBe('secret/app/config v2, secret/orders/1001 v1');
     expect(await page.textContent('[data-finding-mark="lost-writes"]')).toContain('lost secret/app/config v2, secret/orders/1001 v1');

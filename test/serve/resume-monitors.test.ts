@@ -2,7 +2,7 @@
 // same findings whether the session was stopped and resumed halfway or not. A hazard that arose
 // before the restart and lasts after it is one finding, not two (fresh monitors would report it
 // again at the first step after the resume).
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -71,6 +71,56 @@ describe('serve --resume: the monitors resume with their state', () => {
       expect(ids(whole.findings).filter((f) => f.includes('two-primaries'))).toHaveLength(1);
       expect(ids(resumed.findings)).toEqual(ids(whole.findings));
       expect(resumed.steps.map((s) => s.findings.length)).toEqual(whole.steps.map((s) => s.findings.length));
+    } finally {
+      await second.stop();
+    }
+  }, 60_000);
+});
+
+/**
+ * Gallery scenario 07 cut after east restarts: two DR primaries of one set, a hazard that lasts
+ * into the session served after it.
+ */
+function servedScenario(dir: string): string {
+  const text = readFileSync(join(__dirname, '../../scenarios/07-dr-unplanned-failover.yaml'), 'utf8');
+  const cut = text.indexOf('  - name: east says it is a running primary');
+  if (cut < 0) throw new Error('scenario 07 changed: its step "east says it is a running primary" is gone');
+  const file = join(dir, 'served.yaml');
+  writeFileSync(file, text.slice(0, cut));
+  return file;
+}
+
+describe('serve --resume of a session that served a scenario', () => {
+  it('has the scenario\'s steps and findings again, and monitors that saw them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'replsim-resume-served-'));
+    const scenario = servedScenario(dir);
+    const straight = await serve({ scenario, clock: 'manual' });
+    const served = straight.session.result().steps.length;
+    await afterwards(straight);
+    const whole = await straight.stop();
+    // The hazard arose in the scenario and lasts through the session: the monitors that saw it arise
+    // go on watching, so it is one finding.
+    expect(ids(whole.findings).filter((f) => f.includes('two-primaries'))).toHaveLength(1);
+    expect(served).toBeGreaterThan(15);
+
+    const first = await serve({ scenario, clock: 'manual', out: join(dir, 'out') });
+    await ok(first, 'east', 'POST', 'secret/data/b', { data: { n: 2 } }, first.world.tokenNamed('east', 'root')!);
+    await first.stop();
+    const second = await serve({ resume: join(dir, 'out') });
+    try {
+      // What the live view and results.json read: the scenario's steps, then the session's.
+      expect(second.session.result().steps.map((s) => s.title).slice(0, served)).toEqual(whole.steps.map((s) => s.title).slice(0, served));
+      const westRoot = second.world.tokenNamed('west', 'root')!;
+      await control(second, { wait: '1s' });
+      await ok(second, 'west', 'GET', 'sys/replication/dr/status', undefined, westRoot);
+      await control(second, { partition: [['east'], ['west']] });
+      await control(second, { heal: 'all' });
+      const resumed = await second.stop();
+      expect(resumed.stateHash).toBe(whole.stateHash);
+      expect(resumed.steps.map((s) => [s.index, s.title])).toEqual(whole.steps.map((s) => [s.index, s.title]));
+      expect(resumed.steps.map((s) => s.findings.length)).toEqual(whole.steps.map((s) => s.findings.length));
+      expect(ids(resumed.findings)).toEqual(ids(whole.findings));
+      expect(resumed.verdict).toBe(whole.verdict);
     } finally {
       await second.stop();
     }

@@ -15,10 +15,12 @@
 // as the clusters a change sets keep them valid (`Derived.keeps`), so a KV write or a WAL delivered
 // does not rebuild an index over every cluster.
 //
-// A table made by setting a cluster remembers, weakly, the table it was made from and the name it
-// set, so which clusters an event changed (`changedSince`) costs a look at what it set, not a
-// comparison of every cluster: the bus's sources and the WAL snapshots' upkeep read it after every
-// event.
+// A table made by setting a cluster remembers which table it was made from (by that table's mark,
+// not the table itself) and the name it set, so which clusters an event changed (`changedSince`)
+// costs a look at what it set, not a comparison of every cluster: the bus's sources and the WAL
+// snapshots' upkeep read it after every event. No table holds the tables before it: not even
+// weakly, since V8 keeps a WeakRef's target alive until the job that made it ends, and a run whose
+// steps never wait on I/O is one job (it kept every table of a 100,000-write run).
 import { List } from 'immutable';
 
 /** A name's position in the world's order; null-prototype, so no request-derived name finds an inherited member. */
@@ -33,10 +35,18 @@ export interface Derived<C, T> {
   build(clusters: ClusterTable<C & { readonly name: string }>): T;
 }
 
-/** The table a table was made from by `set` (held weakly: no table keeps those before it alive), and the names it set. */
+/** A table's mark: what the tables made from it keep of it, an empty object (never the table). */
+type Mark = object;
+
+/**
+ * One `set` a table was made by: the mark of the table it was made from, the name it set (as a
+ * one-name list), and the `set` that made that table, as long as the chain is at most STEPS_BACK long.
+ */
 interface MadeFrom {
-  base: WeakRef<object>;
+  base: Mark;
   names: readonly string[];
+  before: MadeFrom | undefined;
+  length: number;
 }
 
 const NONE: readonly string[] = Object.freeze([]);
@@ -56,6 +66,7 @@ interface Memo {
  */
 export class ClusterTable<ClusterState extends { readonly name: string }> implements Iterable<ClusterState> {
   private readonly memo: Memo;
+  private readonly mark: Mark = {};
 
   private constructor(
     private readonly index: Index,
@@ -116,14 +127,15 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
     if (i !== undefined) {
       const was = this.clusters.get(i)!;
       if (was === cluster) return this;
-      return new ClusterTable(this.index, this.names, this.clusters.set(i, cluster), this.kept(was, cluster), { base: new WeakRef(this), names: [name] });
+      const before = this.from !== undefined && this.from.length < STEPS_BACK ? this.from : undefined;
+      const from: MadeFrom = { base: this.mark, names: [name], before, length: before ? before.length + 1 : 1 };
+      return new ClusterTable(this.index, this.names, this.clusters.set(i, cluster), this.kept(was, cluster), from);
     }
     // A new cluster: only the world's creation adds them, so copying the index here costs nothing that
     // matters; every derived value is made again.
     const index: Record<string, number> = Object.assign(Object.create(null), this.index);
     index[name] = this.names.length;
-    // No record of the table it was made from: a WeakRef keeps its target alive until the end of
-    // the job that made it, and the world's creation adds every cluster in one job (which clusters
+    // No record of the table it was made from: only the world's creation adds clusters (which clusters
     // it changed is then found by comparing them).
     return new ClusterTable(Object.freeze(index), Object.freeze([...this.names, name]), this.clusters.push(cluster));
   }
@@ -136,15 +148,13 @@ export class ClusterTable<ClusterState extends { readonly name: string }> implem
   changedSince(before: ClusterTable<ClusterState>): readonly string[] {
     if (before === this) return NONE;
     const from = this.from;
-    if (from !== undefined && from.base.deref() === before) return from.names;
+    if (from !== undefined && from.base === before.mark) return from.names;
     let names: string[] | null = null;
-    let table: ClusterTable<ClusterState> | undefined = this;
-    for (let step = 0; step < STEPS_BACK && table?.from !== undefined; step++) {
-      const name = table.from.names[0];
+    for (let step: MadeFrom | undefined = from; step !== undefined; step = step.before) {
+      const name = step.names[0];
       if (!(names ??= []).includes(name)) names.push(name);
-      table = table.from.base.deref() as ClusterTable<ClusterState> | undefined;
       // A cluster set and then set back to what it was did not change.
-      if (table === before) return names.filter((n) => before.get(n) !== this.get(n)).sort((a, b) => this.index[a] - this.index[b]);
+      if (step.base === before.mark) return names.filter((n) => before.get(n) !== this.get(n)).sort((a, b) => this.index[a] - this.index[b]);
     }
     const changed: string[] = [];
     for (const name of this.names) if (before.get(name) !== this.get(name)) changed.push(name);

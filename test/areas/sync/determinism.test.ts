@@ -110,9 +110,9 @@ steps:
     if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
     const result = await runScenario(loaded.scenario);
     expect(result.steps.map((s) => s.ok)).toEqual([true, true, true, true, true, true, false]);
-    expect(result.steps[2].title).toBe('make sync destination codehost/gh1 on east unreachable');
-    expect(result.steps[2].events.map((e) => e.type)).toEqual(['sync-destination-faulted']);
-    expect(result.steps[6].failure).toMatch(/has no sync destination codehost\/nope/);
+    expect(result.steps.at(2)!.title).toBe('make sync destination codehost/gh1 on east unreachable');
+    expect(result.steps.at(2)!.events.map((e) => e.type)).toEqual(['sync-destination-faulted']);
+    expect(result.steps.at(6)!.failure).toMatch(/has no sync destination codehost\/nope/);
     expect(result.verdict).toBe('invalid');
   });
 });

@@ -44,10 +44,10 @@ describe('the inspect step', () => {
     expect: { secrets: { "/^VAULT_KV_.*_APP_WEB_API_KEY$/": k1 }, operations: 1, writers: [east] }
 `);
     // A regular expression is a value matcher, not a key matcher: the key must be named. So this file fails at step 6.
-    expect(r.steps[5].ok).toBe(false);
-    expect(r.steps[5].failure).toMatch(/^store codehost\/gh1: /);
-    expect(r.steps[2].title).toBe('inspect external store codehost/gh1');
-    expect(r.steps[2].events).toEqual([]);
+    expect(r.steps.at(5)!.ok).toBe(false);
+    expect(r.steps.at(5)!.failure).toMatch(/^store codehost\/gh1: /);
+    expect(r.steps.at(2)!.title).toBe('inspect external store codehost/gh1');
+    expect(r.steps.at(2)!.events).toEqual([]);
     const json = resultsJson('inspect.yaml', r);
     expect(json.steps[2]).toMatchObject({ kind: 'inspect', inspected: { store: 'codehost/gh1', contents: { secrets: {}, operations: 0 } } });
     expect(json.steps[0]).not.toHaveProperty('inspected');
@@ -102,6 +102,6 @@ describe('the inspect step', () => {
   - name: another store
     inspect: { store: codehost/gh2 }
 `);
-    expect(r.steps[2].failure).toBe('no external store "codehost/gh2" (stores: codehost/gh1)');
+    expect(r.steps.at(2)!.failure).toBe('no external store "codehost/gh2" (stores: codehost/gh1)');
   });
 });

@@ -1,0 +1,61 @@
+// A run of many writes in a process of its own, so that its peak resident set is its own (a section's
+// earlier work would set the process's peak otherwise). Prints one line of JSON: the resident set
+// after start-up and a full collection, the peak, the live data (canonical JSON of the final state)
+// and the wall time.
+//
+//   node --expose-gc --import tsx bench/lib/run-peak.ts runner N   runScenario on a scenario built in memory
+//   node --expose-gc --import tsx bench/lib/run-peak.ts cli N      `replsim run FILE --out DIR --quiet` on a YAML file
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runScenario } from '../../src/scenario/runner.js';
+import { parseScenario } from '../../src/scenario/schema.js';
+import { canonicalJson } from '../../src/kernel/canonical.js';
+import { runCommand } from '../../src/cli/run.js';
+import { readHistory } from '../../src/kernel/persist.js';
+import { isKnownEventType, World } from '../../src/world.js';
+import type { SimEvent } from '../../src/areas/core/events.js';
+
+const [mode, count] = process.argv.slice(2);
+const n = Number(count);
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const settledRss = () => {
+  gc();
+  gc();
+  return process.memoryUsage().rss;
+};
+
+if (mode === 'runner') {
+  const baseRss = settledRss();
+  const t0 = performance.now();
+  const steps = Array.from({ length: n }, (_, i) => ({ request: `POST secret/data/k${i}`, on: 'east', body: { data: { v: i } } }));
+  const parsed = parseScenario({ name: 'many writes', seed: 1, clusters: { east: {} }, steps });
+  if (!parsed.success) throw new Error('the scenario does not parse');
+  const result = await runScenario(parsed.data);
+  const ms = performance.now() - t0;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  const live = Buffer.byteLength(canonicalJson(result.world.state));
+  console.log(JSON.stringify({ baseRss, peakRss, live, ms, steps: result.steps.length }));
+} else if (mode === 'cli') {
+  const dir = mkdtempSync(join(tmpdir(), 'replsim-bench-run-peak-'));
+  const file = join(dir, 'writes.yaml');
+  let text = 'name: many writes\nseed: 1\nclusters:\n  east: {}\nsteps:\n';
+  for (let i = 0; i < n; i++) text += `  - {request: POST secret/data/k${i}, on: east, body: {data: {v: ${i}}}}\n`;
+  writeFileSync(file, text);
+  const bytes = text.length;
+  text = '';
+  const baseRss = settledRss();
+  const t0 = performance.now();
+  const quiet = () => undefined;
+  const code = await runCommand([file], { out: join(dir, 'out'), quiet: true }, { out: quiet, err: (l) => process.stderr.write(l + '\n'), stdout: {}, env: {} });
+  const ms = performance.now() - t0;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  if (code !== 0) throw new Error(`replsim run exited ${code}`);
+  // The live data, measured after the peak: the final state folded again from the history written.
+  const history = readHistory<SimEvent>(join(dir, 'out', 'history.jsonl'), isKnownEventType);
+  const live = Buffer.byteLength(canonicalJson(World.replay(history).state));
+  rmSync(dir, { recursive: true, force: true });
+  console.log(JSON.stringify({ baseRss, peakRss, live, ms, bytes }));
+} else {
+  throw new Error('usage: run-peak.ts runner|cli N');
+}
