@@ -166,6 +166,11 @@ function rows(machine: AnyStateMachine, name: StateName, type: string): readonly
   return list;
 }
 
+/** The states some row of the table moves `name` to on events of `type`, whatever the facts (the guards are not asked). */
+export function targets(machine: AnyStateMachine, name: StateName, type: string): readonly StateName[] {
+  return rows(machine, name, type).map((row) => (row.answer as { next: StateName }).next);
+}
+
 /**
  * Asks `machine`, in state `name` with `context`, about `event`. When no row's guard passes, the
  * refusal names the first failing guard of the row that got furthest (the most guards passed; the

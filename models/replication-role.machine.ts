@@ -5,7 +5,7 @@
 // The world keeps roles as plain values in its state and uses this machine as a pure transition
 // function (`askRole`, models/ask.ts), so that forks of a world share state and replay needs no actor.
 import { and, setup } from 'xstate';
-import { ask, type Answer } from './ask.js';
+import { ask, targets, type Answer } from './ask.js';
 export { NO_ROW } from './ask.js';
 
 export type ReplicationKind = 'dr' | 'performance';
@@ -143,35 +143,14 @@ export function stepRole(kind: ReplicationKind, role: RoleValue, event: RoleEven
 }
 
 /** The role a state node of the machine stands for (a compound node: its initial child). */
-function roleOfNode(node: { path: string[]; type: string; initial?: { target: readonly { path: string[] }[] } }): string {
-  const path = node.type === 'compound' && node.initial ? node.initial.target[0].path : node.path;
-  return path.join('.');
-}
-
 /**
  * Whether the machine's table has a transition for requests of `type` from `from` to `to` (under some
- * facts): read from the machine's own state nodes, not a copy. Replay uses it to refuse a history
- * whose recorded role move is not a row of the table (the handler asked `stepRole`; a live world
- * never records anything else).
+ * facts): read from the machine's own rows (models/ask.ts `targets`), not a copy. Replay uses it to
+ * refuse a history whose recorded role move is not a row of the table (the handler asked `askRole`;
+ * a live world never records anything else).
  */
 export function isRoleMove(from: RoleValue, type: RoleEvent['type'], to: RoleValue): boolean {
-  // Every role event applied asks (replay and the live world alike): the answer is the machine's,
-  // read once per combination.
-  const key = JSON.stringify([from, type, to]);
-  let known = roleMoves.get(key);
-  if (known === undefined) roleMoves.set(key, (known = isRowOfTable(from, type, to)));
-  return known;
-}
-
-const roleMoves = new Map<string, boolean>();
-
-function isRowOfTable(from: RoleValue, type: RoleEvent['type'], to: RoleValue): boolean {
-  for (let node: (typeof replicationRoleMachine)['root'] | undefined = replicationRoleMachine.getStateNodeById(`replicationRole.${from}`); node; node = node.parent) {
-    const transitions = node.on[type] ?? [];
-    // A transition with no target stays where it is.
-    if (transitions.some((t) => (t.target ?? [node]).some((n) => roleOfNode(n) === to))) return true;
-  }
-  return false;
+  return targets(replicationRoleMachine, from, type).includes(to);
 }
 
 /** How people read a role (narration, the report): the `label` of the machine's state node for it. */
