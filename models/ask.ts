@@ -166,6 +166,19 @@ function rows(machine: AnyStateMachine, name: StateName, type: string): readonly
   return list;
 }
 
+/**
+ * The answer of the row that takes events of `type` in `name` with action `action`: the row a
+ * handler took, named by what the event records (its type and the row's action), applied without
+ * asking the guards again. Null when no row of the table is that row.
+ */
+export function rowTaking(machine: AnyStateMachine, name: StateName, type: string, action: string): { next: StateName; actions: readonly string[] } | null {
+  for (const row of rows(machine, name, type)) {
+    const answer = row.answer as { next: StateName; actions: readonly string[] };
+    if (answer.actions.includes(action)) return answer;
+  }
+  return null;
+}
+
 /** The states some row of the table moves `name` to on events of `type`, whatever the facts (the guards are not asked). */
 export function targets(machine: AnyStateMachine, name: StateName, type: string): readonly StateName[] {
   return rows(machine, name, type).map((row) => (row.answer as { next: StateName }).next);

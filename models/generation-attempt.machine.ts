@@ -1,5 +1,5 @@
 import { and, assign, not, setup } from 'xstate';
-import { ask, type Answer } from './ask.js';
+import { ask, rowTaking, type Answer } from './ask.js';
 export { NO_ROW } from './ask.js';
 
 /** Which kind of token the attempt will mint: a DR operation token or a standard root token. */
@@ -100,7 +100,7 @@ const CONTEXT_UPDATES = {
   discardShares: (context: GenerationAttemptContext, _event: GenerationAttemptEvent): GenerationAttemptContext => ({ ...context, providedShares: [] }),
   clearAttempt: (context: GenerationAttemptContext, _event: GenerationAttemptEvent): GenerationAttemptContext => emptyContext(context.required),
 };
-type ContextUpdate = keyof typeof CONTEXT_UPDATES;
+export type ContextUpdate = keyof typeof CONTEXT_UPDATES;
 
 /*
  * The one generation attempt a cluster may have, for a DR operation token or a root token: opened
@@ -187,6 +187,16 @@ export function applyGenerationAnswer(state: GenerationAttemptState, answer: Ext
     context = CONTEXT_UPDATES[a as ContextUpdate](context, event);
   }
   return { value: answer.next as GenerationAttemptState['value'], context };
+}
+
+/**
+ * The state after the row a handler took, as its event records it (the row's action, `action`):
+ * the row's actions applied to the context, the guards not asked again. Null when the table has no
+ * such row in this state (a history that contradicts the machine).
+ */
+export function applyRecordedGeneration(state: GenerationAttemptState, event: GenerationAttemptEvent, action: ContextUpdate): GenerationAttemptState | null {
+  const row = rowTaking(generationAttemptMachine, state.value, event.type, action);
+  return row && applyGenerationAnswer(state, row, event);
 }
 
 /** The state after `event`, or null when the attempt refuses it. */

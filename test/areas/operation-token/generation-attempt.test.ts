@@ -381,3 +381,14 @@ describe('generation attempts: determinism and replay', () => {
     expect(final.complete).toBe(true);
   });
 });
+
+describe('generation attempts replayed: evolve applies the row each event records', () => {
+  it('a history whose share arrives with no attempt open is refused, naming the row the machine lacks', () => {
+    const w = plainWorld({ seed: 3 });
+    generateWithOtp(w, 'east', { attempt: ROOT_ATTEMPT, update: ROOT_UPDATE });
+    expect(World.replay(w.log).stateHash()).toBe(w.stateHash());
+    // The attempt's opening taken out: its first share now meets no attempt in progress.
+    const edited = w.log.filter((e) => e.type !== 'generation-started').map((e, i) => ({ ...e, seq: i + 1 }));
+    expect(() => World.replay(edited)).toThrow(/no "update" row doing recordShare in state none: the log and the machine disagree/);
+  });
+});
