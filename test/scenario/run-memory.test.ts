@@ -5,19 +5,12 @@
 // whole (1.5 KB a step), or every cluster table kept until the run ends (as a WeakRef made during a
 // run that never waits did: 2.3 MB per 1,000), fails it. The benchmark (`npm run bench -- --only session-memory`)
 // measures the rate; this only catches growth with the number of steps.
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
+import { heapAfterCollection } from '../heap.js';
 import { runScenario } from '../../src/scenario/runner.js';
 import { parseScenario } from '../../src/scenario/schema.js';
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const heap = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+const heap = heapAfterCollection;
 
 describe('a long run stays within a memory bound per step', () => {
   it('3,000 small writes to 100 keys: the heap grows by less than 1.5 MB per 1,000 steps after 1,000', async () => {

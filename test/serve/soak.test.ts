@@ -4,19 +4,11 @@
 // catches unbounded growth — a state kept per request that shares nothing, a cache that never lets go,
 // a step record kept whole (some 3.6 MB per 1,000 when each was a dictionary of properties; 0.6 MB
 // measured with the records deflated).
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { heapAfterCollection } from '../heap.js';
 import { serve, type ServeHandle } from '../../src/serve/serve.js';
 
-// A full collection from a test: the flag is set at run time, and a fresh context exposes `gc`.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-const heap = () => {
-  gc();
-  gc();
-  return process.memoryUsage().heapUsed;
-};
+const heap = heapAfterCollection;
 
 let handle: ServeHandle | undefined;
 afterEach(async () => {
