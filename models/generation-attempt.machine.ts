@@ -122,7 +122,7 @@ export const generationAttemptMachine = setup({
     recombinesToRootKey: ({ event }) => event.type === 'update' && event.keyMatches,
   },
   // Each action is one of the plain context updates above (`CONTEXT_UPDATES`), so the step
-  // (`stepGenerationAttempt`) applies exactly what the machine's actions apply, by name.
+  // (`applyGenerationAnswer`) applies exactly what the machine's actions apply, by name.
   actions: {
     openAttempt: assign(({ context, event }) => CONTEXT_UPDATES.openAttempt(context, event)),
     recordShare: assign(({ context, event }) => CONTEXT_UPDATES.recordShare(context, event)),

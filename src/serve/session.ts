@@ -11,7 +11,8 @@ import type { Finding, Monitor } from '../areas/monitoring/types.js';
 import type { HazardId } from '../areas/core/vocabulary.js';
 import type { SimEvent } from '../areas/core/events.js';
 import { problems, runStep, shorten, type RunResult, type StepRecord } from '../scenario/runner.js';
-import { parseScenario, type Scenario, type Step } from '../scenario/schema.js';
+import { parseScenario, STEP_ACTIONS, type Scenario, type Step } from '../scenario/schema.js';
+import type { AreaStepAction } from '../areas/core/steps.js';
 import { WorldUsageError, type World } from '../world.js';
 import { AREA_STEPS } from '../areas.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
@@ -23,9 +24,8 @@ import type { ServeClock } from './wall-clock.js';
 /** What a control command answered: the step as applied, or why it was refused. */
 export type ControlAnswer = { ok: true; title: string; now: number; findings: Finding[] } | { ok: false; status: number; error: string };
 
-/** Fault and time steps the control listener accepts, in scenario syntax. */
 /** The steps the control listener takes: the clock's, the network's and every area's faults (an inspection answers nothing there). */
-export const CONTROL_ACTIONS: readonly string[] = ['wait', 'partition', 'slow', 'heal', 'crash', 'restart', ...[...AREA_STEPS.values()].filter((s) => !s.inspects).map((s) => s.action)];
+export const CONTROL_ACTIONS: readonly string[] = STEP_ACTIONS.filter((a) => a !== 'request' && a !== 'decode-token' && !AREA_STEPS.get(a as AreaStepAction)?.inspects);
 
 export interface SessionOptions {
   world: World;
