@@ -5,8 +5,9 @@
 // it set (cluster-table.ts `changedSince`). Hot events (a KV write, a WAL delivered) build their
 // next cluster with literals instead (state.ts `copyCluster`), where `npm run bench` asked for it.
 import { produce, setUseStrictIteration, type Draft } from 'immer';
-import type { BaseEvent, Reducer } from '../../kernel/engine.js';
-import { advancedWal, type Clusters, type ClusterState, type SimState } from './state.js';
+import type { BaseEvent, Reducer, ReducerTable } from '../../kernel/engine.js';
+import { advancedWal, nextState, type Clusters, type ClusterState, type SimState } from './state.js';
+import type { SimEvent } from './events.js';
 
 // Speed (profiled in BENCHMARKS.md): when immer finalises a draft it visits every property of
 // every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
@@ -58,4 +59,22 @@ export function onReplicatedCluster<E extends BaseEvent & { cluster: string }>(e
     edit(c, e, before);
     c.wal = advancedWal(c.wal, e.at);
   });
+}
+
+/**
+ * `type`'s reducer in `table` followed by an upkeep (`then`), given the state before the event and
+ * the one the reducer left: the two answers merged, the upkeep's last.
+ */
+export function followedBy<E extends SimEvent>(
+  table: ReducerTable<SimState, SimEvent>,
+  type: E['type'],
+  then: (before: SimState, after: SimState, e: E) => Partial<SimState> | null,
+): Reducer<SimState, SimEvent> {
+  const first = table[type] as Reducer<SimState, SimEvent>;
+  return (s, e) => {
+    const changed = first(s, e);
+    const after = changed ? nextState(s, changed, s.now) : s;
+    const more = then(s, after, e as E);
+    return changed || more ? { ...changed, ...more } : null;
+  };
 }

@@ -10,11 +10,11 @@
 //   (`heartbeatsForgotten`): a restarted cluster reports none until its new connection's handshake.
 //
 // A replay folds the same events through the same upkeeps, so it rebuilds the same facts.
-import type { Reducer, ReducerTable } from '../../kernel/engine.js';
+import type { ReducerTable } from '../../kernel/engine.js';
 import { linkKey, linkLatency, type ClusterCrashed, type LinksHealed, type LinksSlowed } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
-import { nextState, type ClusterState, type ReplicationKind, type SimState } from '../core/state.js';
-import { clustersChanged, editCluster } from '../core/reduce.js';
+import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import { clustersChanged, editCluster, followedBy } from '../core/reduce.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
 import { anchorAt, handshake, type HeartbeatAnchor, type HeartbeatLink } from './heartbeats.js';
 import { followingIndex, isConnected } from './link.js';
@@ -89,26 +89,12 @@ function forgetOnCrash(_before: SimState, after: SimState, e: ClusterCrashed): P
   return clustersChanged(after, clusters);
 }
 
-type Then = (before: SimState, after: SimState, e: never) => Partial<SimState> | null;
-
-/** `type`'s reducer followed by `then`, given the state before the event and the one the reducer left. */
-function followedBy(table: ReducerTable<SimState, SimEvent>, type: SimEvent['type'], then: Then): Reducer<SimState, SimEvent> {
-  const first = table[type] as Reducer<SimState, SimEvent>;
-  return (s, e) => {
-    const changed = first(s, e);
-    const mid = changed ? nextState(s, changed, s.now) : s;
-    const more = then(s, mid, e as never);
-    return changed || more ? { ...changed, ...more } : null;
-  };
-}
-
 /** The world's reducers with the heartbeats' facts kept (see the head of this file). */
 export function withHeartbeatFacts(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
-  const forget: Then = forgetOnCrash;
   return {
     ...table,
     'links-slowed': followedBy(table, 'links-slowed', anchorLatencyChanges),
     'links-healed': followedBy(table, 'links-healed', anchorLatencyChanges),
-    'cluster-crashed': followedBy(table, 'cluster-crashed', forget),
+    'cluster-crashed': followedBy(table, 'cluster-crashed', forgetOnCrash),
   } as ReducerTable<SimState, SimEvent>;
 }

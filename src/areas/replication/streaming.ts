@@ -11,11 +11,11 @@
 // secondaries following it), whatever the network does next — a restart in the same instant does
 // not bring them back (`withConnectionsLost`). Each secondary then dials again (messages.ts).
 import type { Checker } from '../../kernel/bus.js';
-import type { Reducer, ReducerTable } from '../../kernel/engine.js';
+import type { ReducerTable } from '../../kernel/engine.js';
 import type { ClusterCrashed } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
-import { nextState, type ReplicationKind, type SimState } from '../core/state.js';
-import { clustersChanged, editCluster } from '../core/reduce.js';
+import type { ReplicationKind, SimState } from '../core/state.js';
+import { clustersChanged, editCluster, followedBy } from '../core/reduce.js';
 import { observeConnection, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { followingIndex, linkFacts, moveConnection, storedConnection } from './link.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
@@ -63,12 +63,5 @@ function loseConnections(s: SimState, e: ClusterCrashed): Partial<SimState> | nu
 
 /** The world's reducers, a crash also ending the connections it ends (see the head of this file). */
 export function withConnectionsLost(table: ReducerTable<SimState, SimEvent>): ReducerTable<SimState, SimEvent> {
-  const crash = table['cluster-crashed'] as Reducer<SimState, SimEvent>;
-  const crashed = (s: SimState, e: SimEvent): Partial<SimState> | null => {
-    const network = crash(s, e);
-    const after = network ? nextState(s, network, s.now) : s;
-    const lost = loseConnections(after, e as ClusterCrashed);
-    return network || lost ? { ...network, ...lost } : null;
-  };
-  return { ...table, 'cluster-crashed': crashed } as ReducerTable<SimState, SimEvent>;
+  return { ...table, 'cluster-crashed': followedBy(table, 'cluster-crashed', (_before, after, e: ClusterCrashed) => loseConnections(after, e)) } as ReducerTable<SimState, SimEvent>;
 }
