@@ -1,24 +1,15 @@
 // The virtual clock's conversions. The world's time is a plain number of milliseconds since the
 // simulation began, kept in the world state and moved only by events; this module turns it into
 // the wall-clock shapes the service prints. It is one of the two places allowed to build dates.
-import { remember } from './bounded.js';
+import { memoBounded } from './memo.js';
 
 /** The instant a simulation starts at, so printed times look like the service's and never vary. */
 export const SIMULATION_EPOCH_MS = Date.UTC(2026, 0, 1, 0, 0, 0);
 
+// The same instants are printed again and again (every reply about a key prints its versions'
+// times, a write's reply prints "now"): the texts are kept, and a date built only for a new one.
 /** RFC 3339 time of a virtual instant, as the service prints `creation_time` and `last_heartbeat`. */
-export function rfc3339(ms: number): string {
-  // The same instants are printed again and again (every reply about a key prints its versions'
-  // times, a write's reply prints "now"): the texts are kept, and a date built only for a new one.
-  let text = printed.get(ms);
-  if (text === undefined) {
-    text = new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z');
-    remember(printed, ms, text, PRINTED_KEPT);
-  }
-  return text;
-}
-const printed = new Map<number, string>();
-const PRINTED_KEPT = 4096;
+export const rfc3339: (ms: number) => string = memoBounded((ms: number) => new Date(SIMULATION_EPOCH_MS + ms).toISOString().replace('.000Z', 'Z'), 4096);
 
 /** Whole seconds since the Unix epoch at a virtual instant (JWT `iat`/`exp`, `*_epoch` fields). */
 export function epochSeconds(ms: number): number {

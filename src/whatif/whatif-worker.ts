@@ -5,6 +5,7 @@
 import { loadScenario } from '../scenario/loader.js';
 import { Whatif, type Plan, type VariantResult, type WhatifSettings } from './engine.js';
 import type { Picture } from './settle.js';
+import { memoBounded } from '../kernel/memo.js';
 
 export interface WhatifTask {
   file: string;
@@ -29,9 +30,14 @@ interface Prepared {
   picture: Picture;
 }
 
-const prepared = new Map<string, Promise<Prepared>>();
+// A worker is handed chunks of the same task's plan: the baseline and plan are made once per task
+// (file, text, settings), the four most recent kept.
+const preparedFor = memoBounded((key: string) => {
+  const [file, text, settings] = JSON.parse(key) as [string, string, WhatifSettings];
+  return prepare({ file, text, settings });
+}, 4);
 
-async function prepare(task: WhatifTask): Promise<Prepared> {
+async function prepare(task: Pick<WhatifTask, 'file' | 'text' | 'settings'>): Promise<Prepared> {
   const loaded = loadScenario(task.text, task.file);
   if (!loaded.ok) throw new Error(`${task.file} does not load in the worker thread`);
   const whatif = new Whatif(loaded.scenario, task.settings, loaded.locate);
@@ -41,14 +47,7 @@ async function prepare(task: WhatifTask): Promise<Prepared> {
 }
 
 export default async function runTask(task: WhatifTask): Promise<WhatifChunk> {
-  const key = JSON.stringify([task.file, task.text, task.settings]);
-  let ready = prepared.get(key);
-  if (!ready) {
-    if (prepared.size >= 4) prepared.clear();
-    ready = prepare(task);
-    prepared.set(key, ready);
-  }
-  const { whatif, plan, picture } = await ready;
+  const { whatif, plan, picture } = await preparedFor(JSON.stringify([task.file, task.text, task.settings]));
   const before = plan.pruned.unreachable;
   const results: VariantResult[] = [];
   await whatif.run(plan, picture, { from: task.from, to: task.to }, (r) => results.push(r));

@@ -3,7 +3,7 @@
 // segment, as in the service. When several rules match, the most specific wins (exact, then the
 // longest literal prefix, then the fewest `+`), and `deny` on the winner refuses everything.
 import type { AclPolicy, Capability, Policy, TokenEntry } from './state.js';
-import { remember } from '../../kernel/bounded.js';
+import { memoBounded, memoOnObject } from '../../kernel/memo.js';
 
 const ALL: Capability[] = ['create', 'read', 'update', 'delete', 'list', 'patch', 'sudo'];
 
@@ -35,28 +35,20 @@ function specificity(rule: string): [number, number, number] {
 /** The rules of a policy, with what choosing between them needs, worked out once per policy. */
 interface CompiledPolicy {
   rules: { rule: string; specificity: [number, number, number]; caps: ReadonlySet<Capability> }[];
-  /** Answers already given, by path (a policy is immutable state, so an answer never changes). */
-  answers: Map<string, ReadonlySet<Capability>>;
+  /** The capabilities it grants on a path: the paths a run asks about are few; the most recent 256 are kept. */
+  answers: (path: string) => ReadonlySet<Capability>;
 }
 
 const NONE: ReadonlySet<Capability> = new Set();
 const EVERY: ReadonlySet<Capability> = new Set(ALL);
 /** Policies are frozen state shared between states, so what is worked out for one lives as long as it does. */
-const compiled = new WeakMap<Policy, CompiledPolicy>();
-/** Paths a policy keeps answers for: the paths a run asks about are few; past this the oldest is forgotten. */
-const ANSWERS_KEPT = 256;
-
-function compile(policy: Policy): CompiledPolicy {
-  let c = compiled.get(policy);
-  if (!c) {
-    const rules = Object.keys(policy).map((rule) => {
-      const caps = policy[rule];
-      return { rule, specificity: specificity(rule), caps: caps.includes('deny') ? NONE : new Set(caps) };
-    });
-    compiled.set(policy, (c = { rules, answers: new Map() }));
-  }
-  return c;
-}
+const compile = memoOnObject((policy: Policy): CompiledPolicy => {
+  const rules = Object.keys(policy).map((rule) => {
+    const caps = policy[rule];
+    return { rule, specificity: specificity(rule), caps: caps.includes('deny') ? NONE : new Set(caps) };
+  });
+  return { rules, answers: memoBounded((path: string) => bestRule(rules, path)?.caps ?? NONE, 256) };
+});
 
 /**
  * The service's built-in `default` policy, attached to every token unless it is created with
@@ -89,26 +81,17 @@ function merged(parts: readonly Policy[]): Policy {
 }
 
 /** A token's whole policy, by the token and the named policies it was resolved against. */
-const mergedOf = new WeakMap<TokenEntry, { named: Readonly<Record<string, AclPolicy>> | undefined; policy: Policy | 'root' }>();
-
-function policyOf(token: TokenEntry, named: Readonly<Record<string, AclPolicy>> | undefined): Policy | 'root' {
+const policyOf = memoOnObject((token: TokenEntry, named: Readonly<Record<string, AclPolicy>> | undefined): Policy | 'root' => {
   if (token.policy === 'root' || token.policies === undefined) return token.policy;
-  const kept = mergedOf.get(token);
-  if (kept && kept.named === named) return kept.policy;
-  let policy: Policy | 'root';
-  if (token.policies.includes('root')) policy = 'root';
-  else {
-    const parts: Policy[] = [token.policy];
-    for (const name of token.policies) {
-      if (name === 'default') parts.push(DEFAULT_POLICY);
-      else if (named && Object.prototype.hasOwnProperty.call(named, name)) parts.push(named[name].rules);
-      // A name no policy has grants nothing, as on the service.
-    }
-    policy = merged(parts);
+  if (token.policies.includes('root')) return 'root';
+  const parts: Policy[] = [token.policy];
+  for (const name of token.policies) {
+    if (name === 'default') parts.push(DEFAULT_POLICY);
+    else if (named && Object.prototype.hasOwnProperty.call(named, name)) parts.push(named[name].rules);
+    // A name no policy has grants nothing, as on the service.
   }
-  mergedOf.set(token, { named, policy });
-  return policy;
-}
+  return merged(parts);
+});
 
 /**
  * The capabilities a token has on a path (relative to the root namespace). `named` are the ACL
@@ -120,19 +103,13 @@ export function capabilitiesOf(token: TokenEntry, fullPath: string, named?: Read
   // A token only reaches paths in its own namespace and below.
   if (!fullPath.startsWith(token.namespace)) return NONE;
   const path = fullPath.slice(token.namespace.length);
-  const policy = compile(whole);
-  let caps = policy.answers.get(path);
-  if (caps === undefined) {
-    caps = bestRule(policy, path)?.caps ?? NONE;
-    remember(policy.answers, path, caps, ANSWERS_KEPT);
-  }
-  return caps;
+  return compile(whole).answers(path);
 }
 
 /** The most specific rule matching the path; the first of equals, in the policy's order. */
-function bestRule(policy: CompiledPolicy, path: string): CompiledPolicy['rules'][number] | null {
+function bestRule(rules: CompiledPolicy['rules'], path: string): CompiledPolicy['rules'][number] | null {
   let best: CompiledPolicy['rules'][number] | null = null;
-  for (const r of policy.rules) {
+  for (const r of rules) {
     if (!ruleMatches(r.rule, path)) continue;
     if (best === null) best = r;
     else {

@@ -9,12 +9,13 @@ import type { SimEvent } from '../core/events.js';
 import type { ClusterState, KvRecord, ReplicationKind, SimState } from '../core/state.js';
 import { versionEntries } from '../core/versions.js';
 import { canonicalJson } from '../../kernel/canonical.js';
+import { memoOnObject } from '../../kernel/memo.js';
 import type { Finding, Observation, ObservedRequest } from './types.js';
 
 export { REPLICATION_KINDS as KINDS, KIND_WORD } from '../core/vocabulary.js';
 
 // States folded again for observations that did not carry them, computed once per observation.
-const folded = new WeakMap<Observation, SimState[]>();
+const foldedOf = memoOnObject((_: Observation): SimState[] => []);
 
 /** The state right after `events[i]`. */
 export function stateAfter(o: Observation, i: number): SimState {
@@ -29,8 +30,7 @@ export function stateBefore(o: Observation, i: number): SimState {
 }
 
 function foldTo(o: Observation, i: number): SimState {
-  let states = folded.get(o);
-  if (!states) folded.set(o, (states = []));
+  const states = foldedOf(o);
   const fold = o.fold;
   if (!fold) throw new Error('an observation of several events needs the state after each (states) or the world\'s fold to compute them');
   for (let k = states.length; k <= i; k++) states.push(fold(k === 0 ? o.before : states[k - 1], o.events[k] as SimEvent));
@@ -50,18 +50,15 @@ export function isDrSecondaryIn(state: SimState, cluster: string): boolean {
 
 /** A request's path relative to the root namespace and without `/v1/`, slashes at the ends or query. */
 export function requestPath(request: ObservedRequest): RequestPath {
-  // Several monitors read each request's line: it is parsed once per request (checked against what
-  // it was parsed from, so a request object changed since is parsed again) and shared, frozen.
-  const kept = readLines.get(request);
-  if (kept && kept.method === request.method && kept.path === request.path && kept.namespace === request.namespace) return kept.line;
-  const { method, path } = parseRequestLine(request.method, request.path);
-  const full = asFolder(request.namespace) + path;
-  const line: RequestPath = Object.freeze({ method, path: full.replace(/\/+$/, '') });
-  readLines.set(request, { method: request.method, path: request.path, namespace: request.namespace, line });
-  return line;
+  return lineOf(request, request.method, request.path, request.namespace);
 }
 type RequestPath = Readonly<{ method: string; path: string }>;
-const readLines = new WeakMap<ObservedRequest, { method: string; path: string; namespace: string | undefined; line: RequestPath }>();
+// Several monitors read each request's line: it is parsed once per request (and again when the
+// request object was changed since) and shared, frozen.
+const lineOf = memoOnObject((_: ObservedRequest, method: string, path: string, namespace: string | undefined): RequestPath => {
+  const line = parseRequestLine(method, path);
+  return Object.freeze({ method: line.method, path: (asFolder(namespace) + line.path).replace(/\/+$/, '') });
+});
 
 /** The same path with a namespace of the cluster taken off its front, when it has one (sys paths are relative to it). */
 export function pathsWithinNamespaces(cluster: ClusterState | undefined, path: string): string[] {
@@ -82,23 +79,20 @@ export function keyName(mount: string, key: string): string {
 
 /** The readable versions of a KV record (not deleted, not destroyed), as stable strings. */
 export function readableVersions(mount: string, key: string, rec: KvRecord | undefined): readonly string[] {
-  if (!rec) return NO_VERSIONS;
-  // Records are immutable and shared between states: the fingerprints (each the version's data as
-  // canonical JSON) are made once per record, mount and key, not again at every step that reads them,
-  // and shared, frozen.
-  const kept = fingerprints.get(rec);
-  if (kept && kept.mount === mount && kept.key === key) return kept.out;
+  return rec ? fingerprints(rec, mount, key) : NO_VERSIONS;
+}
+const NO_VERSIONS: readonly string[] = Object.freeze([]);
+// Records are immutable and shared between states: the fingerprints (each the version's data as
+// canonical JSON) are made once per record, mount and key, not again at every step that reads them,
+// and shared, frozen.
+const fingerprints = memoOnObject((rec: KvRecord, mount: string, key: string): readonly string[] => {
   const out: string[] = [];
   for (const [n, v] of versionEntries(rec)) {
     if (v.deletedAt !== null || v.destroyed) continue;
     out.push(`${mount}\u0000${key}\u0000${n}\u0000${v.createdAt}\u0000${canonicalJson(v.data)}`);
   }
-  Object.freeze(out);
-  fingerprints.set(rec, { mount, key, out });
-  return out;
-}
-const NO_VERSIONS: readonly string[] = Object.freeze([]);
-const fingerprints = new WeakMap<KvRecord, { mount: string; key: string; out: readonly string[] }>();
+  return Object.freeze(out);
+});
 
 /** Whether two KV records are the same (every version, its data and times), by identity first. */
 export function sameRecord(a: KvRecord | undefined, b: KvRecord | undefined): boolean {

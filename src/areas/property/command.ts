@@ -7,6 +7,7 @@ import type fc from 'fast-check';
 import { assertModelMatches, KIND_WORD, ModelMismatch, type Capabilities, type Kind, type Model } from './model.js';
 import type { OperatorPort as Operator } from './answer.js';
 import { type Prediction } from './outcome.js';
+import { memoOnObject } from '../../kernel/memo.js';
 export { expectOutcome, replicationPath, type Prediction } from './outcome.js';
 
 
@@ -58,19 +59,12 @@ export function pick<T>(candidates: readonly T[], index: number, qualifies: (c: 
 }
 
 // The pairs of a topology, built once per topology (models of one run share their cluster list).
-const pairCache = new WeakMap<readonly string[], { unordered: [string, string][]; ordered: [string, string][] }>();
-
-function pairs(clusters: readonly string[]) {
-  let p = pairCache.get(clusters);
-  if (!p) {
-    const unordered: [string, string][] = [];
-    for (let i = 0; i < clusters.length; i++) for (let j = i + 1; j < clusters.length; j++) unordered.push([clusters[i], clusters[j]]);
-    const ordered = clusters.flatMap((a) => clusters.filter((b) => b !== a).map((b) => [a, b] as [string, string]));
-    p = { unordered, ordered };
-    pairCache.set(clusters, p);
-  }
-  return p;
-}
+const pairs = memoOnObject((clusters: readonly string[]) => {
+  const unordered: [string, string][] = [];
+  for (let i = 0; i < clusters.length; i++) for (let j = i + 1; j < clusters.length; j++) unordered.push([clusters[i], clusters[j]]);
+  const ordered = clusters.flatMap((a) => clusters.filter((b) => b !== a).map((b) => [a, b] as [string, string]));
+  return { unordered, ordered };
+});
 
 /** Every unordered pair of clusters, as [a, b] with a before b in the topology's order. */
 export function pairsOf(m: Readonly<Model>): readonly [string, string][] {

@@ -11,7 +11,7 @@ import type { Rng } from '../../kernel/prng.js';
 import { activationSigningKey, decodeActivationClaims, signActivationTokenSync, verifyActivationTokenWith, type ActivationSigningKey } from '../core/crypto/activation-token.js';
 import { openSealed, sealToPublicKey } from '../core/crypto/sealed-box.js';
 import { own } from '../../kernel/own.js';
-import { remember } from '../../kernel/bounded.js';
+import { memoBounded } from '../../kernel/memo.js';
 import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { PrimaryAssignment } from './events.js';
 import { advertisedClusterAddr, clusterAt } from './link.js';
@@ -20,21 +20,14 @@ import type { Refused } from '../../kernel/refusal.js';
 import { replicationRefusals as R } from './refusals.js';
 
 /**
- * The keys built so far, by seed: building one costs some 300 µs (node:crypto's PKCS#8 import).
- * Bounded, oldest forgotten first, since every world brings new seeds (a property check makes
- * thousands of worlds); a forgotten key is built again, the same key.
+ * The Ed25519 key a cluster signs activation tokens with, from its seed (built once per seed):
+ * building one costs some 300 µs (node:crypto's PKCS#8 import). The most recent 1,024 are kept,
+ * since every world brings new seeds (a property check makes thousands of worlds).
  */
-const signingKeys = new Map<string, ActivationSigningKey>();
-const KEYS_KEPT = 1024;
+const keyOfSeed = memoBounded((seed: string) => activationSigningKey(Buffer.from(seed, 'hex')), 1024);
 
-/** The Ed25519 key a cluster signs activation tokens with, from its seed (built once per seed). */
 export function signingKeyOf(cluster: ClusterState): ActivationSigningKey {
-  let key = signingKeys.get(cluster.signingSeed);
-  if (!key) {
-    key = activationSigningKey(Buffer.from(cluster.signingSeed, 'hex'));
-    remember(signingKeys, cluster.signingSeed, key, KEYS_KEPT);
-  }
-  return key;
+  return keyOfSeed(cluster.signingSeed);
 }
 
 /** The wrapped form: the JWT a primary hands out in `wrap_info.token`. */

@@ -9,6 +9,7 @@ import { gather } from '../../kernel/area.js';
 import type { CommandFamily, OperatorCommand } from '../../areas/property/command.js';
 import { CLUSTER_NAMES, MAX_CLUSTERS, MIN_CLUSTERS, type Capabilities, type Kind } from '../../areas/property/model.js';
 import { keyOwnersOf, Operator, type OperatorOptions } from './operator.js';
+import { memoBounded, once } from '../../kernel/memo.js';
 
 export { OperatorCommand, type CommandFamily, type Prediction } from '../../areas/property/command.js';
 export * from '../../areas/property/model.js';
@@ -49,15 +50,12 @@ export function enumerateCommands(k: number, caps: Capabilities, names?: readonl
 // ---------------------------------------------------------------------------------------------------
 // What the API can drive
 
-let probed: Capabilities | undefined;
-
 /**
  * Which kinds and endpoints the commands can drive, asked of the API once per process on a
  * throwaway world: performance replication and its paths filters are used only once they answer
  * something other than 501 (not built).
  */
-export function probeCapabilities(): Capabilities {
-  if (probed) return probed;
+export const probeCapabilities: () => Capabilities = once((): Capabilities => {
   const w = World.create({ a: {}, b: {} }, { seed: 1 });
   const token = w.state.operators.a.rootToken;
   const perf = w.request('a', { method: 'POST', path: 'sys/replication/performance/primary/enable', token });
@@ -67,9 +65,8 @@ export function probeCapabilities(): Capabilities {
     const filter = w.request('a', { method: 'POST', path: 'sys/replication/performance/primary/paths-filter/probe', body: { mode: 'deny', paths: ['apps/'] }, token });
     pathsFilter = filter.status !== 501;
   }
-  probed = { kinds, pathsFilter };
-  return probed;
-}
+  return { kinds, pathsFilter };
+});
 
 /** The capabilities probed, narrowed by a caller (`kinds: ['dr']`); never widened past what the API answers. */
 export function capabilitiesFor(wanted?: Partial<Capabilities>): Capabilities {
@@ -110,17 +107,14 @@ export function propertyTopology(k: number): Topology {
 
 // Creating a world draws every cluster's keys and tokens (milliseconds); a fork of one created
 // world is the same world (same state, same generator position) at no cost.
-const templates = new Map<string, { world: World; keyOwners: Map<string, string> }>();
+const template = memoBounded((key: string) => {
+  const [k, seed] = key.split('|').map(Number);
+  const world = World.create(propertyTopology(k), { seed });
+  return { world, keyOwners: keyOwnersOf(world.state) };
+}, 32);
 
 /** A fresh world of `k` clusters and that seed, as `World.create` would build it, and an operator for it. */
 export function freshOperator(k: number, seed: number, options: Omit<OperatorOptions, 'history' | 'keyOwners'> = {}): Operator {
-  const key = `${k}|${seed}`;
-  let t = templates.get(key);
-  if (!t) {
-    if (templates.size >= 32) templates.clear();
-    const world = World.create(propertyTopology(k), { seed });
-    t = { world, keyOwners: keyOwnersOf(world.state) };
-    templates.set(key, t);
-  }
+  const t = template(`${k}|${seed}`);
   return new Operator(t.world.fork(), { ...options, history: t.world.log, keyOwners: t.keyOwners });
 }

@@ -5,7 +5,7 @@
 // has a synchronous twin built on node:crypto that produces and accepts exactly the same tokens.
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
-import { remember } from '../../../kernel/bounded.js';
+import { memoBounded, remember } from '../../../kernel/memo.js';
 
 /** The claims Vault puts in an activation token; `addr` is the primary's API address. */
 export type ActivationClaims = { addr: string; exp: number; iat: number; jti: string; type: 'wrapping' };
@@ -36,40 +36,35 @@ export function activationSigningKey(seedBytes: Uint8Array): ActivationSigningKe
 
 /**
  * A key pair whose public half is derived when first asked for: a token this process signed is
- * verified without it (`signedHere`), so most keys never need it.
+ * verified without it (`tokens`), so most keys never need it.
  */
 class SigningKey implements ActivationSigningKey {
   #publicKey: KeyObject | undefined;
   /** The tokens signed with this key, by signing input (the explorer signs the same claims again on forked worlds). */
   readonly signed = new Map<string, string>();
+  /**
+   * The tokens signed with this key, with the payload as the verifier would read it: a token signed
+   * here and given back unchanged carries a valid signature (Ed25519 signing is deterministic and its
+   * signatures verify), so its check needs no signature verification (the most expensive step of a
+   * secondary's activation) and no decoding. Bounded: the oldest are forgotten first, and a
+   * forgotten token is checked in full, with the same verdict.
+   */
+  readonly tokens = new Map<string, SignedHere>();
   constructor(readonly privateKey: KeyObject) {}
   get publicKey(): KeyObject {
     return (this.#publicKey ??= createPublicKey(this.privateKey));
   }
 }
 
-/**
- * Tokens this process signed, with the key and the payload as the verifier would read it: a token
- * signed here and given back unchanged carries a valid signature (Ed25519 signing is deterministic
- * and its signatures verify), so its check needs no signature verification (the most expensive
- * step of a secondary's activation) and no decoding. Bounded: the oldest are forgotten first, and a
- * forgotten token is checked in full, with the same verdict.
- */
-const signedHere = new Map<string, SignedHere>();
-
-/** A token signed here: its key, and its payload as the verifier reads it (parsed when first asked for). */
+/** A token signed here: its payload as the verifier reads it (parsed when first asked for). */
 class SignedHere {
   #payload: Record<string, unknown> | null | undefined;
-  constructor(
-    readonly key: SigningKey,
-    private readonly payloadPart: string,
-  ) {}
+  constructor(private readonly payloadPart: string) {}
   get payload(): Record<string, unknown> | null {
     if (this.#payload === undefined) this.#payload = parseJsonObject(this.payloadPart);
     return this.#payload;
   }
 }
-const SIGNED_KEPT = 4096;
 const SIGNED_PER_KEY = 256;
 
 /** Signs the claims into a compact JWT with jose. */
@@ -89,7 +84,7 @@ export function signActivationTokenSync(key: ActivationSigningKey, claims: Activ
   const jwt = `${signingInput}.${signature.toString('base64url')}`;
   if (own) {
     remember(own.signed, signingInput, jwt, SIGNED_PER_KEY);
-    remember(signedHere, jwt, new SignedHere(own, payloadPart), SIGNED_KEPT);
+    remember(own.tokens, jwt, new SignedHere(payloadPart), SIGNED_PER_KEY);
   }
   return jwt;
 }
@@ -118,8 +113,8 @@ export async function verifyActivationToken(
 
 /** verifyActivationTokenSync with the key pair's public half: the same verdicts, and a token this pair signed needs no verification. */
 export function verifyActivationTokenWith(key: ActivationSigningKey, jwt: string, nowSeconds: number): ActivationTokenCheck {
-  const here = signedHere.get(jwt);
-  if (here?.key === key) return payloadCheck(here.payload, nowSeconds);
+  const here = key instanceof SigningKey ? key.tokens.get(jwt) : undefined;
+  if (here) return payloadCheck(here.payload, nowSeconds);
   return verifyActivationTokenSync(key.publicKey, jwt, nowSeconds);
 }
 
@@ -150,17 +145,16 @@ function payloadCheck(payload: Record<string, unknown> | null, nowSeconds: numbe
   return claims ? { ok: true, claims } : MALFORMED;
 }
 
+// Decoding is pure, and a run decodes the same few tokens again and again: the answers are kept, frozen.
 /** The token's claims without checking its signature or expiry (what Vault's UI does), or null. */
-export function decodeActivationClaims(jwt: string): ActivationClaims | null {
-  // A token signed here decodes to the payload it was signed with (jose reads the same JSON).
-  const here = signedHere.get(jwt);
-  if (here) return here.payload && asActivationClaims(here.payload);
+export const decodeActivationClaims: (jwt: string) => ActivationClaims | null = memoBounded((jwt: string) => {
   try {
-    return asActivationClaims(decodeJwt(jwt));
+    const claims = asActivationClaims(decodeJwt(jwt));
+    return claims && Object.freeze(claims);
   } catch {
     return null;
   }
-}
+}, 4096);
 
 function orderedClaims(claims: ActivationClaims): ActivationClaims {
   return { addr: claims.addr, exp: claims.exp, iat: claims.iat, jti: claims.jti, type: claims.type };

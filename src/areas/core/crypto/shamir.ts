@@ -3,6 +3,7 @@
 // A share travels as bytes laid out like Vault's: the share data followed by its x-coordinate byte.
 import secrets from 'secrets.js-grempe';
 import type { Rng } from '../../../kernel/prng.js';
+import { memoBounded } from '../../../kernel/memo.js';
 
 // secrets.js shares are text: one base-36 digit for the field size, the id in hex, then the data.
 // Vault's field is GF(2^8), so ids are two hex digits and at most 255 shares exist.
@@ -51,18 +52,11 @@ export function parseShare(input: string): string | null {
 // Speed: the same shares are recombined over and over (every DR operation token or root token an
 // explorer or property run generates gives a cluster's operators' shares again), and recombining
 // is pure (the field size is fixed): keep what recent sets of shares gave.
-const combined = new Map<string, string>();
-const COMBINED_KEPT = 1024;
+const combinedOf = memoBounded((joined: string) => combineAnew(joined === '' ? [] : joined.split(' ')), 1024);
 
 /** Recombines normalised shares into the root key (hex); wrong or too few shares give a wrong key. */
 export function combineShares(shares: string[]): string {
-  const key = shares.join(' ');
-  const known = combined.get(key);
-  if (known !== undefined) return known;
-  const value = combineAnew(shares);
-  if (combined.size >= COMBINED_KEPT) combined.clear();
-  combined.set(key, value);
-  return value;
+  return combinedOf(shares.join(' '));
 }
 
 function combineAnew(shares: string[]): string {

@@ -23,7 +23,8 @@
 // follows a primary of its replication set over a link that can carry replication (not revoked).
 // What it should hold is its primary's storage (DR: all of it, tokens and keyring included;
 // performance: what the scope and the paths filter send it, see replica.ts).
-import type { ClusterState, ReplicationKind, SimState, Storage } from '../../core/state.js';
+import type { Clusters, ClusterState, ReplicationKind, SimState, Storage } from '../../core/state.js';
+import { memoOnObject } from '../../../kernel/memo.js';
 import { canonicalJson } from '../../../kernel/canonical.js';
 import { KINDS, KIND_WORD, keyName, stateAfter, stateBefore, violation } from '../../monitoring/observe.js';
 import { expectedReplica } from './replica.js';
@@ -98,16 +99,16 @@ export function storageDifference(held: Storage, expected: Storage, mirror: bool
  * credentials set-wide: spec, revoke-secondary "stays barred"). Reachability is not asked: the
  * monitor judges only a healed world.
  */
-function linkCarries(state: SimState, kind: ReplicationKind, s: ClusterState): boolean {
+function linkCarries(clusters: Clusters, kind: ReplicationKind, s: ClusterState): boolean {
   const r = s.replication[kind];
   if (r.role !== 'secondary.following' || r.primary === null) return false;
-  const p = state.clusters.get(r.primary);
+  const p = clusters.get(r.primary);
   if (!p || p.replication[kind].role !== 'primary' || p.replication[kind].clusterId !== r.clusterId) return false;
   const issued = p.replication[kind].issued;
   if (!Object.prototype.hasOwnProperty.call(issued, r.secondaryId)) return false;
   const token = issued[r.secondaryId];
   if (token.revoked || token.jti !== r.jti) return false;
-  for (const c of state.clusters.list()) {
+  for (const c of clusters.list()) {
     const lists = [c.replication[kind].revokedCredentials, kind === 'performance' ? c.replication.dr.mirroredPerformance?.revokedCredentials : undefined];
     for (const list of lists) if (r.jti !== '' && list?.includes(r.jti)) return false;
   }
@@ -122,29 +123,25 @@ function shouldHold(kind: ReplicationKind, primary: ClusterState, secondary: Clu
 type Unconverged = Readonly<{ kind: ReplicationKind; secondary: string; primary: string; diff: readonly string[] }>;
 
 /**
- * The last answer for each clusters table: the answer reads only the clusters and the network, and
- * a quiet world is judged again at every step with both unchanged (a performance secondary's
- * expected replica is rebuilt and compared each time otherwise). Kept frozen and handed out as it is.
+ * The connected secondaries that do not hold what their primary sends them, with the differences:
+ * the answer reads only the table of clusters, and a quiet world is judged again at every step with
+ * it unchanged (a performance secondary's expected replica is rebuilt and compared each time
+ * otherwise), so the last answer for each table is kept, frozen, and handed out as it is.
  */
-const answers = new WeakMap<SimState['clusters'], { network: SimState['network']; out: readonly Unconverged[] }>();
+const unconvergedIn = memoOnObject((clusters: Clusters): readonly Unconverged[] => Object.freeze(differing(clusters).map((x) => (Object.freeze(x.diff), Object.freeze(x)))));
 
-/** The connected secondaries that do not hold what their primary sends them, with the differences. */
 function unconverged(state: SimState): readonly Unconverged[] {
-  const kept = answers.get(state.clusters);
-  if (kept && kept.network === state.network) return kept.out;
-  const out = Object.freeze(differing(state).map((x) => (Object.freeze(x.diff), Object.freeze(x))));
-  answers.set(state.clusters, { network: state.network, out });
-  return out;
+  return unconvergedIn(state.clusters);
 }
 
-function differing(state: SimState): Unconverged[] {
+function differing(clusters: Clusters): Unconverged[] {
   const out: Unconverged[] = [];
-  for (const s of state.clusters.list()) {
+  for (const s of clusters.list()) {
     for (const kind of KINDS) {
       const r = s.replication[kind];
-      if (!linkCarries(state, kind, s)) continue;
+      if (!linkCarries(clusters, kind, s)) continue;
       if (r.primary === null) continue;
-      const p = state.clusters.named(r.primary);
+      const p = clusters.named(r.primary);
       if (s.storage === p.storage) continue;
       const diff = storageDifference(s.storage, shouldHold(kind, p, s), kind === 'dr');
       if (diff.length) out.push({ kind, secondary: s.name, primary: p.name, diff });

@@ -10,6 +10,7 @@ import { stateAfter, violation } from '../../monitoring/observe.js';
 import { isOwnLocalMount, mountExcluded, namespaceExcluded } from './replica.js';
 import type { Finding, Monitor, Observation } from '../../monitoring/types.js';
 import { keyCount } from '../../core/keymap.js';
+import { memoOnObject } from '../../../kernel/memo.js';
 
 /**
  * Local mounts each cluster held as its own: "cluster|uuid" for every local mount it held while it
@@ -22,16 +23,11 @@ function recordOwnLocalMounts(state: SimState, own: Set<string>): void {
 }
 
 /** A cluster's own local mounts as "cluster|uuid" (none while it follows a performance primary), made once per cluster object. */
-function ownLocalMounts(c: ClusterState): readonly string[] {
-  let keys = localMountsOf.get(c);
-  if (!keys) {
-    const found: string[] = [];
-    if (c.replication.performance.role !== 'secondary.following') for (const m of Object.values(c.storage.mounts)) if (m.local) found.push(`${c.name}|${m.uuid}`);
-    localMountsOf.set(c, (keys = found));
-  }
-  return keys;
-}
-const localMountsOf = new WeakMap<ClusterState, readonly string[]>();
+const ownLocalMounts = memoOnObject((c: ClusterState): readonly string[] => {
+  const found: string[] = [];
+  if (c.replication.performance.role !== 'secondary.following') for (const m of Object.values(c.storage.mounts)) if (m.local) found.push(`${c.name}|${m.uuid}`);
+  return found;
+});
 
 /** What each following performance secondary holds that it must not: "secondary|path" → description. */
 export function heldExcluded(state: SimState, own: ReadonlySet<string> = new Set()): Map<string, { secondary: string; primary: string; what: string }> {

@@ -1,0 +1,50 @@
+// The one memo of the simulator: answers of pure functions kept for speed, where `npm run bench`
+// asked for them. Forgetting an answer never changes one: it is computed again, the same. Two
+// forms, by what the answer is a function of:
+// - `memoOnObject`: of a frozen object of the state (a policy, a cluster, a table of clusters) and
+//   perhaps more arguments: kept while the object lives (a WeakMap), recomputed when the other
+//   arguments are not the ones it was computed for (compared by identity);
+// - `memoBounded`: of a primitive key (a seed, a text): the most recent answers kept, the oldest
+//   forgotten first;
+// - `once`: of nothing (a probe of what the API can drive).
+
+/** `fn` memoised on its first argument, an object: the last answer for it kept while it lives, for the same other arguments. */
+export function memoOnObject<K extends object, A extends readonly unknown[], V>(fn: (key: K, ...rest: A) => V): (key: K, ...rest: A) => V {
+  const kept = new WeakMap<K, { rest: A; value: V }>();
+  return (key, ...rest) => {
+    const hit = kept.get(key);
+    if (hit && sameArguments(hit.rest, rest)) return hit.value;
+    const value = fn(key, ...rest);
+    kept.set(key, { rest, value });
+    return value;
+  };
+}
+
+function sameArguments(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** `fn` memoised on a primitive key, the `bound` most recent answers kept. */
+export function memoBounded<K extends string | number, V>(fn: (key: K) => V, bound: number): (key: K) => V {
+  const kept = new Map<K, V>();
+  return (key) => {
+    if (kept.has(key)) return kept.get(key) as V;
+    const value = fn(key);
+    remember(kept, key, value, bound);
+    return value;
+  };
+}
+
+/** `fn`'s answer, computed when first asked for. */
+export function once<V>(fn: () => V): () => V {
+  let kept: { value: V } | null = null;
+  return () => (kept ??= { value: fn() }).value;
+}
+
+/** Sets `key` in `map`, first dropping the oldest entry when the map holds `bound` already. */
+export function remember<K, V>(map: Map<K, V>, key: K, value: V, bound: number): void {
+  if (map.size >= bound) map.delete(map.keys().next().value as K);
+  map.set(key, value);
+}
