@@ -142,12 +142,6 @@ export function askAssociation(value: AssociationValue, event: AssociationEvent)
   return ask(syncAssociationMachine, value, undefined, event);
 }
 
-/** The association after `event`, or null when the machine refuses it. */
-export function stepAssociation(value: AssociationValue, event: AssociationEvent): AssociationValue | null {
-  const answer = askAssociation(value, event);
-  return 'next' in answer ? (answer.next as AssociationValue) : null;
-}
-
 /** The `sync_status` an association reports, or null for one that was never linked. */
 export function syncStatusOf(value: AssociationValue): SyncStatus | null {
   switch (value) {

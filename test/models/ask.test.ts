@@ -13,9 +13,10 @@ import {
   type GenerationStrategy,
 } from '../../models/generation-attempt.machine.js';
 import { replicationRoleMachine, stepRole, type RoleEvent, type RoleValue } from '../../models/replication-role.machine.js';
-import { stepAssociation, syncAssociationMachine, type AssociationEvent, type AssociationValue } from '../../models/sync-association.machine.js';
+import { askAssociation, syncAssociationMachine, type AssociationEvent, type AssociationValue } from '../../models/sync-association.machine.js';
 import { pluginRuntimeMachine, stepRuntime, type RuntimeEvent, type RuntimeValue } from '../../models/plugin-runtime.machine.js';
 import {
+
   secondaryConnectionMachine,
   stepConnection,
   type Connection,
@@ -24,6 +25,12 @@ import {
   type LinkFacts,
   type SyncPhase,
 } from '../../models/secondary-connection.machine.js';
+
+/** The association after `event`, or null when the machine refuses it. */
+function stepAssociation(value: AssociationValue, event: AssociationEvent): AssociationValue | null {
+  const answer = askAssociation(value, event);
+  return 'next' in answer ? (answer.next as AssociationValue) : null;
+}
 
 /** xstate's own answer: the state after `event` (dot-separated) and the context, or null when refused. */
 function xstateAnswer(machine: AnyStateMachine, value: string, context: unknown, event: { type: string }): { value: string; context: unknown } | null {

@@ -1,9 +1,8 @@
 // How replication's events change the world state: most reducers edit the cluster their event names
 // (core/reduce.ts `onCluster`); a WAL delivered, the commonest event of a replicated run, builds the
 // secondary's next cluster with literals (`caughtUp`), and so does the sync that ends with the same
-// catch-up. Role changes were
-// decided by the handler, which asked the role machine (`stepRole`) with the facts it checked; the
-// event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
+// catch-up. Role changes were decided by the handler, which asked the role machine
+// (decide/common.ts `askRoleOf`) with the facts it checked; the event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
 // Reducers never draw and never read a clock.
 import { clustersChanged, editCluster, onCluster } from '../core/reduce.js';

@@ -1,12 +1,12 @@
-// How secret sync's events change the world state (evolve). Every association moves by the
-// association machine's transition (models/sync-association.machine.ts): an event the machine
-// refuses means the log is inconsistent. Requests set and remove associations and configure
+// How secret sync's events change the world state (evolve). Every association moves to where its
+// event says the association machine moved it (models/sync-association.machine.ts, asked by the
+// handler or the sync process that made the event): the reducers never ask it again. Requests set and remove associations and configure
 // destinations; the sync process's attempts deliver to (or delete from) the external store behind
 // the destination. Every event that lands on a cluster changes its replicated configuration and
 // advances its WAL (onReplicatedCluster); a store's fault lands on no cluster. The external stores
 // are the world's, outside every cluster: an event that changes one also sets `stores`.
 import { produce } from 'immer';
-import { isManaged, stepAssociation, type AssociationEvent } from '../../../models/sync-association.machine.js';
+import { isManaged, type AssociationValue } from '../../../models/sync-association.machine.js';
 import { advancedWal, type ClusterState, type SimState } from '../core/state.js';
 import { editCluster, onReplicatedCluster } from '../core/reduce.js';
 import type { SimReducers } from '../sim-area.js';
@@ -27,11 +27,10 @@ import type {
   SyncPurgeStarted,
 } from './types.js';
 
-/** Moves an association by the machine; an event the machine refuses means the log is inconsistent. */
-function move(a: SyncAssociation, event: AssociationEvent, where: string): void {
-  const next = stepAssociation(a.value, event);
-  if (next === null) throw new Error(`sync log is inconsistent: association ${where} cannot go from ${a.value} on ${event.type}`);
-  a.value = next;
+/** Moves an association to the value its event recorded (a history written before events recorded it does not replay). */
+function move(a: SyncAssociation, value: AssociationValue | undefined, where: string): void {
+  if (typeof value !== 'string') throw new Error(`sync log is inconsistent: the event moving association ${where} records no value (a history of an older replsim?)`);
+  a.value = value;
 }
 
 /** Queues the operation the association's new value calls for. */
@@ -92,9 +91,10 @@ export const syncReducers = {
   'sync-destination-purge-started': onReplicatedCluster((c, e: SyncPurgeStarted) => {
     const dest = c.sync.destinations[e.destination];
     dest.purge = { initiatedAt: e.at, force: e.force, error: '' };
-    for (const [id, a] of Object.entries(dest.associations)) {
-      if (!a.value.startsWith('linked.')) continue;
-      move(a, { type: 'remove' }, `${e.destination} ${id}`);
+    if (typeof e.unlinked !== 'object' || e.unlinked === null) throw new Error(`sync log is inconsistent: the purge of ${e.destination} records no associations it unlinks (a history of an older replsim?)`);
+    for (const [id, value] of Object.entries(e.unlinked)) {
+      const a = dest.associations[id];
+      move(a, value, `${e.destination} ${id}`);
       queue(a, e.at);
     }
     finishPurge(c, e.destination);
@@ -105,13 +105,13 @@ export const syncReducers = {
     const prev = dest.associations[id];
     const a: SyncAssociation = prev ?? { ...fields, value: 'unlinked.none', updatedAt: e.at, failures: 0, dueAt: null, source: '', delivered: [], error: '' };
     Object.assign(a, fields);
-    move(a, { type: 'set' }, `${e.destination} ${id}`);
+    move(a, e.value, `${e.destination} ${id}`);
     queue(a, e.at);
     dest.associations[id] = a;
   }),
   'sync-association-removed': onReplicatedCluster((c, e: SyncAssociationRemoved) => {
     const a = c.sync.destinations[e.destination].associations[e.id];
-    move(a, { type: 'remove' }, `${e.destination} ${e.id}`);
+    move(a, e.value, `${e.destination} ${e.id}`);
     queue(a, e.at);
   }),
   'sync-attempted': (s, e: SyncAttempted) => {
@@ -141,7 +141,7 @@ function attempted(c: ClusterState, e: SyncAttempted, toStore: (edit: (store: Ex
   const where = `${e.destination} ${e.id}`;
   a.updatedAt = e.at;
   if (e.outcome === 'failed') {
-    move(a, { type: 'attempt.failed', cause: e.cause ?? 'external' }, where);
+    move(a, e.value, where);
     a.failures += 1;
     a.dueAt = e.at + retryDelayMs(a.failures);
     a.error = e.message ?? '';
@@ -153,7 +153,7 @@ function attempted(c: ClusterState, e: SyncAttempted, toStore: (edit: (store: Ex
     }
     return;
   }
-  move(a, { type: 'attempt.succeeded' }, where);
+  move(a, e.value, where);
   const remove = [...a.delivered];
   if (e.operation === 'sync') {
     const source = sourceOf(c, a);

@@ -12,7 +12,7 @@ import { hasOwn } from '../../kernel/own.js';
 import { changedClusters } from '../core/changed.js';
 import type { SimEvent } from '../core/events.js';
 import type { ClusterState, SimState } from '../core/state.js';
-import { jobFailure, nextJob, runsSyncJobs } from './sync.js';
+import { associationAfter, jobFailure, nextJob, runsSyncJobs } from './sync.js';
 import type { SyncAttempted } from './types.js';
 
 const PREFIX = 'sync-job';
@@ -68,9 +68,10 @@ export const checkSyncJob: Checker<SimState, SimEvent> = (state, key, at) => {
   const job = nextJob(c, a);
   if (!job || job.at !== due) return [];
   const failure = jobFailure(state, c, destination, a, job.operation);
+  const where = `${destination} ${id}`;
   const event: SyncAttempted = failure
-    ? { type: 'sync-attempted', at, cluster: name, destination, id, operation: job.operation, outcome: 'failed', ...failure }
-    : { type: 'sync-attempted', at, cluster: name, destination, id, operation: job.operation, outcome: 'succeeded' };
+    ? { type: 'sync-attempted', at, cluster: name, destination, id, operation: job.operation, outcome: 'failed', ...failure, value: associationAfter(a.value, { type: 'attempt.failed', cause: failure.cause }, where) }
+    : { type: 'sync-attempted', at, cluster: name, destination, id, operation: job.operation, outcome: 'succeeded', value: associationAfter(a.value, { type: 'attempt.succeeded' }, where) };
   return [event];
 };
 

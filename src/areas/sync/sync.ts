@@ -12,7 +12,7 @@
 // only a cluster that is neither kind of secondary runs sync jobs. The external stores are the
 // world's, one per destination, reached over the simulated network.
 import { modeOf } from '../../../models/replication-role.machine.js';
-import { operationOf, type AssociationValue, type FailureCause } from '../../../models/sync-association.machine.js';
+import { askAssociation, operationOf, type AssociationEvent, type AssociationValue, type FailureCause } from '../../../models/sync-association.machine.js';
 import { syncRuns, type SyncConfigValue } from '../../../models/sync-config.machine.js';
 import { DESTINATION_FAULTS, storeAnswer, type DestinationFault } from './external-store.js';
 import type { DestinationType, Granularity } from './destinations.js';
@@ -35,6 +35,18 @@ export const SYNC_DELAY_MS = 2_000;
 export const RETRY_BASE_MS = 5_000;
 /** The longest wait between two retries. */
 export const RETRY_MAX_MS = 5 * 60_000;
+
+/**
+ * Where the association machine moves an association on `event`: what the event records, and its
+ * reducer applies. `where` names the association; the callers ask only where the table has a row
+ * (set and remove in every state, a job's outcome while an operation is owed), so a refusal is a
+ * bug of the caller.
+ */
+export function associationAfter(value: AssociationValue, event: AssociationEvent, where: string): AssociationValue {
+  const answer = askAssociation(value, event);
+  if ('refused' in answer) throw new Error(`the sync association machine refused ${event.type} in ${value} (association ${where})`);
+  return answer.next as AssociationValue;
+}
 
 /** The wait before the retry that follows the `failures`-th failure in a row. No jitter: runs must replay. */
 export function retryDelayMs(failures: number): number {

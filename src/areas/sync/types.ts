@@ -114,6 +114,8 @@ export interface SyncPurgeStarted extends BaseEvent {
   destination: string;
   /** `force_delete`: an unsync that fails drops its association anyway. */
   force: boolean;
+  /** The linked associations the purge unlinks, by id, each where the association machine moved it on `remove`. */
+  unlinked: Record<string, AssociationValue>;
 }
 
 /** POST …/associations/set accepted: the secret is linked (or its link refreshed) and a sync queued. */
@@ -124,6 +126,8 @@ export interface SyncAssociationSet extends BaseEvent {
   forwardedBy?: string;
   destination: string;
   association: { id: string; mount: string; accessor: string; secretName: string; granularity: Granularity; template: string };
+  /** Where the association machine moved it on `set`. */
+  value: AssociationValue;
 }
 
 /** POST …/associations/remove accepted for a linked secret: it is unlinked and an unsync queued. */
@@ -134,6 +138,8 @@ export interface SyncAssociationRemoved extends BaseEvent {
   forwardedBy?: string;
   destination: string;
   id: string;
+  /** Where the association machine moved it on `remove`. */
+  value: AssociationValue;
 }
 
 /**
@@ -151,6 +157,8 @@ export interface SyncAttempted extends BaseEvent {
   /** On failure: which side failed, and the message. */
   cause?: FailureCause;
   message?: string;
+  /** Where the association machine moved the association on the outcome. */
+  value: AssociationValue;
 }
 
 /**

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { isLinked, isManaged, operationOf, stepAssociation, syncStatusOf, type AssociationValue } from '../../../models/sync-association.machine.js';
+import { askAssociation, isLinked, isManaged, operationOf, syncStatusOf, type AssociationEvent, type AssociationValue } from '../../../models/sync-association.machine.js';
+
+/** The association after `event`, or null when the machine refuses it. */
+function stepAssociation(value: AssociationValue, event: AssociationEvent): AssociationValue | null {
+  const answer = askAssociation(value, event);
+  return 'next' in answer ? (answer.next as AssociationValue) : null;
+}
+
 
 const LINKED: AssociationValue[] = ['linked.pending', 'linked.synced', 'linked.failedExternal', 'linked.failedClient', 'linked.failedInternal', 'linked.failedUnknown'];
 const UNLINKED: AssociationValue[] = [

@@ -219,3 +219,26 @@ describe('sync: deleting a destination with purge', () => {
     expect(Object.keys(storeOf(f, 'codehost', 'gh1'))).toHaveLength(2);
   });
 });
+
+describe('sync events replayed: evolve applies the association value each event records', () => {
+  it('a replay folds the recorded values, and never asks the association machine again', () => {
+    const w = synced();
+    w.advance(5_000);
+    expect(World.replay(w.log).stateHash()).toBe(w.stateHash());
+    // The sync's outcome edited to a value the machine would not give on success: the replay applies it as recorded.
+    const edited = w.log.map((e: any) => (e.type === 'sync-attempted' ? { ...e, value: 'linked.failedClient' } : e));
+    const again = World.replay(edited);
+    const id = Object.keys(again.state.clusters.named('east').sync.destinations['codehost/gh1'].associations)[0];
+    expect(again.state.clusters.named('east').sync.destinations['codehost/gh1'].associations[id].value).toBe('linked.failedClient');
+  });
+
+  it('an event that records no value (a history of an older replsim) is refused, naming the association', () => {
+    const w = synced();
+    const edited = w.log.map((e: any) => {
+      if (e.type !== 'sync-association-set') return e;
+      const { value: _, ...rest } = e;
+      return rest;
+    });
+    expect(() => World.replay(edited)).toThrow(/sync log is inconsistent: the event moving association codehost\/gh1 \S+ records no value/);
+  });
+});

@@ -1,11 +1,11 @@
 // DELETE sys/sync/destinations/<type>/:name: a destination that still manages secrets is deleted only
 // with `purge` (its associations unsynced first); `force_delete` ends a purge that cannot finish.
 import type { Outcome, RequestContext } from '../../core/http/route.js';
-import { isManaged } from '../../../../models/sync-association.machine.js';
+import { isLinked, isManaged, type AssociationValue } from '../../../../models/sync-association.machine.js';
 import { reply, type Reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
-import type { SyncDestinationDeleted, SyncPurgeStarted } from '../sync.js';
+import { associationAfter, type SyncDestinationDeleted, type SyncPurgeStarted } from '../sync.js';
 import { destinationOf, forwarded, landing } from './common.js';
 
 export const fields = { purge: { type: 'bool' }, force_delete: { type: 'bool' } } as const;
@@ -41,6 +41,9 @@ export const decide =
     if (!purge) return syncRefusals.stillManages(type, d.name, managed);
     // A purge already under way goes on as it is.
     if (d.purge) return reply.empty();
-    const event: SyncPurgeStarted = { type: 'sync-destination-purge-started', at: ctx.now, cluster, destination: d.key, force, ...forwarded(ctx, target) };
+    // Every linked association is unlinked, as a `remove` of it would (the association machine's row).
+    const unlinked: Record<string, AssociationValue> = {};
+    for (const [id, a] of Object.entries(d.associations)) if (isLinked(a.value)) unlinked[id] = associationAfter(a.value, { type: 'remove' }, `${d.key} ${id}`);
+    const event: SyncPurgeStarted = { type: 'sync-destination-purge-started', at: ctx.now, cluster, destination: d.key, force, unlinked, ...forwarded(ctx, target) };
     return { events: [event], reply: () => reply.empty() };
   };

@@ -1,11 +1,11 @@
 // POST sys/sync/destinations/<type>/:name/associations/remove: unsyncs a secret from the destination;
 // success when the association does not exist or is already removed (area D rule 3).
-import { askAssociation, operationOf } from '../../../../models/sync-association.machine.js';
+import { operationOf } from '../../../../models/sync-association.machine.js';
 import type { Outcome, RequestContext } from '../../core/http/route.js';
 import type { FieldSpec } from '../../../kernel/http/fields.js';
 import { reply } from '../../../kernel/http/http.js';
 import type { DestinationType } from '../destinations.js';
-import { associationId, type SyncAssociationRemoved } from '../sync.js';
+import { associationAfter, associationId, type SyncAssociationRemoved } from '../sync.js';
 import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
 import { queueRoom } from './sync-config.js';
 import { fields as setFields } from './set-association.js';
@@ -22,15 +22,15 @@ export const decide =
     if ('kind' in found) return found;
     const { target, destination: d } = found;
     const mount = mountNamed(ctx, mountGiven, target);
-    const a = mount ? d.associations[associationId(mount.accessor, secretName)] : undefined;
+    const id = mount ? associationId(mount.accessor, secretName) : '';
+    const a = mount ? d.associations[id] : undefined;
     // The association machine decides (rule 3): an association that does not exist is one never
     // linked, and removing an unlinked one succeeds with nothing to do (its row stays where it is).
     const value = a?.value ?? 'unlinked.none';
-    const answer = askAssociation(value, { type: 'remove' });
-    if ('refused' in answer) throw new Error(`the sync association machine refused remove in ${value}: its table has a row for every state`);
-    if (!mount || answer.next === value) return reply.data(associationsView(d));
+    const next = associationAfter(value, { type: 'remove' }, `${d.key} ${id}`);
+    if (!mount || next === value) return reply.data(associationsView(d));
     const full = operationOf(value) !== null ? null : queueRoom(target.sync);
     if (full) return full;
-    const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id: associationId(mount.accessor, secretName), ...forwarded(ctx, target) };
+    const event: SyncAssociationRemoved = { type: 'sync-association-removed', at: ctx.now, cluster: target.name, destination: d.key, id, value: next, ...forwarded(ctx, target) };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
   };

@@ -1,6 +1,6 @@
 // POST sys/sync/destinations/<type>/:name/associations/set: associates a KV-v2 secret the caller may
 // read with the destination (the sync-association machine links it; a sync follows as time passes).
-import { askAssociation, isLinked, operationOf } from '../../../../models/sync-association.machine.js';
+import { isLinked, operationOf } from '../../../../models/sync-association.machine.js';
 import type { Outcome, RequestContext } from '../../core/http/route.js';
 import { recordAt } from '../../core/keymap.js';
 import { capabilitiesOf } from '../../core/policy.js';
@@ -10,7 +10,7 @@ import { reply } from '../../../kernel/http/http.js';
 import { own } from '../../../kernel/own.js';
 import type { DestinationType } from '../destinations.js';
 import { syncRefusals } from '../refusals.js';
-import { associationId, type SyncAssociationSet } from '../sync.js';
+import { associationAfter, associationId, type SyncAssociationSet } from '../sync.js';
 import { associationsView, associationTarget, forwarded, mountNamed } from './common.js';
 import { queueRoom } from './sync-config.js';
 
@@ -35,8 +35,7 @@ export const decide =
     const id = associationId(mount.accessor, secretName);
     const prev = d.associations[id];
     // The association machine links it (or refreshes a link); its table takes `set` in every state.
-    const answer = askAssociation(prev?.value ?? 'unlinked.none', { type: 'set' });
-    if ('refused' in answer) throw new Error(`the sync association machine refused set in ${prev?.value ?? 'unlinked.none'}: its table has a row for every state`);
+    const value = associationAfter(prev?.value ?? 'unlinked.none', { type: 'set' }, `${d.key} ${id}`);
     // A new operation takes a place in the sync queue; one already queued is replaced in its place.
     const full = prev && operationOf(prev.value) !== null ? null : queueRoom(target.sync);
     if (full) return full;
@@ -48,6 +47,7 @@ export const decide =
       cluster: target.name,
       destination: d.key,
       association: { id, mount: mount.path, accessor: mount.accessor, secretName, ...naming },
+      value,
       ...forwarded(ctx, target),
     };
     return { events: [event], reply: (after) => reply.data(associationsView(after.clusters.named(target.name).sync.destinations[d.key])) };
