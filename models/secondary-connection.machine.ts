@@ -35,7 +35,7 @@
 // transition function (`stepConnection`, asked through models/ask.ts like every machine), with the
 // link's facts read from the world as guard inputs.
 import { and, assign, or, setup, stateIn } from 'xstate';
-import { take } from './ask.js';
+import { take, targets } from './ask.js';
 
 /** What a connected secondary does: sync all data, diff the data it holds, or stream new WALs. */
 export type SyncPhase = 'merkle-sync' | 'merkle-diff' | 'stream-wals';
@@ -200,6 +200,15 @@ export function stepConnection(c: Connection, event: ConnectionEvent): Connectio
   const state = (dot < 0 ? answer.next : answer.next.slice(0, dot)) as Connection['state'];
   const phase = dot < 0 ? context.phase : (answer.next.slice(dot + 1) as SyncPhase);
   return { state, phase, reason: state === 'transient_failure' ? context.reason : null };
+}
+
+/**
+ * The connection a recorded move leaves: `to`, when a row of the table moves `c` there on events of
+ * `type`. The guards are not asked again: the process that recorded the move asked them with the
+ * link's facts then. Null when no row does (a history edited or made by hand).
+ */
+export function recordedMove(c: Connection, type: ConnectionEvent['type'], to: Connection): Connection | null {
+  return targets(secondaryConnectionMachine, stateName(c), type).includes(stateName(to)) ? to : null;
 }
 
 /** The connection as it stands given the link's facts now (a fault since the last event shows at once). */

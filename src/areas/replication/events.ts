@@ -3,7 +3,7 @@
 // nothing. The first group is emitted by request handlers, the second by the streaming process as
 // time passes.
 import type { RoleValue } from '../../../models/replication-role.machine.js';
-import type { LinkDownReason } from '../../../models/secondary-connection.machine.js';
+import type { LinkDownReason, SyncPhase } from '../../../models/secondary-connection.machine.js';
 import type { BaseEvent } from '../../kernel/engine.js';
 import type { ReplicationKind } from '../core/state.js';
 import type { PathsFilter } from './state.js';
@@ -110,6 +110,8 @@ export interface SecondaryPrimaryUpdated extends ReplicationBase, RoleMoved, Pri
 export interface SecondaryConnected extends ReplicationBase {
   type: 'replication-secondary-connected';
   primary: string;
+  /** What the connection came up into, as the connection machine answered on the link's facts then: a sync first, or streaming WALs. */
+  phase: SyncPhase;
 }
 
 /** Streaming process: the secondary's initial sync (merkle-sync, or merkle-diff) finished; it streams WALs. */

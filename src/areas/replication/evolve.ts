@@ -32,7 +32,7 @@ import type {
   WalDelivered,
 } from './events.js';
 import { dynamicFilterOf, enforceFilter, enforceFiltersOf } from './filters.js';
-import { linkFacts, moveConnection, storeConnection, storedConnection } from './link.js';
+import { moveConnection, moveConnectionAsRecorded, storeConnection, storedConnection } from './link.js';
 import { holdPerformance, mirrorPerformance, takeUpPerformance } from './interplay.js';
 import { replicatedStorage, replicationScopes, wipedStorage } from './scope.js';
 import { asOfWal } from './shipping.js';
@@ -278,10 +278,11 @@ export const replicationReducers = {
     // What the new primary's filter excludes for this secondary id goes at once; the rest comes by the diff.
     if (e.kind === 'performance') enforceFilter(c, before.clusters, e.at);
   }),
-  'replication-secondary-connected': onCluster((c, e: SecondaryConnected, before) => {
-    // The machine takes the link up only on the link's facts now; it resumes streaming, or syncs first.
-    // Its instant is the connection's establishment, from which its heartbeats are counted.
-    moveConnection(c, e.kind, { type: 'connect', link: linkFacts(before, e.kind, before.clusters.named(e.cluster)) }, e.at);
+  'replication-secondary-connected': onCluster((c, e: SecondaryConnected) => {
+    // The link came up into what the machine answered (shipping.ts receiveConnect): it resumes
+    // streaming, or syncs first. Its instant is the connection's establishment, from which its
+    // heartbeats are counted.
+    moveConnectionAsRecorded(c, e.kind, 'connect', { state: 'ready', phase: e.phase, reason: null }, e.at);
   }),
   'replication-secondary-synced': (s, e: SecondarySynced) => {
     // The merkle sync brought the primary's data as of its WAL then: a catch-up, as a WAL delivers.
@@ -292,9 +293,11 @@ export const replicationReducers = {
     return { clusters };
   },
   'replication-wal-delivered': (s, e: WalDelivered) => ({ clusters: s.clusters.set(e.cluster, caughtUp(s, e)) }),
-  'replication-secondary-disconnected': onCluster((c, e: SecondaryDisconnected, before) => {
-    // Dropped on the link's facts now (partition, crash, revocation, the primary's role or set changed).
-    moveConnection(c, e.kind, { type: 'observe', link: linkFacts(before, e.kind, before.clusters.named(e.cluster)) }, e.at);
+  'replication-secondary-disconnected': onCluster((c, e: SecondaryDisconnected) => {
+    // Dropped for the reason the machine gave on the link's facts then (streaming.ts checkLink: a
+    // partition, a crash, a revocation, the primary's role or set changed).
+    const had = storedConnection(c.replication[e.kind]);
+    moveConnectionAsRecorded(c, e.kind, 'observe', { state: 'transient_failure', phase: had.phase, reason: e.reason }, e.at);
   }),
 } satisfies SimReducers;
 

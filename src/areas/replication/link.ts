@@ -7,6 +7,7 @@ import {
   SHUTDOWN_CONNECTION,
   linkDownReason,
   observeConnection,
+  recordedMove,
   stepConnection,
   type Connection,
   type ConnectionEvent,
@@ -160,6 +161,18 @@ export function moveConnection(c: ClusterState, kind: ReplicationKind, event: Co
   const next = stepConnection(storedConnection(r), event);
   if (next === null) throw new Error(`replication log is inconsistent: ${c.name}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
   storeConnection(r, next, at);
+}
+
+/**
+ * Records the connection move an event recorded (`to`, the connection machine's answer when the
+ * event was made), on a draft of the cluster, at `at`; a move that is no row of the machine's table
+ * is a corrupt log.
+ */
+export function moveConnectionAsRecorded(c: ClusterState, kind: ReplicationKind, type: ConnectionEvent['type'], to: Connection, at: number): void {
+  const r = c.replication[kind];
+  const from = storedConnection(r);
+  if (recordedMove(from, type, to) === null) throw new Error(`replication log is inconsistent: ${c.name}'s ${kind} connection has no ${type} row from ${from.state} to ${to.state}${to.state === 'ready' ? ` (${String(to.phase)})` : ''}`);
+  storeConnection(r, to, at);
 }
 
 /**

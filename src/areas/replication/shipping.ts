@@ -85,9 +85,10 @@ export const receiveConnect: Receiver<SimState, SimEvent> = (state, m, _due, at)
   const link = linkFacts(state, kind, secondary);
   const stored = storedConnection(r);
   if (stored.state !== 'connecting') return { drop: `${m.from} is connected already` };
-  // The machine takes the link up only on the link's facts now.
-  if (stepConnection(observeConnection(stored, link), { type: 'connect', link }) === null) return { drop: `refused: ${m.to} ${SPELLED[linkDownReason(link) ?? 'unreachable']}` };
-  return [{ type: 'replication-secondary-connected', at, kind, cluster: m.from, primary: m.to }];
+  // The machine takes the link up only on the link's facts now; the event records what it came up into.
+  const up = stepConnection(observeConnection(stored, link), { type: 'connect', link });
+  if (up === null) return { drop: `refused: ${m.to} ${SPELLED[linkDownReason(link) ?? 'unreachable']}` };
+  return [{ type: 'replication-secondary-connected', at, kind, cluster: m.from, primary: m.to, phase: up.phase }];
 };
 
 export const receiveSync: Receiver<SimState, SimEvent> = (state, m, _due, at) => {
