@@ -26,6 +26,7 @@ import { gather, gatherKeyed, gatherMountRoutes, gatherWorldReducers } from './k
 import { AREA_STEPS, AREAS } from './areas.js';
 // Where a write lands is performance replication's rule; the routing hands it to every request.
 import { landing as replicationLanding } from './areas/replication/forwarding.js';
+import { connectionsEndedBy } from './areas/replication/streaming.js';
 
 /** Every reducer of the world: the network's (the kernel's) and every area's; replay and the monitors' fold use the same. */
 export const reducers = withRoot(gatherWorldReducers<SimState, SimEvent>(AREAS, networkReducers), nextState);
@@ -471,7 +472,7 @@ export class World {
 
   crash(cluster: string): void {
     this.requireCluster(cluster);
-    this.store.append({ type: 'cluster-crashed', at: this.now, cluster });
+    this.store.append({ type: 'cluster-crashed', at: this.now, cluster, ended: connectionsEndedBy(this.state, cluster) });
   }
 
   restart(cluster: string): void {

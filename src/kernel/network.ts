@@ -43,6 +43,11 @@ export interface LinksHealed extends BaseEvent {
 export interface ClusterCrashed extends BaseEvent {
   type: 'cluster-crashed';
   cluster: string;
+  /**
+   * The connections the crash ends, as the area that holds them names them ("dr:west": west's DR
+   * connection to its primary), decided when the crash was recorded.
+   */
+  ended: string[];
 }
 /** A crashed cluster came back, unsealed, with its storage. */
 export interface ClusterRestarted extends BaseEvent {

@@ -155,7 +155,12 @@ export function storeConnection(r: ReplicationState, c: Connection, at: number):
   r.syncState = c.state === 'idle' || c.state === 'shutdown' ? c.state : c.phase;
 }
 
-/** Asks the machine, on what a draft of the cluster records, and stores the outcome at `at`; an event it refuses is a corrupt log. */
+/**
+ * Applies the row of the connection machine an event names (follow, unfollow, reset, sync-done,
+ * lost: rows that read no link facts, only the connection as stored) on a draft of the cluster, and
+ * stores the outcome at `at`; an event it has no row for is a corrupt log. Moves decided on the
+ * link's facts are applied as recorded (`moveConnectionAsRecorded`).
+ */
 export function moveConnection(c: ClusterState, kind: ReplicationKind, event: ConnectionEvent, at: number): void {
   const r = c.replication[kind];
   const next = stepConnection(storedConnection(r), event);

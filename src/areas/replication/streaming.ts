@@ -9,7 +9,9 @@
 // A crash is another matter: a connection belongs to the two processes it joins, so a crash ends
 // every connection of the crashed cluster at once (its own as a secondary, and those of the
 // secondaries following it), whatever the network does next — a restart in the same instant does
-// not bring them back (`withConnectionsLost`). Each secondary then dials again (messages.ts).
+// not bring them back. Which connections a crash ends is decided when it is recorded
+// (`connectionsEndedBy`: the connection machine's `lost` row, asked of each): the event lists them,
+// and `withConnectionsLost` applies that row to each. Each secondary then dials again (messages.ts).
 import type { Checker } from '../../kernel/bus.js';
 import type { ReducerTable } from '../../kernel/engine.js';
 import type { ClusterCrashed } from '../../kernel/network.js';
@@ -33,12 +35,12 @@ export const checkLink: Checker<SimState, SimEvent> = (state, key, at) => {
 };
 
 /**
- * The connections a crash of `crashed` ends, by kind: its own (it follows a primary) and those of
- * the secondaries following it, each one the connection machine takes `lost` in (an idle or closed
- * connection has nothing to lose). In name order.
+ * The connections a crash of `crashed` ends, as the crash event lists them ("dr:west"): its own (it
+ * follows a primary) and those of the secondaries following it, each one the connection machine
+ * takes `lost` in (an idle or closed connection has nothing to lose). By kind, in name order.
  */
-export function connectionsLostBy(state: SimState, crashed: string): { kind: ReplicationKind; secondary: string }[] {
-  const out: { kind: ReplicationKind; secondary: string }[] = [];
+export function connectionsEndedBy(state: SimState, crashed: string): string[] {
+  const out: string[] = [];
   const index = followingIndex(state.clusters);
   for (const kind of REPLICATION_KINDS) {
     const names = new Set(index[kind].get(crashed) ?? []);
@@ -46,16 +48,19 @@ export function connectionsLostBy(state: SimState, crashed: string): { kind: Rep
     if (own?.role === 'secondary.following' && own.primary !== null) names.add(crashed);
     for (const name of [...names].sort()) {
       const r = state.clusters.named(name).replication[kind];
-      if (stepConnection(storedConnection(r), { type: 'lost' }) !== null) out.push({ kind, secondary: name });
+      if (stepConnection(storedConnection(r), { type: 'lost' }) !== null) out.push(`${kind}:${name}`);
     }
   }
   return out;
 }
 
 function loseConnections(s: SimState, e: ClusterCrashed): Partial<SimState> | null {
+  if (!Array.isArray(e.ended)) throw new Error(`replication log is inconsistent: the crash of ${e.cluster} lists no connections it ended (a history of an older replsim?)`);
   let clusters = s.clusters;
-  for (const { kind, secondary } of connectionsLostBy(s, e.cluster)) {
-    // The crash ends the connection: no heartbeat crosses it from then on (heartbeats.ts).
+  for (const id of e.ended) {
+    const [kind, secondary] = id.split(':') as [ReplicationKind, string];
+    // The crash ends the connection (the machine's `lost` row, which the event names): no heartbeat
+    // crosses it from then on (heartbeats.ts).
     clusters = editCluster(clusters, secondary, (c) => moveConnection(c, kind, { type: 'lost' }, e.at));
   }
   return clustersChanged(s, clusters);

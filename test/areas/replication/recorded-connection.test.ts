@@ -18,7 +18,7 @@ describe('connection moves replayed as recorded', () => {
     expect(connected?.phase).toBe('merkle-sync');
     // The recorded answer edited to another row of the same table: the replay applies it as recorded.
     const cut = w.log.findIndex((e) => e.type === 'replication-secondary-connected');
-    const edited = w.log.slice(0, cut + 1).map((e) => (e.type === 'replication-secondary-connected' ? { ...e, phase: 'merkle-diff' } : e));
+    const edited = w.log.slice(0, cut + 1).map((e) => (e.type === 'replication-secondary-connected' ? ({ ...e, phase: 'merkle-diff' } as typeof e) : e));
     expect(drStatus(World.replay(edited), 'west')).toMatchObject({ state: 'merkle-diff', connection_state: 'ready' });
   });
 
@@ -37,5 +37,18 @@ describe('connection moves replayed as recorded', () => {
     const connected = w.log.find((e) => e.type === 'replication-secondary-connected')!;
     const edited = [...w.log, { ...connected, seq: w.log.length + 1, at: w.now }];
     expect(() => World.replay(edited)).toThrow(/west's dr connection has no connect row from ready to ready \(merkle-sync\)/);
+  });
+});
+
+describe('a crash ends the connections its event lists', () => {
+  it('the crash event lists the connections it ended, and replay applies the list as recorded', () => {
+    const w = connectedWorld();
+    w.crash('east');
+    const crashed = w.log.find((e) => e.type === 'cluster-crashed') as { ended: string[] } | undefined;
+    expect(crashed?.ended).toEqual(['dr:west']);
+    expect(w.state.clusters.named('west').replication.dr.connected).toBe(false);
+    // The list edited to nothing: the replayed secondary keeps a connection the original world lost.
+    const edited = w.log.map((e) => (e.type === 'cluster-crashed' ? { ...e, ended: [] } : e));
+    expect(World.replay(edited).state.clusters.named('west').replication.dr.connected).toBe(true);
   });
 });
