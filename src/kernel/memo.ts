@@ -8,29 +8,30 @@
 //   forgotten first;
 // - `once`: of nothing (a probe of what the API can drive).
 
-/** `fn` memoised on its first argument, an object: the last answer for it kept while it lives, for the same other arguments. */
-export function memoOnObject<K extends object, A extends readonly unknown[], V>(fn: (key: K, ...rest: A) => V): (key: K, ...rest: A) => V {
-  const kept = new WeakMap<K, { rest: A; value: V }>();
-  return (key, ...rest) => {
+/**
+ * `fn` memoised on its first argument, an object: the last answer for it kept while it lives, for
+ * the same other arguments (at most three, compared by identity; no array is made per call, since
+ * the hot callers ask once per request or step).
+ */
+export function memoOnObject<K extends object, A extends readonly [] | readonly [unknown] | readonly [unknown, unknown] | readonly [unknown, unknown, unknown], V>(fn: (key: K, ...rest: A) => V): (key: K, ...rest: A) => V {
+  const kept = new WeakMap<K, { a: unknown; b: unknown; c: unknown; value: V }>();
+  const call = fn as unknown as (key: K, a: unknown, b: unknown, c: unknown) => V;
+  const memo = (key: K, a?: unknown, b?: unknown, c?: unknown): V => {
     const hit = kept.get(key);
-    if (hit && sameArguments(hit.rest, rest)) return hit.value;
-    const value = fn(key, ...rest);
-    kept.set(key, { rest, value });
+    if (hit !== undefined && hit.a === a && hit.b === b && hit.c === c) return hit.value;
+    const value = call(key, a, b, c);
+    kept.set(key, { a, b, c, value });
     return value;
   };
-}
-
-function sameArguments(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return memo as unknown as (key: K, ...rest: A) => V;
 }
 
 /** `fn` memoised on a primitive key, the `bound` most recent answers kept. */
 export function memoBounded<K extends string | number, V>(fn: (key: K) => V, bound: number): (key: K) => V {
   const kept = new Map<K, V>();
   return (key) => {
-    if (kept.has(key)) return kept.get(key) as V;
+    const hit = kept.get(key);
+    if (hit !== undefined || kept.has(key)) return hit as V;
     const value = fn(key);
     remember(kept, key, value, bound);
     return value;

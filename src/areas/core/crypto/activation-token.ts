@@ -66,6 +66,8 @@ class SignedHere {
   }
 }
 const SIGNED_PER_KEY = 256;
+/** Tokens kept per key for verification: an explorer forks one world's keys into thousands of branches, each signing its own. */
+const TOKENS_PER_KEY = 4096;
 
 /** Signs the claims into a compact JWT with jose. */
 export async function signActivationToken(key: ActivationSigningKey, claims: ActivationClaims): Promise<string> {
@@ -84,7 +86,7 @@ export function signActivationTokenSync(key: ActivationSigningKey, claims: Activ
   const jwt = `${signingInput}.${signature.toString('base64url')}`;
   if (own) {
     remember(own.signed, signingInput, jwt, SIGNED_PER_KEY);
-    remember(own.tokens, jwt, new SignedHere(payloadPart), SIGNED_PER_KEY);
+    remember(own.tokens, jwt, new SignedHere(payloadPart), TOKENS_PER_KEY);
   }
   return jwt;
 }
