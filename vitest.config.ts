@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The end-to-end tests: they spawn the real `replsim` command (or npm, or a browser) as a user or a
- * CI job would, so they cost processes and seconds each. `npm test` runs both projects;
- * `npm run test:unit` (in-process, the quick loop while editing) and `npm run test:e2e` run one.
+ * CI job would, so they cost processes and seconds each. `npm test` runs every project;
+ * `npm run test:unit` (in-process, the quick loop while editing) and `npm run test:e2e` run some.
  */
 const E2E = [
   'test/cli/**/*.test.ts',
@@ -18,18 +18,35 @@ const E2E = [
   'test/serve/serve-options.test.ts',
 ];
 
+/**
+ * The in-process tests that must not share a module graph or a process with others: they replace
+ * modules with vi.mock, or measure the heap (another file's memos and garbage would weigh on it).
+ */
+const ISOLATED = ['test/areas/replication/monitors/independence.test.ts', 'test/scenario/run-memory.test.ts', 'test/serve/soak.test.ts'];
+
+/** The API fuzz seals the built-in prototypes for the rest of its process: a project of its own gets a process of its own. */
+const SEALED = ['test/fuzz/api-fuzz.test.ts'];
+
 export default defineConfig({
   test: {
     // Property tests and the gallery build many worlds; the defaults are too tight for a 2-core CI.
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    setupFiles: ['test/setup/yield.ts'],
+    setupFiles: ['test/setup/yield.ts', 'test/setup/fresh-fetch.ts'],
     // vitest runs one test file per core but one; on 2 cores that is one file at a time, leaving a
     // core idle while a file computes in its own process. Two at least: the files are CPU-bound.
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // A worker process runs many files, each project's in processes of its own. Isolated (the
+    // default), every file imported the simulator's 150-odd modules again in a fresh process:
+    // about 1.5 s of CPU a file, more than half of the unit tests' time. The unit tests share one
+    // module graph a worker; the projects that need a fresh one ask for it below.
+    isolate: false,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: E2E } },
-      { extends: true, test: { name: 'e2e', include: E2E } },
+      { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...E2E, ...ISOLATED, ...SEALED] } },
+      // isolate: true here resets the modules and the mocks before each file (in a reused process).
+      { extends: true, test: { name: 'unit-isolated', include: ISOLATED, isolate: true } },
+      { extends: true, test: { name: 'unit-sealed', include: SEALED, isolate: true } },
+      { extends: true, test: { name: 'e2e', include: E2E, isolate: true } },
     ],
   },
 });
