@@ -19,10 +19,18 @@ const E2E = [
 ];
 
 /**
- * The in-process tests that must not share a module graph or a process with others: they replace
- * modules with vi.mock, or measure the heap (another file's memos and garbage would weigh on it).
+ * The in-process tests that must not share a module graph with others: they replace modules
+ * (vi.mock) or World's methods, read the refusal registry in the order a fresh process registers it
+ * (as the docs' generators do), or measure the heap (another file's memos and garbage would weigh on it).
  */
-const ISOLATED = ['test/areas/replication/monitors/independence.test.ts', 'test/scenario/run-memory.test.ts', 'test/serve/soak.test.ts'];
+const ISOLATED = [
+  'test/areas/replication/monitors/independence.test.ts',
+  'test/check/watched-flows.test.ts',
+  'test/kernel/refusals.test.ts',
+  'test/report/rules-doc.test.ts',
+  'test/scenario/run-memory.test.ts',
+  'test/serve/soak.test.ts',
+];
 
 /** The API fuzz seals the built-in prototypes for the rest of its process: a project of its own gets a process of its own. */
 const SEALED = ['test/fuzz/api-fuzz.test.ts'];

@@ -1,8 +1,7 @@
-// The unit test files share a worker process (vitest.config.ts, isolate: false), and with it fetch's
-// pool of kept-alive connections. A connection to a server an earlier file stopped could then carry
-// a request meant for a new server that the system gave the same port, and the old listener would
-// answer it. Each file leaves with the pool emptied and a new one in its place, as a process of its
-// own would have.
+// The test files share worker processes (vitest.config.ts, isolate: false), and with them fetch's
+// pool of kept-alive connections. A pooled connection to a server an earlier file stopped is reused
+// for a new server the system gave the same port, and the request fails ("other side closed"). Each
+// file leaves with the pool emptied and a new one in its place, as a process of its own would have.
 import { afterAll } from 'vitest';
 
 /** Where node's fetch keeps its dispatcher (undici's global dispatcher, version 1 of the key). */
