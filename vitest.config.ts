@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The end-to-end tests: they spawn the real `replsim` command (or npm, or a browser) as a user or a
@@ -35,6 +36,36 @@ const ISOLATED = [
 /** The API fuzz seals the built-in prototypes for the rest of its process: a project of its own gets a process of its own. */
 const SEALED = ['test/fuzz/api-fuzz.test.ts'];
 
+/**
+ * The files that take longest (BENCHMARKS.md, "Test suite time"), longest first. vitest starts the
+ * files it has timed before longest first, but a fresh clone (CI: `npm ci` empties its cache in
+ * node_modules) has no times, and vitest then starts the largest files first: a short file of long
+ * property runs started last kept one core busy for 40 s after the other had finished.
+ */
+const SLOW = [
+  'test/explore/property/ci-grid.test.ts',
+  'test/cli/crash-safe.test.ts',
+  'test/cli/cli.test.ts',
+  'test/package/pack.test.ts',
+  'test/whatif/whatif.test.ts',
+  'test/report/mermaid-browser.test.ts',
+  'test/whatif/workers.test.ts',
+  'test/fuzz/api-fuzz.test.ts',
+  'test/scenario/hostile-files.test.ts',
+  'test/serve/readme-curl.test.ts',
+];
+
+/** vitest's order, with the SLOW files first. */
+class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOW.findIndex((path) => f.moduleId.endsWith(path));
+      return i < 0 ? SLOW.length : i;
+    };
+    return (await super.sort(files)).map((f, i) => ({ f, i })).sort((a, b) => rank(a.f) - rank(b.f) || a.i - b.i).map(({ f }) => f);
+  }
+}
+
 export default defineConfig({
   test: {
     // Property tests and the gallery build many worlds; the defaults are too tight for a 2-core CI.
@@ -49,6 +80,7 @@ export default defineConfig({
     // about 1.5 s of CPU a file, more than half of the unit tests' time. The unit tests share one
     // module graph a worker; the projects that need a fresh one ask for it below.
     isolate: false,
+    sequence: { sequencer: SlowFirst },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...E2E, ...ISOLATED, ...SEALED] } },
       // isolate: true here resets the modules and the mocks before each file (in a reused process).
