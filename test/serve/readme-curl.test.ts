@@ -1,7 +1,7 @@
 // The README's curl flow (the block after `<!-- serve-curl-flow -->`) runs as printed: bash, curl,
 // jq and `npx replsim`, on free ports instead of 8200-8202 and in a temporary folder. `npx replsim`
 // resolves to this checkout's command (checked once, by npx itself); in the flow, a `npx` first on
-// the PATH runs that command directly, without npm's own start-up (a second and more of CPU, a dozen
+// the PATH runs that command directly, without npm's own start-up (a second and more of CPU, ten
 // times over).
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
