@@ -63,11 +63,19 @@ steps:
     expect: { status: 200 }
 `;
 
-/** `replsim ARGS` run in this process (no spawn): its exit code, stdout and stderr lines joined, no colour. */
-export async function inProcess(args: string[]): Promise<{ code: number; out: string; err: string }> {
+/**
+ * `replsim ARGS` run in this process (no spawn): its exit code, stdout and stderr lines joined, with
+ * the environment `replsim()` gives a spawned command. For the tests of what a command prints and
+ * exits with, not of the process around it (bin/replsim.js, the bundle, signals, pipes): a spawn
+ * costs half a second of CPU before the command starts.
+ */
+export async function inProcess(args: string[], options: { env?: Record<string, string | undefined>; input?: string } = {}): Promise<{ code: number; out: string; err: string }> {
   const { main } = await import('../../src/cli/main.js');
+  const env: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', FORCE_COLOR: undefined, GITHUB_ACTIONS: undefined, ...options.env };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const out: string[] = [];
   const err: string[] = [];
-  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), stdout: { isTTY: false }, stderr: { isTTY: false }, env: { NO_COLOR: '1' } });
+  const stdin = () => options.input ?? '';
+  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l), stdout: { isTTY: false }, stderr: { isTTY: false }, env: env as NodeJS.ProcessEnv, stdin });
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
