@@ -3,7 +3,7 @@
 // makes this throw.
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import type { ZodIssue } from 'zod';
-import { checkVariables } from './interpolate.js';
+import { builtinVariableNames, checkVariables, savedBy } from './interpolate.js';
 import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { parseScenario, type Scenario, type ScenarioOfSteps, type Step, type StepSequence } from './schema.js';
@@ -202,33 +202,44 @@ function readInPieces(text: string, file: string, keepSteps: boolean): LoadResul
   const inner = { ...SCENARIO_BOUNDS, maxDepth: SCENARIO_BOUNDS.maxDepth - 1 };
   // The whole document's expanded size is at most the sum of its pieces' (the head's empty `steps` counts more than an empty list).
   let chars = head.chars;
-  const raw: unknown[] = [];
+  const headData: unknown = head.doc.toJS();
+  if (headData === null || typeof headData !== 'object' || Array.isArray(headData) || notAScenario(headData)) return null;
   const stepLine = new Int32Array(cut.steps);
   const stepColumn = new Int32Array(cut.steps);
+  const locate = piecesLocate(text, cut, head, stepLine, stepColumn);
+  // Each chunk is checked as a scenario of the head and its steps: the schema's rules are a step's
+  // own or between a step and the head, so the file passes when every chunk does. A variable may be
+  // saved by a step of an earlier chunk: those are carried on.
+  const saved = new Set<string>();
+  let builtin: ((name: string) => boolean) | undefined;
+  let first: Scenario | undefined;
+  const steps: Step[] | KeptSteps = keepSteps ? [] : new KeptSteps();
   for (const chunk of cut.chunks) {
     const piece = readPiece(text.slice(chunk.start, chunk.end), inner);
     if (!piece || !isSeq(piece.doc.contents) || piece.doc.contents.items.length !== chunk.count) return null;
     chars += piece.chars;
     if (chars > SCENARIO_BOUNDS.maxExpandedChars) return null;
-    const items = piece.doc.toJS() as unknown[];
     for (let j = 0; j < chunk.count; j++) {
-      raw.push(items[j]);
       const at = start(piece.doc.contents.items[j]);
       const where = at === undefined ? positionIn(head.lineCounter, cut.stepsKey) : positionIn(piece.lineCounter, at, chunk.line - 1);
       stepLine[chunk.first + j] = where.line;
       stepColumn[chunk.first + j] = where.column;
     }
+    const parsed = parseScenario({ ...headData, steps: piece.doc.toJS() });
+    if (!parsed.success) return null;
+    first ??= parsed.data;
+    if (builtin === undefined) {
+      const names = new Set(builtinVariableNames(parsed.data));
+      builtin = (name) => names.has(name) || saved.has(name);
+    }
+    if (checkVariables(parsed.data, builtin).length > 0) return null;
+    for (const step of parsed.data.steps) for (const name of savedBy(step)) saved.add(name);
+    if (Array.isArray(steps)) steps.push(...parsed.data.steps);
+    else steps.add(parsed.data.steps);
   }
-  const data: unknown = head.doc.toJS();
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) return null;
-  (data as Record<string, unknown>).steps = raw;
-  if (notAScenario(data)) return null;
-  const parsed = parseScenario(data);
-  if (!parsed.success) return null;
-  const locate = piecesLocate(text, cut, head, stepLine, stepColumn);
-  if (checkVariables(parsed.data, undefined, { file, locate }).length > 0) return null;
-  if (checkRecordingSteps(text, file, parsed.data.steps.length, (i) => stepLine[i])) return null;
-  return { ok: true, scenario: keepSteps ? parsed.data : keptCompact(parsed.data), locate };
+  if (!first || checkRecordingSteps(text, file, cut.steps, (i) => stepLine[i])) return null;
+  const { steps: _firstSteps, ...rest } = first;
+  return { ok: true, scenario: { ...rest, steps }, locate };
 }
 
 function positionIn(lineCounter: LineCounter, offset: number, lineShift = 0): { line: number; column: number } {
@@ -271,18 +282,28 @@ function piecesLocate(text: string, cut: CutText, head: Piece, stepLine: Int32Ar
  */
 function keptCompact(scenario: Scenario): ScenarioOfSteps {
   const { steps, ...rest } = scenario;
-  return { ...rest, steps: keptSteps(steps) };
+  const kept = new KeptSteps();
+  kept.add(steps);
+  return { ...rest, steps: kept };
 }
 
-function keptSteps(steps: readonly Step[]): StepSequence {
-  const chunks: Buffer[] = [];
-  for (let i = 0; i < steps.length; i += STEPS_PER_CHUNK) chunks.push(deflateSync(serialize(steps.slice(i, i + STEPS_PER_CHUNK))));
-  return {
-    length: steps.length,
-    *[Symbol.iterator](): Iterator<Step> {
-      for (const chunk of chunks) yield* deserialize(inflateSync(chunk)) as Step[];
-    },
-  };
+/**
+ * Steps kept compact: every STEPS_PER_CHUNK of them serialized (v8's structured clone keeps every
+ * value as the schema made it) and deflated, some tens of bytes a step; iterating inflates one
+ * chunk at a time. Reading them again from the text would parse the YAML twice.
+ */
+class KeptSteps implements StepSequence {
+  private readonly chunks: Buffer[] = [];
+  length = 0;
+
+  add(steps: readonly Step[]): void {
+    for (let i = 0; i < steps.length; i += STEPS_PER_CHUNK) this.chunks.push(deflateSync(serialize(steps.slice(i, i + STEPS_PER_CHUNK))));
+    this.length += steps.length;
+  }
+
+  *[Symbol.iterator](): Iterator<Step> {
+    for (const chunk of this.chunks) yield* deserialize(inflateSync(chunk)) as Step[];
+  }
 }
 
 type Position = (offset: number) => { line: number; column: number };
