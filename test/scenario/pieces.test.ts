@@ -42,7 +42,7 @@ function paths(text: string): (string | number)[][] {
     whole.scenario.steps.forEach((step, i) => {
       out.push(['steps', i]);
       // A path inside a step parses its text again (the whole text, read whole): a sample of a long file's steps.
-      if (i !== 0 && i !== whole.scenario.steps.length - 1 && i % 97 !== 5) return;
+      if (i !== 0 && i !== whole.scenario.steps.length - 1 && i % 257 !== 5) return;
       out.push(['steps', i, 'body', 'data'], ['steps', i, 'nothing']);
       for (const key of Object.keys(step)) out.push(['steps', i, key]);
     });
@@ -82,10 +82,10 @@ describe('a scenario read in pieces loads as the file read whole', () => {
     expect(cutSteps(CASES['no steps key'])).toBeNull();
   });
 
-  it('steps in chunks: a file of 1,000 steps, four chunks, loads as read whole', () => {
+  it('steps in chunks: a file of 600 steps, three chunks, loads as read whole', () => {
     let text = `${head}steps:\n`;
-    for (let i = 0; i < 1000; i++) text += i % 3 === 0 ? `  - request: POST secret/data/k${i}\n    on: east\n    body: {data: {v: ${i}}}\n` : `  - wait: ${i + 1}ms\n`;
-    expect(cutSteps(text)?.chunks.length).toBe(4);
+    for (let i = 0; i < 600; i++) text += i % 3 === 0 ? `  - request: POST secret/data/k${i}\n    on: east\n    body: {data: {v: ${i}}}\n` : `  - wait: ${i + 1}ms\n`;
+    expect(cutSteps(text)?.chunks.length).toBe(3);
     compare(text);
     compare(text.replace('  - wait: 500ms\n', '  - wait: 500 parsecs\n'));
   });
