@@ -6,7 +6,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statS
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
-import { formatScenarioError, loadScenario } from '../scenario/loader.js';
+import { formatScenarioError, loadScenarioStreamed } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
 import { narrateHeader, narrateStep, narrateVerdict, oneLine, styleFor, type Style } from '../report/narrate.js';
 import { redact } from '../report/redact.js';
@@ -262,7 +262,8 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
     io.err(`replsim: ${message}`);
     return notRun([message]);
   }
-  const loaded = loadScenario(text, file);
+  // The steps are read from the text as the run reaches them: a file of 100,000 steps is not held parsed.
+  const loaded = loadScenarioStreamed(text, file);
   if (!loaded.ok) {
     const lines = loaded.errors.map(formatScenarioError);
     for (const l of lines) io.err(l);

@@ -91,19 +91,23 @@ export function writeFileAtomic(path: string, data: string | Uint8Array | Iterab
     if (typeof data === 'string') write(Buffer.from(data, 'utf8'));
     else if (data instanceof Uint8Array) write(data);
     else {
-      // Pieces (a long run's results, written as they are made): gathered into writes of about a megabyte.
-      let pending: string[] = [];
-      let size = 0;
+      // Pieces (a long run's results, written as they are made): gathered into writes of about a megabyte,
+      // encoded into one buffer rather than joined (a joined megabyte is a string the heap keeps until
+      // its next full collection: a 100,000-step run's results left a hundred of them).
+      const buffer = Buffer.allocUnsafe(1 << 20);
+      let used = 0;
       for (const piece of data) {
-        pending.push(piece);
-        size += piece.length;
-        if (size >= 1 << 20) {
-          write(Buffer.from(pending.join(''), 'utf8'));
-          pending = [];
-          size = 0;
+        if (Buffer.byteLength(piece, 'utf8') > buffer.length - used) {
+          write(buffer.subarray(0, used));
+          used = 0;
+          if (Buffer.byteLength(piece, 'utf8') > buffer.length) {
+            write(Buffer.from(piece, 'utf8'));
+            continue;
+          }
         }
+        used += buffer.write(piece, used, 'utf8');
       }
-      write(Buffer.from(pending.join(''), 'utf8'));
+      write(buffer.subarray(0, used));
     }
     fsyncSync(fd);
   } catch (e) {

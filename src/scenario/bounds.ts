@@ -32,17 +32,27 @@ export interface BoundProblem {
   message: string;
 }
 
-/** The file's size and the nesting of its text; null when within bounds. */
-export function textProblem(text: string, bounds = SCENARIO_BOUNDS): BoundProblem | null {
+/** The file's size; null when within bounds. */
+export function sizeProblem(text: string, bounds = SCENARIO_BOUNDS): BoundProblem | null {
   // A string's length is at most its UTF-8 byte count: counting bytes only when it could matter.
   if (text.length > bounds.maxFileBytes / 3 && Buffer.byteLength(text) > bounds.maxFileBytes) {
     return { offset: 0, message: `the file is ${Buffer.byteLength(text).toLocaleString('en-US')} bytes, larger than a scenario file may be (${bytesText(bounds.maxFileBytes)})` };
   }
+  return null;
+}
+
+/** The file's size and the nesting of its text; null when within bounds. */
+export function textProblem(text: string, bounds = SCENARIO_BOUNDS): BoundProblem | null {
+  return sizeProblem(text, bounds) ?? depthProblem(new Parser().parse(text), bounds);
+}
+
+/** The nesting of a text's concrete syntax tree (the YAML parser's tokens); null when within bounds. */
+export function depthProblem(tokens: Iterable<unknown>, bounds = SCENARIO_BOUNDS): BoundProblem | null {
   // The concrete syntax tree: collections hold `items`, each with a key and a value (a document holds one value).
   type Cst = { type?: string; offset?: number; items?: { key?: unknown; value?: unknown }[]; value?: unknown };
   const nodes: Cst[] = [];
   const depths: number[] = [];
-  for (const token of new Parser().parse(text)) {
+  for (const token of tokens) {
     nodes.push(token as Cst);
     depths.push(0);
   }
@@ -78,9 +88,10 @@ const startOf = (node: Node): number => (node !== null && typeof node === 'objec
 /**
  * The composed document's values and its size and depth with every alias expanded; null when within
  * bounds. An alias counts as the whole node it names, each time it is used, so a megabyte aliased a
- * thousand times is a gigabyte, as it would become once read.
+ * thousand times is a gigabyte, as it would become once read. `measured`, when given, is told the
+ * whole document's expanded size (a file read in pieces adds its pieces' sizes).
  */
-export function documentProblem(doc: Document, bounds = SCENARIO_BOUNDS): BoundProblem | null {
+export function documentProblem(doc: Document, bounds = SCENARIO_BOUNDS, measured?: { chars: number }): BoundProblem | null {
   const anchors = new Map<string, Node>();
   /** Expanded size and height of each node whose walk is finished. */
   const size = new Map<Node, number>();
@@ -139,5 +150,6 @@ export function documentProblem(doc: Document, bounds = SCENARIO_BOUNDS): BoundP
     size.set(node, s);
     height.set(node, h);
   }
+  if (measured) measured.chars = size.get(doc.contents) ?? 0;
   return null;
 }

@@ -140,7 +140,8 @@ function referencesIn(step: Step): VariableReference[] {
   }
 }
 
-function savedBy(step: Step): string[] {
+/** The variables a step saves (a file checked a chunk of steps at a time carries them to the next chunk). */
+export function savedBy(step: Step): string[] {
   if (step.kind === 'request') return Object.keys(step.save);
   if (step.kind === 'decode-token' && step.save !== undefined) return [step.save];
   return [];

@@ -1,23 +1,48 @@
 // Reads a scenario file: YAML (or JSON) text to a validated Scenario, or to errors that each name the
 // file, line, column and key, as `replsim` prints them before exiting with code 2. Nothing a user writes
 // makes this throw.
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type YAMLError } from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, parseDocument, visit, type Document, type YAMLError } from 'yaml';
 import type { ZodIssue } from 'zod';
-import { checkVariables } from './interpolate.js';
+import { builtinVariableNames, checkVariables, savedBy } from './interpolate.js';
 import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
-import { parseScenario, type Scenario } from './schema.js';
+import { parseScenario, type Scenario, type ScenarioOfSteps, type Step, type StepSequence } from './schema.js';
 import { checkRecordingEnd, checkRecordingSteps } from './recording-mark.js';
-import { documentProblem, textProblem } from './bounds.js';
+import { depthProblem, documentProblem, SCENARIO_BOUNDS, sizeProblem, textProblem } from './bounds.js';
+import { cutSteps, STEPS_PER_CHUNK, type CutText } from './pieces.js';
+import { deserialize, serialize } from 'node:v8';
+import { deflateSync, inflateSync } from 'node:zlib';
 
 
 /** A loaded scenario with a way back to its lines (for runtime messages), or every error found. */
 export type LoadResult = { ok: true; scenario: Scenario; locate: Locate } | { ok: false; errors: ScenarioError[] };
 
+/** A loaded scenario whose steps are read from the text as they are asked for, or every error found. */
+export type StreamedLoadResult = { ok: true; scenario: ScenarioOfSteps; locate: Locate } | { ok: false; errors: ScenarioError[] };
+
 /** Parses and validates a scenario file's text; `file` is only used in the errors. */
-export function loadScenario(text: string, file: string): LoadResult {
+export function loadScenario(text: string, file: string, options: ReadOptions = {}): LoadResult {
+  return guarded(file, () => load(text, file, true, options) as LoadResult);
+}
+
+export interface ReadOptions {
+  /** false: read the text as one document even when it could be read in pieces (tests compare the two). */
+  pieces?: boolean;
+}
+
+/**
+ * As loadScenario, with the same checks and errors, but a large file's steps are not kept: they are
+ * read again from `text`, a chunk at a time, each time `scenario.steps` is iterated (a run of a
+ * 100,000-step file holds its text, not its steps). A file that cannot be read in pieces (see
+ * pieces.ts) keeps its steps as loadScenario does.
+ */
+export function loadScenarioStreamed(text: string, file: string, options: ReadOptions = {}): StreamedLoadResult {
+  return guarded(file, () => load(text, file, false, options));
+}
+
+function guarded<R>(file: string, f: () => R): R | { ok: false; errors: ScenarioError[] } {
   try {
-    return load(text, file);
+    return f();
   } catch (e) {
     // A crash here is replsim's bug, but the user still deserves a line naming the file rather than a stack.
     return { ok: false, errors: [{ file, line: 0, column: 0, key: '', message: `internal error while loading (please report): ${String(e)}` }] };
@@ -45,10 +70,13 @@ export function readableKey(key: string): string {
   return `step ${Number(step[1]) + 1}${step[2] === undefined ? '' : `: ${step[2]}`}`;
 }
 
-function load(text: string, file: string): LoadResult {
+function load(text: string, file: string, keepSteps: boolean, options: ReadOptions): LoadResult | StreamedLoadResult {
   // A recording cut short is refused first: its YAML may well parse, one step short.
   const cut = checkRecordingEnd(text, file);
   if (cut) return { ok: false, errors: [cut] };
+  // A file that reads cleanly in pieces is taken so; any problem is found and reported by reading it whole.
+  const pieces = options.pieces === false ? null : readInPieces(text, file, keepSteps);
+  if (pieces) return pieces;
   const lineCounter = new LineCounter();
   const position = (offset: number) => {
     const { line, col } = lineCounter.linePos(offset);
@@ -93,7 +121,8 @@ function load(text: string, file: string): LoadResult {
   if (variableErrors.length > 0) return { ok: false, errors: tidy(variableErrors) };
   const miscounted = checkRecordingSteps(text, file, parsed.data.steps.length, (i) => locate(['steps', i]).line);
   if (miscounted) return { ok: false, errors: [miscounted] };
-  return { ok: true, scenario: parsed.data, locate: compactLocate(text, doc, parsed.data.steps.length, lineCounter) };
+  const compact = compactLocate(text, doc, parsed.data.steps.length, lineCounter);
+  return { ok: true, scenario: keepSteps ? parsed.data : keptCompact(parsed.data), locate: compact };
 }
 
 /**
@@ -120,6 +149,161 @@ function compactLocate(text: string, doc: Document, steps: number, lineCounter: 
     if (path.length === 2 && key === 'steps' && /^\d+$/.test(String(path[1])) && Number(path[1]) < steps) return position(stepAt[Number(path[1])]);
     return position(offsetOf(parseDocument(text), path, false));
   };
+}
+
+/** A piece of the text read as a YAML document of its own, its lines counted, its expanded size measured. */
+interface Piece {
+  doc: Document;
+  lineCounter: LineCounter;
+  chars: number;
+}
+
+/** The piece read, or null when it has any problem (a bound, a YAML error, an alias): the whole text is read then. */
+function readPiece(text: string, bounds: typeof SCENARIO_BOUNDS): Piece | null {
+  // Parsed once: its syntax tree is measured, then composed (parseDocument would parse it again).
+  const lineCounter = new LineCounter();
+  const tokens = [...new Parser(lineCounter.addNewLine).parse(text)];
+  if (depthProblem(tokens, bounds)) return null;
+  const docs = [...new Composer({ prettyErrors: false }).compose(tokens, true, text.length)];
+  if (docs.length !== 1) return null;
+  const doc = docs[0];
+  if (doc.errors.length > 0) return null;
+  // An alias may name an anchor of another piece, and the alias limit counts the whole file's.
+  let alias = false;
+  visit(doc, {
+    Alias() {
+      alias = true;
+      return visit.BREAK;
+    },
+  });
+  if (alias) return null;
+  const measured = { chars: 0 };
+  if (documentProblem(doc, bounds, measured)) return null;
+  return { doc, lineCounter, chars: measured.chars };
+}
+
+/**
+ * The scenario read in pieces (pieces.ts): the head and each chunk of steps as documents of their
+ * own, their values put together, then the same checks as a file read whole. Null when the text
+ * does not cut, when a piece has any problem, or when the checks find any: the whole text is read
+ * then, and its errors are the ones reported. A file that passes gives the same scenario and lines
+ * either way; its pieces' documents are let go, only where each step starts is kept.
+ */
+function readInPieces(text: string, file: string, keepSteps: boolean): LoadResult | StreamedLoadResult | null {
+  if (sizeProblem(text)) return null;
+  const cut = cutSteps(text);
+  if (!cut) return null;
+  const head = readPiece(cut.head, SCENARIO_BOUNDS);
+  if (!head || !isMap(head.doc.contents)) return null;
+  // The cut must be the head's own `steps` key, left empty.
+  const key = head.doc.contents.items.find((p) => isScalar(p.key) && p.key.value === 'steps');
+  if (!key || start(key.key) !== cut.stepsKey || !(key.value === null || (isScalar(key.value) && key.value.value === null))) return null;
+  // A chunk's list stands for the file's `steps` list, one level deeper in the file.
+  const inner = { ...SCENARIO_BOUNDS, maxDepth: SCENARIO_BOUNDS.maxDepth - 1 };
+  // The whole document's expanded size is at most the sum of its pieces' (the head's empty `steps` counts more than an empty list).
+  let chars = head.chars;
+  const headData: unknown = head.doc.toJS();
+  if (headData === null || typeof headData !== 'object' || Array.isArray(headData) || notAScenario(headData)) return null;
+  const stepLine = new Int32Array(cut.steps);
+  const stepColumn = new Int32Array(cut.steps);
+  const locate = piecesLocate(text, cut, head, stepLine, stepColumn);
+  // Each chunk is checked as a scenario of the head and its steps: the schema's rules are a step's
+  // own or between a step and the head, so the file passes when every chunk does. A variable may be
+  // saved by a step of an earlier chunk: those are carried on.
+  const saved = new Set<string>();
+  let builtin: ((name: string) => boolean) | undefined;
+  let first: Scenario | undefined;
+  const steps: Step[] | KeptSteps = keepSteps ? [] : new KeptSteps();
+  for (const chunk of cut.chunks) {
+    const piece = readPiece(text.slice(chunk.start, chunk.end), inner);
+    if (!piece || !isSeq(piece.doc.contents) || piece.doc.contents.items.length !== chunk.count) return null;
+    chars += piece.chars;
+    if (chars > SCENARIO_BOUNDS.maxExpandedChars) return null;
+    for (let j = 0; j < chunk.count; j++) {
+      const at = start(piece.doc.contents.items[j]);
+      const where = at === undefined ? positionIn(head.lineCounter, cut.stepsKey) : positionIn(piece.lineCounter, at, chunk.line - 1);
+      stepLine[chunk.first + j] = where.line;
+      stepColumn[chunk.first + j] = where.column;
+    }
+    const parsed = parseScenario({ ...headData, steps: piece.doc.toJS() });
+    if (!parsed.success) return null;
+    first ??= parsed.data;
+    if (builtin === undefined) {
+      const names = new Set(builtinVariableNames(parsed.data));
+      builtin = (name) => names.has(name) || saved.has(name);
+    }
+    if (checkVariables(parsed.data, builtin).length > 0) return null;
+    for (const step of parsed.data.steps) for (const name of savedBy(step)) saved.add(name);
+    if (Array.isArray(steps)) steps.push(...parsed.data.steps);
+    else steps.add(parsed.data.steps);
+  }
+  if (!first || checkRecordingSteps(text, file, cut.steps, (i) => stepLine[i])) return null;
+  const { steps: _firstSteps, ...rest } = first;
+  return { ok: true, scenario: { ...rest, steps }, locate };
+}
+
+function positionIn(lineCounter: LineCounter, offset: number, lineShift = 0): { line: number; column: number } {
+  const { line, col } = lineCounter.linePos(offset);
+  return { line: line + lineShift, column: col };
+}
+
+/**
+ * compactLocate for a text read in pieces: the same answers, from the head's top-level keys, each
+ * step's start, and for a deeper path the piece that holds it parsed again.
+ */
+function piecesLocate(text: string, cut: CutText, head: Piece, stepLine: Int32Array, stepColumn: Int32Array): Locate {
+  const { lineCounter } = head;
+  const headText = cut.head;
+  const chunks = cut.chunks;
+  const doc = head.doc;
+  const top = new Map<string, number>();
+  if (isMap(doc.contents)) for (const pair of doc.contents.items) if (isScalar(pair.key)) top.set(String(pair.key.value), offsetOf(doc, [String(pair.key.value)], false));
+  const root = start(doc.contents as YamlNode) ?? 0;
+  return (path) => {
+    if (path.length === 0) return positionIn(lineCounter, root);
+    const key = String(path[0]);
+    if (path.length === 1) return positionIn(lineCounter, top.get(key) ?? root);
+    const index = Number(path[1]);
+    if (key === 'steps' && /^\d+$/.test(String(path[1])) && index < stepLine.length) {
+      if (path.length === 2) return { line: stepLine[index], column: stepColumn[index] };
+      const chunk = chunks.find((c) => index < c.first + c.count)!;
+      const lines = new LineCounter();
+      const offset = offsetOf(parseDocument(text.slice(chunk.start, chunk.end), { lineCounter: lines }), [index - chunk.first, ...path.slice(2)], false);
+      return positionIn(lines, offset, chunk.line - 1);
+    }
+    return positionIn(lineCounter, offsetOf(parseDocument(headText), path, false));
+  };
+}
+
+/**
+ * Steps kept compact: every STEPS_PER_CHUNK of them serialized (v8's structured clone keeps every
+ * value as the schema made it) and deflated, some tens of bytes a step; iterating inflates one
+ * chunk at a time. Reading them again from the text would parse the YAML twice.
+ */
+function keptCompact(scenario: Scenario): ScenarioOfSteps {
+  const { steps, ...rest } = scenario;
+  const kept = new KeptSteps();
+  kept.add(steps);
+  return { ...rest, steps: kept };
+}
+
+/**
+ * Steps kept compact: every STEPS_PER_CHUNK of them serialized (v8's structured clone keeps every
+ * value as the schema made it) and deflated, some tens of bytes a step; iterating inflates one
+ * chunk at a time. Reading them again from the text would parse the YAML twice.
+ */
+class KeptSteps implements StepSequence {
+  private readonly chunks: Buffer[] = [];
+  length = 0;
+
+  add(steps: readonly Step[]): void {
+    for (let i = 0; i < steps.length; i += STEPS_PER_CHUNK) this.chunks.push(deflateSync(serialize(steps.slice(i, i + STEPS_PER_CHUNK))));
+    this.length += steps.length;
+  }
+
+  *[Symbol.iterator](): Iterator<Step> {
+    for (const chunk of this.chunks) yield* deserialize(inflateSync(chunk)) as Step[];
+  }
 }
 
 type Position = (offset: number) => { line: number; column: number };

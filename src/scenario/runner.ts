@@ -17,7 +17,7 @@ import { World, WorldUsageError } from '../world.js';
 import { getPath } from './dotted.js';
 import { interpolate, interpolateString } from './interpolate.js';
 import { describeMismatch, matchError, matchPartial } from './match.js';
-import type { RequestStep, Scenario, Step } from './schema.js';
+import type { RequestStep, Scenario, ScenarioOfSteps, Step } from './schema.js';
 import { formatMs } from '../kernel/clock.js';
 
 /** What happened at one step, for narration, `--json` and `results.json`. */
@@ -118,7 +118,7 @@ export interface RunOptions {
 }
 
 /** The scenario's clusters as the world's topology. */
-export function topologyOf(scenario: Scenario): Topology {
+export function topologyOf(scenario: Pick<Scenario, 'clusters'>): Topology {
   const topology: Topology = {};
   for (const [name, c] of Object.entries(scenario.clusters)) {
     topology[name] = {
@@ -150,7 +150,7 @@ export function shorten(secret: string): string {
 /** A failed interpolation at run time: the loader checks variables statically, so this is rare. */
 class StepError extends Error {}
 
-export async function runScenario(scenario: Scenario, options: RunOptions = {}): Promise<RunResult> {
+export async function runScenario(scenario: ScenarioOfSteps, options: RunOptions = {}): Promise<RunResult> {
   const seed = options.seed ?? scenario.seed;
   const world = World.create(topologyOf(scenario), { seed });
   options.onWorld?.(world);
@@ -168,9 +168,12 @@ export async function runScenario(scenario: Scenario, options: RunOptions = {}):
   let failed = false;
   const wallStart = options.wallClock?.();
 
-  for (let index = 0; index < scenario.steps.length && (!failed || options.keepGoing === true); index++) {
+  // The steps are iterated, not indexed: a large file's are read from its text as the run reaches them.
+  let index = 0;
+  for (const step of scenario.steps) {
+    if (failed && options.keepGoing !== true) break;
     const logAt = world.log.length;
-    const ran = await runStepWatched(world, watch, scenario.steps[index], index, vars, options);
+    const ran = await runStepWatched(world, watch, step, index++, vars, options);
     // The step's states are kept as checkpoints of the log, read back when asked (timeline.ts).
     timeline.note(world.log.length, world.state);
     const record = timeline.attach(ran, logAt, world.log.length);

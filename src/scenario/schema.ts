@@ -835,6 +835,12 @@ export type TokenSpec = ClusterSpec['tokens'][string];
 /** What the whole run should show. */
 export type ScenarioExpectation = Scenario['expect'];
 
+/** Steps and how many: an array, or a file's steps read again from its text as they are iterated (loader.ts). */
+export type StepSequence = Iterable<Step> & { readonly length: number };
+
+/** A scenario whose steps may be read as the run goes rather than held. */
+export type ScenarioOfSteps = Omit<Scenario, 'steps'> & { steps: StepSequence };
+
 /** Validates a parsed YAML value with the scenario's own messages; never throws. */
 export function parseScenario(data: unknown): z.SafeParseReturnType<unknown, Scenario> {
   return ScenarioSchema.safeParse(data, { errorMap: scenarioErrorMap });

@@ -1,0 +1,95 @@
+// Where a scenario file's `steps` are, so that a large file is read a few steps at a time instead of
+// as one YAML document (the YAML library's syntax tree weighs some 75 times the text, its document
+// some 35 times: a recording of 100,000 steps, 7.5 MB, took 1.35 GB to parse whole).
+//
+// The cut is found on the text's lines: a top-level `steps:` key with nothing after it on its line,
+// then a block list, each item opening with `-` at the list's indentation. Everything an item holds
+// (block scalars, flow collections, continued lines) is indented more than its `-`, so an item runs
+// to the next line at that indentation. The cut is only a proposal: the loader reads the head (the
+// text with the steps' lines left empty, so every other key keeps its line and column) and each
+// chunk of steps as documents of their own, and takes them only when each reads cleanly and they
+// fit together (the head's `steps` is this key and empty, each chunk holds the items counted here).
+// Anything else is read whole, as before.
+
+/** A run of consecutive steps: its offsets in the text, the line it starts on (from 1), its first step and count. */
+export interface StepChunk {
+  start: number;
+  end: number;
+  line: number;
+  first: number;
+  count: number;
+}
+
+/** A scenario text cut at its steps. */
+export interface CutText {
+  /** The text with the steps' lines emptied: the same lines, every key but `steps` where it was. */
+  head: string;
+  /** The offset of the `steps` key in the text (and in `head`). */
+  stepsKey: number;
+  chunks: StepChunk[];
+  /** Steps in all. */
+  steps: number;
+}
+
+/** Steps read together: few enough that a chunk's YAML document stays small, enough that each parse pays off. */
+export const STEPS_PER_CHUNK = 256;
+
+const STEPS_KEY = /^steps:[ \t]*(?:#[^\n]*)?$/m;
+
+/** The text's steps as chunks of lines, or null when its steps are not a block list under a top-level `steps:` line. */
+export function cutSteps(text: string, perChunk = STEPS_PER_CHUNK): CutText | null {
+  // Directives (`%TAG`) change how the steps read; a lone carriage return is a line break the line scan would miss.
+  if (/^%/m.test(text) || /\r(?!\n)/.test(text)) return null;
+  const key = STEPS_KEY.exec(text);
+  if (!key) return null;
+  const stepsKey = key.index;
+  let at = text.indexOf('\n', stepsKey);
+  if (at < 0) return null;
+  at++;
+  let line = lineNumber(text, at);
+  let indent = -1;
+  let regionStart = -1;
+  let regionEnd = text.length;
+  const starts: { offset: number; line: number }[] = [];
+  while (at < text.length) {
+    let next = text.indexOf('\n', at);
+    if (next < 0) next = text.length;
+    const l = text.slice(at, next).replace(/\r$/, '');
+    const body = l.trimStart();
+    if (body !== '' && !body.startsWith('#')) {
+      const spaces = l.length - body.length;
+      const opens = /^-(?:[ \t]|$)/.test(body) && !l.slice(0, spaces).includes('\t');
+      if (indent < 0) {
+        // The first line after the key must open the list.
+        if (!opens) return null;
+        indent = spaces;
+        regionStart = at;
+      }
+      if (spaces < indent || (spaces === indent && !opens)) {
+        regionEnd = at;
+        break;
+      }
+      if (spaces === indent) starts.push({ offset: at, line });
+    }
+    at = next + 1;
+    line++;
+  }
+  if (starts.length === 0) return null;
+  const chunks: StepChunk[] = [];
+  for (let first = 0; first < starts.length; first += perChunk) {
+    const count = Math.min(perChunk, starts.length - first);
+    const end = first + count < starts.length ? starts[first + count].offset : regionEnd;
+    chunks.push({ start: starts[first].offset, end, line: starts[first].line, first, count });
+  }
+  let lines = 0;
+  for (let i = text.indexOf('\n', regionStart); i >= 0 && i < regionEnd; i = text.indexOf('\n', i + 1)) lines++;
+  // Past the last newline of the text, the region holds no line break of its own to keep.
+  const head = text.slice(0, regionStart) + '\n'.repeat(lines) + text.slice(regionEnd);
+  return { head, stepsKey, chunks, steps: starts.length };
+}
+
+function lineNumber(text: string, offset: number): number {
+  let line = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
+  return line;
+}
