@@ -2,10 +2,13 @@
 // that the same run writes the same bytes, and tamper-evident (a deleted, duplicated or
 // edited line, a changed seed or a truncated file would otherwise replay silently to another state).
 //
-// The format ("replsim-history/1"):
+// The format ("replsim-history/2"):
 //   - line k is the canonical JSON of event k with one more key, "#", first (it sorts before every
 //     event key): the link of a hash chain, h_k = sha256(h_{k-1} + the event's canonical JSON),
-//     with h_0 = sha256("replsim-history/1"). The event itself is byte for byte what it was.
+//     with h_0 = sha256("replsim-history/2"). The event itself is byte for byte what it was.
+//   - "replsim-history/1" had the same lines, with events that left the reducers to ask the
+//     connection and sync association machines again; this replsim refuses it by name (its first
+//     line's link is the old format's), rather than as an edited line.
 //   - the last line closes the chain: {"#": h_{n+1}, "end": {"events": n, "format", "rng", "stateHash"}}
 //     — how many events there are, the generator's position after the run (so a replayed world
 //     draws the same values next as the original would: World.replay) and the state hash the
@@ -22,7 +25,9 @@ import { closeSync, fstatSync, fsyncSync, openSync, readSync, writeFileSync, wri
 import { canonicalJson } from './canonical.js';
 import { ChainCheck } from './chain-check.js';
 
-export const HISTORY_FORMAT = 'replsim-history/1';
+export const HISTORY_FORMAT = 'replsim-history/2';
+/** The formats replsim wrote before, which it names when it meets them instead of reading them. */
+const OLDER_FORMATS = ['replsim-history/1'];
 
 /** What the closing line records. */
 export interface HistoryEnd {
@@ -84,6 +89,7 @@ export class HistoryFileError extends Error {
 }
 
 const GENESIS = createHash('sha256').update(HISTORY_FORMAT).digest('hex');
+const OLDER_GENESES = OLDER_FORMATS.map((format) => ({ format, genesis: createHash('sha256').update(format).digest('hex') }));
 /** `{"#":"` + 64 hex digits + `",`: every line starts so; the event's own JSON follows after its `{`. */
 const HEAD = '{"#":"';
 const LINK_END = HEAD.length + 64;
@@ -417,6 +423,7 @@ class HistoryReader<E> {
       if (!linked) throw new HistoryFileError(file, n, `no hash-chain link first on the line (a "${HISTORY_FORMAT}" line starts {"#":"<sha256>",...): not a replsim history, or one written before histories were chained`);
       const hash = this.chainElsewhere ? prev : link(prev, body);
       const matches = this.chainElsewhere || text.startsWith(hash, pos + HEAD.length);
+      if (n === 1) this.firstLine = { body, stated: text.slice(pos + HEAD.length, pos + LINK_END) };
       pos = nl + 1;
       const record = value as Record<string, unknown>;
       const type = record.type;
@@ -438,6 +445,15 @@ class HistoryReader<E> {
   }
 
   private firstLink = '';
+  /** Line 1's event text and stated link, to name an older format whose chain it starts. */
+  private firstLine: { body: string; stated: string } | null = null;
+
+  private olderFormat(): string | null {
+    const first = this.firstLine;
+    if (!first) return null;
+    for (const { format, genesis } of OLDER_GENESES) if (link(genesis, first.body) === first.stated) return format;
+    return null;
+  }
   private lastLink = '';
 
   /** True once the closing line was read. */
@@ -472,6 +488,8 @@ class HistoryReader<E> {
 
   private eventProblem(record: Record<string, unknown>, expected: number, matches: boolean): string {
     const { type, seq } = record;
+    const older = expected === 1 && !matches ? this.olderFormat() : null;
+    if (older) return `a history of the older format "${older}", which this replsim does not replay (its events leave out answers the reducers now apply: a connection's sync, the connections a crash ended, a sync association's value); run the scenario again to write a "${HISTORY_FORMAT}" history`;
     if (typeof type !== 'string') return 'not an event: no string "type"';
     if (this.isKnownType && !this.isKnownType(type)) return `unknown event type ${JSON.stringify(type)}`;
     if (seq !== expected) {

@@ -3,6 +3,7 @@
 // or unknown event type, or an edited closing line is refused with `file:line: what` naming the
 // first bad line — through the library and through `replsim replay` (exit 2). Before, 27 of 117
 // such tamperings replayed silently (exit 0, another hash) and 22 gave a JavaScript message.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import type { SimEvent } from '../../src/areas/core/events.js';
 import { isKnownEventType, World } from '../../src/world.js';
-import { HistoryFileError, parseHistory, toJsonl } from '../../src/kernel/persist.js';
+import { HistoryFileError, parseHistory, readHistory, toJsonl } from '../../src/kernel/persist.js';
 
 function run(): World {
   const w = World.create({ east: { mounts: { secret: 'kv-v2' } }, west: {} }, { seed: 7 });
@@ -174,5 +175,36 @@ describe('a history whose role events do not fit the role table', () => {
     const demoted = JSON.stringify({ type: 'replication-primary-demoted', at: 0, kind: 'dr', cluster: 'east', seq: 2 });
     const first = lines[0];
     expect(() => World.replay([JSON.parse(first), JSON.parse(demoted)] as SimEvent[])).toThrow(/^<history>:2: .*no primary\.demote from disabled/);
+  });
+});
+
+describe('a history of an older format', () => {
+  /** The same events chained from another format's genesis, as that format's writer made them. */
+  function chainedAs(format: string): string {
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    let prev = sha(format);
+    return (
+      lines
+        .map((l) => {
+          const body = '{' + l.slice('{"#":"'.length + 64 + 2);
+          const withFormat = body.startsWith('{"end":') ? body.replace(/"format":"[^"]*"/, `"format":"${format}"`) : body;
+          prev = sha(prev + withFormat);
+          return `{"#":"${prev}",${withFormat.slice(1)}`;
+        })
+        .join('\n') + '\n'
+    );
+  }
+
+  it('is refused at line 1 by the name of its format, not as an edited line, through the worker thread too', () => {
+    const older = chainedAs('replsim-history/1');
+    const message = /^h\.jsonl:1: a history of the older format "replsim-history\/1", which this replsim does not replay .*run the scenario again to write a "replsim-history\/2" history$/;
+    expect(refusal(older).message).toMatch(message);
+    const file = join(mkdtempSync(join(tmpdir(), 'replsim-older-')), 'h.jsonl');
+    writeFileSync(file, older);
+    expect(() => readHistory<SimEvent>(file, isKnownEventType, { chainOnWorker: true })).toThrow(/:1: a history of the older format "replsim-history\/1"/);
+    // The same text chained from a format replsim never wrote is an edited line.
+    expect(refusal(chainedAs('something-else/1')).message).toMatch(/^h\.jsonl:1: the line does not match its hash-chain link: the event was edited/);
+    // And re-chained as the current format, it replays.
+    expect(replayText(chainedAs('replsim-history/2')).stateHash()).toBe(original.stateHash());
   });
 });
