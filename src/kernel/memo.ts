@@ -1,10 +1,10 @@
 // The one memo of the simulator: answers of pure functions kept for speed, where `npm run bench`
-// asked for them. Forgetting an answer never changes one: it is computed again, the same. Two
+// asked for them. Forgetting an answer never changes one: it is computed again, the same. Three
 // forms, by what the answer is a function of:
 // - `memoOnObject`: of a frozen object of the state (a policy, a cluster, a table of clusters) and
 //   perhaps more arguments: kept while the object lives (a WeakMap), recomputed when the other
 //   arguments are not the ones it was computed for (compared by identity);
-// - `memoBounded`: of a primitive key (a seed, a text): the most recent answers kept, the oldest
+// - `memoBounded`: of a primitive key (a seed, a text): the answers computed last kept, the oldest
 //   forgotten first;
 // - `once`: of nothing (a probe of what the API can drive).
 
@@ -26,7 +26,7 @@ export function memoOnObject<K extends object, A extends readonly [] | readonly 
   return memo as unknown as (key: K, ...rest: A) => V;
 }
 
-/** `fn` memoised on a primitive key, the `bound` most recent answers kept. */
+/** `fn` memoised on a primitive key, the `bound` answers computed last kept. */
 export function memoBounded<K extends string | number, V>(fn: (key: K) => V, bound: number): (key: K) => V {
   const kept = new Map<K, V>();
   return (key) => {

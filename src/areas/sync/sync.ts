@@ -53,7 +53,7 @@ export function retryDelayMs(failures: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, failures - 1), RETRY_MAX_MS);
 }
 
-
+/** A cluster's sync state before any destination: none. */
 export function emptySyncState(): SyncState {
   return { destinations: {} };
 }
