@@ -224,12 +224,13 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         if (r0.connected && !r1.connected && e.type !== 'replication-secondary-disconnected' && e.type !== 'cluster-crashed') out.drop(bus.onStream(linkStream(kind, name)), `connection closed: ${name} connects to ${r0.primary} again`);
         // Recovery restarts the connection: a dial waiting out its backoff is replaced by one now.
         else if (e.type === 'replication-recovered' && (e.kinds as ReplicationKind[]).includes(kind)) out.drop(bus.onStream(linkStream(kind, name)), `recover: ${name} connects to ${r0.primary} again`);
-        if (r1.lastRemoteWal > r0.lastRemoteWal) {
-          const ids = walsUpTo(bus, stream, r1.lastRemoteWal);
-          if (ids.length) out.deliver(...ids);
-        }
       }
     }
+  }
+  // WALs taken: a delivery, or a merkle sync that covered the WALs on their way, up to `wal`.
+  if (e.type === 'replication-wal-delivered' || e.type === 'replication-secondary-synced') {
+    const ids = walsUpTo(bus, walStream(e.kind as ReplicationKind, e.primary as string, e.cluster as string), e.wal as number);
+    if (ids.length) out.deliver(...ids);
   }
   // A performance secondary forwarded a write to its primary (forwarding.ts `forwardedFrom`): a call
   // made and answered within the request, which the network allowed (the decision refuses the write
