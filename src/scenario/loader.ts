@@ -132,22 +132,31 @@ function load(text: string, file: string, keepSteps: boolean, options: ReadOptio
  * results, `expect`'s line in CI reports); a path inside a step parses the text again, once per ask.
  */
 function compactLocate(text: string, doc: Document, steps: number, lineCounter: LineCounter): Locate {
-  // Its own `position`: a closure of load's would keep load's scope, the document with it.
-  const position = (offset: number) => {
-    const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
-  };
-  const stepAt = new Int32Array(steps);
-  for (let i = 0; i < steps; i++) stepAt[i] = offsetOf(doc, ['steps', i], false);
+  const stepLine = new Int32Array(steps);
+  const stepColumn = new Int32Array(steps);
+  for (let i = 0; i < steps; i++) {
+    const where = positionIn(lineCounter, offsetOf(doc, ['steps', i], false));
+    stepLine[i] = where.line;
+    stepColumn[i] = where.column;
+  }
+  return keptLocate(doc, lineCounter, stepLine, stepColumn, (path) => positionIn(lineCounter, offsetOf(parseDocument(text), path, false)));
+}
+
+/**
+ * A locate from what a loaded file keeps: where the document's top-level keys (`doc`, counted by
+ * `lineCounter`) and each step start, and `deeper` for any other path (the text parsed again). The
+ * answer holds neither `doc` nor the scope that made it: a run of a large file would keep them.
+ */
+function keptLocate(doc: Document, lineCounter: LineCounter, stepLine: Int32Array, stepColumn: Int32Array, deeper: Locate): Locate {
   const top = new Map<string, number>();
   if (isMap(doc.contents)) for (const pair of doc.contents.items) if (isScalar(pair.key)) top.set(String(pair.key.value), offsetOf(doc, [String(pair.key.value)], false));
   const root = start(doc.contents as YamlNode) ?? 0;
   return (path) => {
-    if (path.length === 0) return position(root);
-    const key = String(path[0]);
-    if (path.length === 1) return position(top.get(key) ?? root);
-    if (path.length === 2 && key === 'steps' && /^\d+$/.test(String(path[1])) && Number(path[1]) < steps) return position(stepAt[Number(path[1])]);
-    return position(offsetOf(parseDocument(text), path, false));
+    if (path.length === 0) return positionIn(lineCounter, root);
+    if (path.length === 1) return positionIn(lineCounter, top.get(String(path[0])) ?? root);
+    const index = Number(path[1]);
+    if (path.length === 2 && path[0] === 'steps' && /^\d+$/.test(String(path[1])) && index < stepLine.length) return { line: stepLine[index], column: stepColumn[index] };
+    return deeper(path);
   };
 }
 
@@ -253,33 +262,20 @@ function positionIn(lineCounter: LineCounter, offset: number, lineShift = 0): { 
  */
 function piecesLocate(text: string, cut: CutText, head: Piece, stepLine: Int32Array, stepColumn: Int32Array): Locate {
   const { lineCounter } = head;
-  const headText = cut.head;
-  const chunks = cut.chunks;
-  const doc = head.doc;
-  const top = new Map<string, number>();
-  if (isMap(doc.contents)) for (const pair of doc.contents.items) if (isScalar(pair.key)) top.set(String(pair.key.value), offsetOf(doc, [String(pair.key.value)], false));
-  const root = start(doc.contents as YamlNode) ?? 0;
-  return (path) => {
-    if (path.length === 0) return positionIn(lineCounter, root);
-    const key = String(path[0]);
-    if (path.length === 1) return positionIn(lineCounter, top.get(key) ?? root);
+  const { head: headText, chunks } = cut;
+  return keptLocate(head.doc, lineCounter, stepLine, stepColumn, (path) => {
     const index = Number(path[1]);
-    if (key === 'steps' && /^\d+$/.test(String(path[1])) && index < stepLine.length) {
-      if (path.length === 2) return { line: stepLine[index], column: stepColumn[index] };
+    if (path[0] === 'steps' && /^\d+$/.test(String(path[1])) && index < stepLine.length) {
       const chunk = chunks.find((c) => index < c.first + c.count)!;
       const lines = new LineCounter();
       const offset = offsetOf(parseDocument(text.slice(chunk.start, chunk.end), { lineCounter: lines }), [index - chunk.first, ...path.slice(2)], false);
       return positionIn(lines, offset, chunk.line - 1);
     }
     return positionIn(lineCounter, offsetOf(parseDocument(headText), path, false));
-  };
+  });
 }
 
-/**
- * Steps kept compact: every STEPS_PER_CHUNK of them serialized (v8's structured clone keeps every
- * value as the schema made it) and deflated, some tens of bytes a step; iterating inflates one
- * chunk at a time. Reading them again from the text would parse the YAML twice.
- */
+/** The scenario with its steps kept compact (KeptSteps). */
 function keptCompact(scenario: Scenario): ScenarioOfSteps {
   const { steps, ...rest } = scenario;
   const kept = new KeptSteps();
