@@ -6,7 +6,7 @@ import type { Finding } from '../areas/monitoring/types.js';
 import type { RunResult, StepRecord } from '../scenario/runner.js';
 import { formatMs } from '../kernel/clock.js';
 import { redact } from './redact.js';
-import { topologyChanges } from './topology.js';
+import { topologyChanges } from '../scenario/picture.js';
 import { AREA_STEPS } from '../areas.js';
 import type { AreaStepAction } from '../areas/core/steps.js';
 

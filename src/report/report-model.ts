@@ -9,7 +9,7 @@ import type { RunResult } from '../scenario/runner.js';
 import { lostMessagesOf, messagesOf, type LostMessage, type NetworkMessage } from './messages.js';
 import { redact } from './redact.js';
 import type { RefusalExplanation } from '../kernel/refusal.js';
-import { streamingFields, topologyChanges } from './topology.js';
+import { streamingFields, topologyChanges } from '../scenario/picture.js';
 
 export interface RoleView {
   /** disabled | primary | secondary, as the status record's `mode`. */
