@@ -131,7 +131,7 @@ export function narrateStep(r: StepRecord, st: Style, options: NarrationOptions 
   const read = r.inspected && AREA_STEPS.get(r.kind as AreaStepAction)?.narrate?.(r.inspected.contents, (value) => compact(value));
   if (read) lines.push(`${pad}→ ${read}`);
   for (const [k, v] of Object.entries(r.saved)) lines.push(`${pad}${st.dim(`saved ${k} = ${compact(v, 40, r.savedFrom[k])}`)}`);
-  for (const change of topologyChanges(r.before, r.after)) lines.push(`${pad}${st.cyan('•')} ${change}`);
+  for (const change of r.picture?.changes ?? topologyChanges(r.before, r.after)) lines.push(`${pad}${st.cyan('•')} ${change}`);
   for (const f of r.findings) lines.push(pad + findingLine(f, st));
   if (!r.ok) lines.push(`${pad}${st.red('✗ ' + oneLine(r.failure ?? 'failed'))}`);
   return lines;

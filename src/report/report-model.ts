@@ -2,57 +2,23 @@
 // the rule behind a refusal, the findings, and the topology after it (roles, who follows whom,
 // streaming, partitions, crashes, external stores); the messages that crossed the network; and each
 // cluster's role over time. Built from the run's own records and log, never recomputed by the page.
-import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
-import type { ReplicationKind, SimState } from '../areas/core/state.js';
+import type { ReplicationKind } from '../areas/core/state.js';
 import type { BusMessage } from '../kernel/bus.js';
 import type { RunResult } from '../scenario/runner.js';
 import { lostMessagesOf, messagesOf, type LostMessage, type NetworkMessage } from './messages.js';
 import { redact } from './redact.js';
 import type { RefusalExplanation } from '../kernel/refusal.js';
-import { streamingFields, topologyChanges } from '../scenario/picture.js';
+import { stepPicture, topologyPicture, type ClusterPicture, type LagFacts, type RolePicture, type TopologyPicture } from '../scenario/picture.js';
 
-export interface RoleView {
-  /** disabled | primary | secondary, as the status record's `mode`. */
-  mode: 'disabled' | 'primary' | 'secondary';
-  /** The role in people's words: `primary`, `secondary (demoted, no primary)`. */
-  role: string;
-  /** The cluster it follows, when a secondary that knows its primary. */
-  follows: string | null;
-  /** A secondary's status record: `state` and `connection_state`, in its own words. */
-  status: { state: string; connection_state: string } | null;
-  /** Whether a secondary is streaming (`state: stream-wals`, `connection_state: ready`). */
-  streaming: boolean;
-  /** Performance secondary: the mount and namespace paths its primary filters from it. */
-  filtered: string[];
-  /** A secondary: the primary's WAL index it has applied (`last_remote_wal`). */
-  lastRemoteWal: number | null;
+/** A role in a step's topology, with how far a secondary is behind (worked out from the run's messages). */
+export type RoleView = Omit<RolePicture, 'lagFacts'> & {
   /** A secondary that follows a primary: how far behind it is, in WALs and in ms (since the first WAL it lacks was written). */
   lag: { wals: number; ms: number } | null;
-  /** A secondary whose credentials its primary revoked: barred until given a new activation token. */
-  revoked: boolean;
-}
+};
 
-export interface ClusterView {
-  name: string;
-  version: string;
-  crashed: boolean;
-  /** The replicated write-ahead log's last index (`last_wal`). */
-  lastWal: number;
-  dr: RoleView;
-  performance: RoleView;
-}
+export type ClusterView = Omit<ClusterPicture, 'dr' | 'performance'> & { dr: RoleView; performance: RoleView };
 
-export interface TopologyView {
-  /** Virtual time (ms). */
-  at: number;
-  clusters: ClusterView[];
-  /** Links cut by a partition, as pairs of cluster names. */
-  cut: [string, string][];
-  /** External stores behind sync destinations, by destination key ("codehost/gh1"); a store is a network node. */
-  stores: string[];
-  /** Running clusters that are primaries of one replication set at once (the two-primaries hazard), per kind. */
-  alarms: { kind: ReplicationKind; clusterId: string; primaries: string[] }[];
-}
+export type TopologyView = Omit<TopologyPicture, 'clusters'> & { clusters: ClusterView[] };
 
 export interface StepView {
   /** From 1, as narration numbers steps. */
@@ -122,70 +88,42 @@ const KINDS: ReplicationKind[] = ['dr', 'performance'];
  * through, so it lacks the WALs its primary sent it (the bus keeps every one) that it has not applied.
  * The time is since the first WAL it lacks left the primary (or, for one never sent, was written).
  */
-function lagOf(bus: readonly BusMessage[], state: SimState, name: string, kind: ReplicationKind, primary: string, applied: number): { wals: number; ms: number } | null {
-  const p = state.clusters.get(primary);
-  if (!p) return null;
+function lagOf(bus: readonly BusMessage[], at: number, name: string, kind: ReplicationKind, primary: string, facts: LagFacts): { wals: number; ms: number } {
   const stream = `wal:${kind}:${primary}>${name}`;
   const sent = new Set<number>();
   let first = Infinity;
   for (const m of bus) {
-    if (m.stream !== stream || m.order <= applied || m.sentAt > state.now) continue;
+    if (m.stream !== stream || m.order <= facts.applied || m.sentAt > at) continue;
     sent.add(m.order);
     first = Math.min(first, m.sentAt);
   }
-  const wals = kind === 'dr' ? Math.max(0, p.wal.last - applied) : sent.size;
+  const wals = kind === 'dr' ? Math.max(0, facts.last - facts.applied) : sent.size;
   if (wals === 0) return { wals: 0, ms: 0 };
-  if (first === Infinity) first = p.wal.lastAt;
-  return { wals, ms: Math.max(0, state.now - first) };
+  if (first === Infinity) first = facts.lastAt;
+  return { wals, ms: Math.max(0, at - first) };
 }
 
-function roleView(state: SimState, bus: readonly BusMessage[], name: string, kind: ReplicationKind): RoleView {
-  const r = state.clusters.named(name).replication[kind];
-  const mode = modeOf(r.role);
-  const status = streamingFields(state, name, kind);
-  const filtered = kind === 'performance' && mode === 'secondary' ? [...r.dynamicFilter.mounts, ...r.dynamicFilter.namespaces] : [];
-  const follows = mode === 'secondary' ? r.primary : null;
-  const p = follows ? state.clusters.get(follows)?.replication[kind] : undefined;
-  return {
-    mode,
-    role: roleLabel(r.role),
-    follows,
-    status,
-    streaming: status !== null && status.state === 'stream-wals' && status.connection_state === 'ready',
-    filtered,
-    lastRemoteWal: mode === 'secondary' ? r.lastRemoteWal : null,
-    lag: follows ? lagOf(bus, state, name, kind, follows, r.lastRemoteWal) : null,
-    revoked: p !== undefined && r.jti !== '' && p.revokedCredentials.includes(r.jti),
-  };
+function roleView(r: RolePicture, bus: readonly BusMessage[], at: number, name: string, kind: ReplicationKind): RoleView {
+  const { mode, role, follows, status, streaming, filtered, lastRemoteWal, lagFacts, revoked } = r;
+  const lag = follows && lagFacts ? lagOf(bus, at, name, kind, follows, lagFacts) : null;
+  return { mode, role, follows, status, streaming, filtered, lastRemoteWal, lag, revoked };
 }
 
-/** The topology a state shows; `bus` is the run's messages, for how long a lagging secondary has lacked a WAL. */
-export function topologyOf(state: SimState, bus: readonly BusMessage[] = []): TopologyView {
-  const names = [...state.clusters.names].sort();
-  const alarms: TopologyView['alarms'] = [];
-  for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
-    const sets = new Map<string, string[]>();
-    for (const name of names) {
-      const r = state.clusters.named(name).replication[kind];
-      if (modeOf(r.role) !== 'primary' || state.network.down[name] === true) continue;
-      sets.set(r.clusterId, [...(sets.get(r.clusterId) ?? []), name]);
-    }
-    for (const [clusterId, primaries] of sets) if (primaries.length > 1) alarms.push({ kind, clusterId, primaries });
-  }
+/** The topology a step's picture shows; `bus` is the run's messages, for how long a lagging secondary has lacked a WAL. */
+export function topologyView(picture: TopologyPicture, bus: readonly BusMessage[] = []): TopologyView {
+  const { at, clusters, cut, stores, alarms } = picture;
   return {
-    at: state.now,
-    clusters: names.map((name) => ({
+    at,
+    clusters: clusters.map(({ name, version, crashed, lastWal, dr, performance }) => ({
       name,
-      version: state.clusters.named(name).version,
-      crashed: state.network.down[name] === true,
-      lastWal: state.clusters.named(name).wal.last,
-      dr: roleView(state, bus, name, 'dr'),
-      performance: roleView(state, bus, name, 'performance'),
+      version,
+      crashed,
+      lastWal,
+      dr: roleView(dr, bus, at, name, 'dr'),
+      performance: roleView(performance, bus, at, name, 'performance'),
     })),
-    cut: Object.keys(state.network.cut)
-      .sort()
-      .map((l) => l.split('|') as [string, string]),
-    stores: Object.keys(state.stores).sort(),
+    cut,
+    stores,
     alarms,
   };
 }
@@ -231,7 +169,7 @@ export interface ReportStream {
 export function reportStream(file: string, r: RunResult, description?: string, addresses?: Record<string, string>): ReportStream {
   const initialState = r.steps.at(0)?.before ?? r.world.state;
   const bus = r.world.messages;
-  const initial = topologyOf(initialState, bus);
+  const initial = topologyView(topologyPicture(initialState), bus);
   const end = r.world.state.now;
   const head: ReportHead = {
     file,
@@ -254,6 +192,8 @@ export function reportStream(file: string, r: RunResult, description?: string, a
     let seqEnd = 1; // the world-created event
     for (const s of r.steps) {
       for (const e of s.events) seqEnd = Math.max(seqEnd, e.seq ?? 0);
+      // A record kept by a run carries its picture; one made by hand is pictured from its states.
+      const picture = s.picture ?? stepPicture(s.before, s.after);
       const view: StepView = {
         n: s.index + 1,
         title: s.title,
@@ -267,10 +207,10 @@ export function reportStream(file: string, r: RunResult, description?: string, a
         ok: s.ok,
         failure: s.failure ?? null,
         findings: s.findings.map((f) => ({ kind: f.kind, id: f.id, message: f.message, at: f.at, lostKeys: f.lostKeys ?? [] })),
-        changes: topologyChanges(s.before, s.after),
+        changes: picture.changes,
         expect: s.expect === undefined ? null : redact(s.expect),
         inspected: s.inspected ? redact(s.inspected) : null,
-        topology: topologyOf(s.after, bus),
+        topology: topologyView(picture.topology, bus),
         seqEnd,
       };
       roles.add(view.topology);

@@ -1,10 +1,133 @@
-// What changed in the topology between two states, in plain words: replication roles, cluster ids,
-// links cut and healed, crashes and restarts, WALs received. Narration prints these under a step.
+// A step's picture, taken as the step ends while its states are at hand: the topology after it (roles,
+// who follows whom, streaming, partitions, crashes, external stores) and what changed, in plain words
+// (replication roles, cluster ids, links cut and healed, crashes and restarts, WALs received).
+// Narration prints the changes under a step; report.html and sequence.md draw the topology. A run
+// keeps its pictures with its step records (step-spill.ts), so the report never folds a step's
+// states again (timeline.ts): that pass made a second copy of every state the run went through.
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import { replicationStatus } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/core/state.js';
 import { KIND_WORD } from '../areas/core/vocabulary.js';
 import { formatMs } from '../kernel/clock.js';
+
+/**
+ * What a secondary's lag is worked out from: its primary's WAL position and when that WAL was
+ * written, and the WAL it applied. The report reads the run's messages with these (a performance
+ * secondary lacks only the WALs sent to it), once the run has ended (report-model.ts `lagOf`).
+ */
+export interface LagFacts {
+  last: number;
+  lastAt: number;
+  applied: number;
+}
+
+export interface RolePicture {
+  /** disabled | primary | secondary, as the status record's `mode`. */
+  mode: 'disabled' | 'primary' | 'secondary';
+  /** The role in people's words: `primary`, `secondary (demoted, no primary)`. */
+  role: string;
+  /** The cluster it follows, when a secondary that knows its primary. */
+  follows: string | null;
+  /** A secondary's status record: `state` and `connection_state`, in its own words. */
+  status: { state: string; connection_state: string } | null;
+  /** Whether a secondary is streaming (`state: stream-wals`, `connection_state: ready`). */
+  streaming: boolean;
+  /** Performance secondary: the mount and namespace paths its primary filters from it. */
+  filtered: string[];
+  /** A secondary: the primary's WAL index it has applied (`last_remote_wal`). */
+  lastRemoteWal: number | null;
+  /** A secondary that follows a primary the world knows: what its lag is worked out from. */
+  lagFacts: LagFacts | null;
+  /** A secondary whose credentials its primary revoked: barred until given a new activation token. */
+  revoked: boolean;
+}
+
+export interface ClusterPicture {
+  name: string;
+  version: string;
+  crashed: boolean;
+  /** The replicated write-ahead log's last index (`last_wal`). */
+  lastWal: number;
+  dr: RolePicture;
+  performance: RolePicture;
+}
+
+export interface TopologyPicture {
+  /** Virtual time (ms). */
+  at: number;
+  clusters: ClusterPicture[];
+  /** Links cut by a partition, as pairs of cluster names. */
+  cut: [string, string][];
+  /** External stores behind sync destinations, by destination key ("codehost/gh1"); a store is a network node. */
+  stores: string[];
+  /** Running clusters that are primaries of one replication set at once (the two-primaries hazard), per kind. */
+  alarms: { kind: ReplicationKind; clusterId: string; primaries: string[] }[];
+}
+
+/** A step's picture: the topology after it, and what changed in it during the step. */
+export interface StepPicture {
+  changes: string[];
+  topology: TopologyPicture;
+}
+
+/** The picture of a step that went from `before` to `after`. */
+export function stepPicture(before: SimState, after: SimState): StepPicture {
+  return { changes: topologyChanges(before, after), topology: topologyPicture(after) };
+}
+
+const KINDS: ReplicationKind[] = ['dr', 'performance'];
+
+function rolePicture(state: SimState, name: string, kind: ReplicationKind): RolePicture {
+  const r = state.clusters.named(name).replication[kind];
+  const mode = modeOf(r.role);
+  const status = streamingFields(state, name, kind);
+  const filtered = kind === 'performance' && mode === 'secondary' ? [...r.dynamicFilter.mounts, ...r.dynamicFilter.namespaces] : [];
+  const follows = mode === 'secondary' ? r.primary : null;
+  const primary = follows ? state.clusters.get(follows) : undefined;
+  const p = primary?.replication[kind];
+  return {
+    mode,
+    role: roleLabel(r.role),
+    follows,
+    status,
+    streaming: status !== null && status.state === 'stream-wals' && status.connection_state === 'ready',
+    filtered,
+    lastRemoteWal: mode === 'secondary' ? r.lastRemoteWal : null,
+    lagFacts: primary ? { last: primary.wal.last, lastAt: primary.wal.lastAt, applied: r.lastRemoteWal } : null,
+    revoked: p !== undefined && r.jti !== '' && p.revokedCredentials.includes(r.jti),
+  };
+}
+
+/** The topology a state shows. */
+export function topologyPicture(state: SimState): TopologyPicture {
+  const names = [...state.clusters.names].sort();
+  const alarms: TopologyPicture['alarms'] = [];
+  for (const kind of KINDS) {
+    const sets = new Map<string, string[]>();
+    for (const name of names) {
+      const r = state.clusters.named(name).replication[kind];
+      if (modeOf(r.role) !== 'primary' || state.network.down[name] === true) continue;
+      sets.set(r.clusterId, [...(sets.get(r.clusterId) ?? []), name]);
+    }
+    for (const [clusterId, primaries] of sets) if (primaries.length > 1) alarms.push({ kind, clusterId, primaries });
+  }
+  return {
+    at: state.now,
+    clusters: names.map((name) => ({
+      name,
+      version: state.clusters.named(name).version,
+      crashed: state.network.down[name] === true,
+      lastWal: state.clusters.named(name).wal.last,
+      dr: rolePicture(state, name, 'dr'),
+      performance: rolePicture(state, name, 'performance'),
+    })),
+    cut: Object.keys(state.network.cut)
+      .sort()
+      .map((l) => l.split('|') as [string, string]),
+    stores: Object.keys(state.stores).sort(),
+    alarms,
+  };
+}
 
 /** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */
 export function streamingFields(state: SimState, name: string, kind: ReplicationKind): { state: string; connection_state: string } | null {

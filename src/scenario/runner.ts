@@ -4,6 +4,7 @@
 import { parseDuration } from '../kernel/clock.js';
 import type { RefusalExplanation } from '../kernel/refusal.js';
 import { Timeline } from './timeline.js';
+import { stepPicture, type StepPicture } from './picture.js';
 import { StepSpill, type StepLog } from './step-spill.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
@@ -60,6 +61,12 @@ export interface StepRecord {
   events: SimEvent[];
   /** An `inspect` step: the store it read, by key, and what the store held. */
   inspected?: Inspected;
+  /**
+   * The topology after the step and what changed in it, taken as the step ended (picture.ts): the
+   * report draws these without folding the step's states again. Kept by runs and sessions; a record
+   * made by hand has none.
+   */
+  picture?: StepPicture;
   /** Variables this step saved. */
   saved: Record<string, unknown>;
   /** The response field each saved variable came from (its last path segment), so narration knows a secret. */
@@ -174,6 +181,7 @@ export async function runScenario(scenario: ScenarioOfSteps, options: RunOptions
     if (failed && options.keepGoing !== true) break;
     const logAt = world.log.length;
     const ran = await runStepWatched(world, watch, step, index++, vars, options);
+    ran.picture = stepPicture(ran.before, ran.after);
     // The step's states are kept as checkpoints of the log, read back when asked (timeline.ts).
     timeline.note(world.log.length, world.state);
     const record = timeline.attach(ran, logAt, world.log.length);

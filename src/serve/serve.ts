@@ -17,6 +17,7 @@ import { HistoryFileError, readHistory, type History } from '../kernel/persist.j
 import { hashOf } from '../kernel/canonical.js';
 import { Watch } from '../check/catalogue.js';
 import { Timeline } from '../scenario/timeline.js';
+import { stepPicture, type StepPicture } from '../scenario/picture.js';
 import type { SimEvent } from '../areas/core/events.js';
 import { JOURNAL_FILE, JOURNAL_FORMAT, JournalError, JournalWriter, readJournal, type JournalEntry, type JournalHeader, type JournalRecord } from './journal.js';
 import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
@@ -435,6 +436,7 @@ async function resumeFrom(dir: string, options: ServeOptions) {
     const noted = new Timeline(events);
     noted.note(header.startEvents, replica.state);
     const ranges: [number, number][] = [];
+    const pictures: StepPicture[] = [];
     let at = header.startEvents;
     for (const e of kept) {
       const before = replica.state;
@@ -444,6 +446,7 @@ async function resumeFrom(dir: string, options: ServeOptions) {
       // What they find again was found before the restart: the journal's record keeps it.
       watch.afterStep();
       noted.note(e.events, replica.state);
+      pictures.push(stepPicture(before, replica.state));
       ranges.push([at, e.events]);
       at = e.events;
     }
@@ -454,7 +457,7 @@ async function resumeFrom(dir: string, options: ServeOptions) {
     const first = records.length;
     for (const [i, e] of kept.entries()) {
       const state = world.state;
-      const record: StepRecord = { index: first + i, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before: state, after: state, events: [], saved: {}, savedFrom: {} };
+      const record: StepRecord = { index: first + i, ...e.record, kind: e.record.kind as StepRecord['kind'], ok: true, before: state, after: state, events: [], saved: {}, savedFrom: {}, picture: pictures[i] };
       records.push(timeline.attach(record, ranges[i][0], ranges[i][1]));
       findings.push(...e.record.findings);
     }
