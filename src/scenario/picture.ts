@@ -5,7 +5,7 @@
 // keeps its pictures with its step records (step-spill.ts), so the report never folds a step's
 // states again (timeline.ts): that pass made a second copy of every state the run went through.
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
-import { replicationStatus } from '../areas/replication/index.js';
+import { secondaryStreaming } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/core/state.js';
 import { KIND_WORD } from '../areas/core/vocabulary.js';
 import { formatMs } from '../kernel/clock.js';
@@ -132,8 +132,7 @@ export function topologyPicture(state: SimState): TopologyPicture {
 /** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */
 export function streamingFields(state: SimState, name: string, kind: ReplicationKind): { state: string; connection_state: string } | null {
   if (modeOf(state.clusters.named(name).replication[kind].role) !== 'secondary') return null;
-  const s = replicationStatus(state, name, kind) as { state?: string; connection_state?: string };
-  return { state: s.state ?? '?', connection_state: s.connection_state ?? '?' };
+  return secondaryStreaming(state, name, kind);
 }
 
 /**

@@ -123,6 +123,14 @@ function secondaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind
   };
 }
 
+/**
+ * A secondary's `state` and `connection_state`, as its status record shows them, without the rest of
+ * the record (its merkle root prints the cluster's whole store): what a step's picture shows.
+ */
+export function secondaryStreaming(state: SimState, clusterName: string, kind: ReplicationKind): { state: string; connection_state: string } {
+  return secondaryProgress(state, state.clusters.named(clusterName), kind);
+}
+
 /** The status record of one kind of replication on one cluster. */
 export function replicationStatus(state: SimState, clusterName: string, kind: ReplicationKind): Record<string, unknown> {
   const c = state.clusters.named(clusterName);
