@@ -43,8 +43,24 @@ function sortedKeys(obj: object): string[] {
   return keys;
 }
 
+/**
+ * Where printed text goes, a piece at a time: every piece is whole tokens (a quoted string, a
+ * number, punctuation, a map's text), so text cut between pieces never splits a character.
+ */
+interface Sink {
+  put(piece: string): void;
+}
+
 /** Serialises a value with object keys in sorted order. */
 export function canonicalJson(value: unknown): string {
+  // A scalar is one piece: no sink for it.
+  if (value === null || typeof value !== 'object') return scalar(value);
+  const parts: string[] = [];
+  print(value, { put: (p) => parts.push(p) });
+  return parts.join('');
+}
+
+function scalar(value: unknown): string {
   switch (typeof value) {
     case 'string':
       return quoted(value);
@@ -52,46 +68,78 @@ export function canonicalJson(value: unknown): string {
       return Number.isFinite(value) ? String(value) : 'null';
     case 'boolean':
       return value ? 'true' : 'false';
-    case 'object':
-      break;
     default:
-      return JSON.stringify(value) ?? 'null';
+      return value === null ? 'null' : (JSON.stringify(value) ?? 'null');
   }
-  if (value === null) return 'null';
-  // Members are printed into an array and joined, which makes one flat string. Built by `+=`, a
-  // state's text is a tree of millions of pieces that hashing has to flatten first (a third of the
-  // time to print and hash a 25k-key state: BENCHMARKS.md).
+}
+
+/**
+ * Prints a value into `out`: the one form of canonical JSON. Pieces go into one list joined once
+ * (canonicalJson) or into a hash a chunk at a time (hashOf), which makes one flat string or none:
+ * built by `+=`, a state's text was a tree of millions of pieces that hashing had to flatten first.
+ */
+function print(value: unknown, out: Sink): void {
+  if (value === null || typeof value !== 'object') {
+    out.put(scalar(value));
+    return;
+  }
   if (Array.isArray(value)) {
-    const parts = new Array<string>(value.length);
-    for (let i = 0; i < value.length; i++) parts[i] = value[i] === undefined ? 'null' : canonicalJson(value[i]);
-    return '[' + parts.join(',') + ']';
+    out.put('[');
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out.put(',');
+      if (value[i] === undefined) out.put('null');
+      else print(value[i], out);
+    }
+    out.put(']');
+    return;
   }
   // A persistent map (the KV key maps, src/areas/core/keymap.ts) prints as the object it stands for.
   if (isMap(value)) {
-    let text = printedMaps.get(value);
-    if (text === undefined) {
-      // Its entries read once (a look-up per key costs a walk of the map), sorted by key as text.
-      const entries: [string, unknown][] = [];
-      for (const [k, v] of value as Iterable<[unknown, unknown]>) if (v !== undefined) entries.push([String(k), v]);
-      entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-      const parts = new Array<string>(entries.length);
-      for (let i = 0; i < entries.length; i++) parts[i] = quoted(entries[i][0]) + ':' + canonicalJson(entries[i][1]);
-      text = '{' + parts.join(',') + '}';
-      printedMaps.set(value, text);
-    }
-    return text;
+    out.put(mapText(value));
+    return;
   }
   // Any other value that says how it prints (a persistent table of the state) prints as JSON.stringify would print it.
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return canonicalJson((value as { toJSON(): unknown }).toJSON());
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    print((value as { toJSON(): unknown }).toJSON(), out);
+    return;
+  }
   const obj = value as Record<string, unknown>;
   const keys = sortedKeys(obj);
-  const parts: string[] = [];
+  let first = true;
+  out.put('{');
   for (const k of keys) {
     const v = obj[k];
-    if (v !== undefined) parts.push(quoted(k) + ':' + canonicalJson(v));
+    if (v === undefined) continue;
+    const key = first ? quoted(k) + ':' : ',' + quoted(k) + ':';
+    first = false;
+    // A scalar member is one piece with its key (most members of a state are scalars).
+    if (v === null || typeof v !== 'object') out.put(key + scalar(v));
+    else {
+      out.put(key);
+      print(v, out);
+    }
   }
-  return '{' + parts.join(',') + '}';
+  out.put('}');
 }
+
+/** A persistent map's text, printed once while the map lives (printedMaps). */
+function mapText(map: object): string {
+  let text = printedMaps.get(map);
+  if (text === undefined) {
+    // Its entries read once (a look-up per key costs a walk of the map), sorted by key as text.
+    const entries: [string, unknown][] = [];
+    for (const [k, v] of map as Iterable<[unknown, unknown]>) if (v !== undefined) entries.push([String(k), v]);
+    entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    const parts = new Array<string>(entries.length);
+    for (let i = 0; i < entries.length; i++) parts[i] = quoted(entries[i][0]) + ':' + canonicalJson(entries[i][1]);
+    text = '{' + parts.join(',') + '}';
+    printedMaps.set(map, text);
+  }
+  return text;
+}
+
+/** Text fed to a hash once this many characters of pieces are waiting. */
+const HASH_CHUNK = 1 << 16;
 
 /** sha256 (hex) of the canonical JSON of a value: the world's state hash. */
 export function hashOf(value: unknown): string {
@@ -100,8 +148,25 @@ export function hashOf(value: unknown): string {
   const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
   const known = frozen ? hashes.get(value) : undefined;
   if (known !== undefined) return known;
-  const hash = createHash('sha256').update(canonicalJson(value)).digest('hex');
-  if (frozen) hashes.set(value, hash);
-  return hash;
+  // The text is fed to the hash as it is printed, a chunk at a time. Printed whole, each level of the
+  // state (cluster, storage, mounts) joined its members into a copy of the key maps' text: five
+  // copies of a 100,000-key map's 14 MB at the end of such a run.
+  const hash = createHash('sha256');
+  let waiting: string[] = [];
+  let size = 0;
+  print(value, {
+    put(piece) {
+      waiting.push(piece);
+      size += piece.length;
+      if (size >= HASH_CHUNK) {
+        hash.update(waiting.join(''));
+        waiting = [];
+        size = 0;
+      }
+    },
+  });
+  const digest = hash.update(waiting.join('')).digest('hex');
+  if (frozen) hashes.set(value, digest);
+  return digest;
 }
 const hashes = new WeakMap<object, string>();

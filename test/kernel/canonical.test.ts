@@ -4,7 +4,8 @@
 import fc from 'fast-check';
 import { OrderedMap } from 'immutable';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../src/kernel/canonical.js';
+import { createHash } from 'node:crypto';
+import { canonicalJson, hashOf } from '../../src/kernel/canonical.js';
 
 /**
  * The definition, in its plainest form (an object's members cannot be handed to JSON.stringify in
@@ -38,5 +39,16 @@ describe('canonical JSON', () => {
   it('drops undefined members, prints undefined items and non-finite numbers as null', () => {
     expect(canonicalJson({ b: undefined, a: [undefined, Infinity, NaN, -0] })).toBe('{"a":[null,null,null,0]}');
     expect(canonicalJson('\ud83d\ude00 \ud83d "q" \\')).toBe(JSON.stringify('\ud83d\ude00 \ud83d "q" \\'));
+  });
+
+  it('hashes the very bytes it prints, fed to the hash in chunks (a chunk never cuts a character)', () => {
+    const sha = (t: string) => createHash('sha256').update(t).digest('hex');
+    fc.assert(fc.property(value, (v) => {
+      expect(hashOf(v)).toBe(sha(canonicalJson(v)));
+    }), { numRuns: 500 });
+    // Larger than a chunk, with surrogate pairs and escapes everywhere, and a map inside.
+    const big = { a: Array.from({ length: 40_000 }, (_, i) => ({ ['k\ud83d\ude00' + i]: '\ud83d\ude00 "x"\n' + i })), m: OrderedMap(Array.from({ length: 3000 }, (_, i) => [`key ${i}`, { v: '\u00e9'.repeat(i % 7) }])) };
+    expect(canonicalJson(big).length).toBeGreaterThan(4 * 65536);
+    expect(hashOf(big)).toBe(sha(canonicalJson(big)));
   });
 });
