@@ -148,9 +148,9 @@ export function hashOf(value: unknown): string {
   const frozen = typeof value === 'object' && value !== null && Object.isFrozen(value);
   const known = frozen ? hashes.get(value) : undefined;
   if (known !== undefined) return known;
-  // The text is fed to the hash as it is printed, a chunk at a time. Printed whole, each level of the
-  // state (cluster, storage, mounts) joined its members into a copy of the key maps' text: five
-  // copies of a 100,000-key map's 14 MB at the end of such a run.
+  // The text is fed to the hash as it is printed, a chunk at a time: a text printed whole would copy
+  // the key maps' text once per level of the state holding them (cluster, storage, mounts), five
+  // copies of 14 MB for a 100,000-key map.
   const hash = createHash('sha256');
   let waiting: string[] = [];
   let size = 0;

@@ -3,7 +3,7 @@
 // (replication roles, cluster ids, links cut and healed, crashes and restarts, WALs received).
 // Narration prints the changes under a step; report.html and sequence.md draw the topology. A run
 // keeps its pictures with its step records (step-spill.ts), so the report never folds a step's
-// states again (timeline.ts): that pass made a second copy of every state the run went through.
+// states again (timeline.ts): such a pass would make a second copy of every state of the run.
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
 import { secondaryStreaming } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/core/state.js';
