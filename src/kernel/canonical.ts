@@ -5,10 +5,10 @@ import { isMap } from 'immutable';
 
 /**
  * The text of each persistent map printed so far. A persistent map never changes (a write makes a
- * new one), and the state shares them: DR secondaries hold their primary's storage, so each mount's
- * map was printed once per cluster, and a map no write touched was printed again at every hash
- * (canonical JSON would be a third of a 25k-key replay). Held weakly: a map no state holds
- * any more takes its text with it.
+ * new one), and the state shares them: DR secondaries hold their primary's storage, so without it
+ * each mount's map would be printed once per cluster, and a map no write touched again at every
+ * hash or merkle root (canonical JSON would be a third of a 25k-key replay). Held weakly: a map no
+ * state holds any more takes its text with it.
  */
 const printedMaps = new WeakMap<object, string>();
 
