@@ -1,5 +1,11 @@
-// What replication sends over the bus (src/kernel/bus.ts), read from each applied event with the
-// state before and after it:
+// What replication sends over the bus (src/kernel/bus.ts), read from each applied event: what the
+// event records (its type, the clusters it names, the machine's answers: a connection's phase, a
+// link's reason, the connections a crash ended, the forwarder of a write, the WAL a delivery or a
+// sync brought a secondary up to) and what its reducers reported they touched (engine.ts `Answer`):
+// the WALs a cluster wrote (core/touched.ts) and what they did to a link (touched.ts: a stream reset,
+// a connection closed, credentials revoked, a link changed). No record is compared before and after:
+// the state after the event says where things stand (who follows whom, who is connected), the
+// clusters' table which clusters the event changed (`changedClusters`).
 // - `wal`: each WAL a primary writes, one message per follower whose link is up and WAL index, sent
 //   when written and due one link latency later; the bus is in control of these: shipping.ts receives
 //   them when due (delivered through the connection machine's gate, held by a partition, dropped
@@ -108,21 +114,23 @@ function forwardedWhat(event: SimEvent): string | null {
 }
 
 /**
- * What the event's reducers reported they did to replication (touched.ts, core/touched.ts), gathered
- * for the readings below: by cluster and kind, the most telling report (a stream reset over a
- * connection closed over a link changed), which kinds' revocations changed, and the WALs each cluster
- * wrote (one range: an event may report several WALs of a cluster), by name.
+ * What the event's reducers reported they touched (engine.ts `Answer`; touched.ts, core/touched.ts),
+ * gathered for the readings below: by cluster and kind, the most telling report of its link (a stream
+ * reset over a connection closed over a link changed), whether some revocation changed, and the WALs
+ * each cluster wrote (one range: an event may report several WALs of a cluster). Made when first
+ * needed: most events report one WAL, or nothing.
  */
 class Reported {
-  readonly links = new Map<string, LinkTouched>();
+  private links: Map<string, LinkTouched> | null = null;
+  /** The WALs each cluster wrote, by name. */
+  wals: Map<string, { from: number; to: number }> | null = null;
   /** Whether some cluster's revoked credentials changed. */
   revoked = false;
-  readonly wals = new Map<string, { from: number; to: number }>();
 
   constructor(touched: readonly Touch[]) {
     for (const t of touched) {
       if (t.what === 'wal') {
-        const w = this.wals.get(t.cluster);
+        const w = (this.wals ??= new Map<string, { from: number; to: number }>()).get(t.cluster);
         if (!w) this.wals.set(t.cluster, { from: t.from, to: t.to });
         else {
           if (t.from < w.from) w.from = t.from;
@@ -132,14 +140,14 @@ class Reported {
       }
       if (t.what === 'credentials-revoked') this.revoked = true;
       const key = `${t.kind}:${t.cluster}`;
-      const had = this.links.get(key);
+      const had = (this.links ??= new Map<string, LinkTouched>()).get(key);
       if (!had || RANK[t.what] > RANK[had.what]) this.links.set(key, t);
     }
   }
 
   /** What was reported of a cluster's link of a kind, if anything. */
   link(kind: ReplicationKind, cluster: string): LinkTouched | undefined {
-    return this.links.size === 0 ? undefined : this.links.get(`${kind}:${cluster}`);
+    return this.links?.get(`${kind}:${cluster}`);
   }
 }
 
@@ -378,7 +386,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
   // follower still connecting gets them by its merkle sync, or when it resumes streaming.
-  if (reported.wals.size) {
+  if (reported.wals) {
     for (const name of sortedNames([...reported.wals.keys()])) {
       const { from, to } = reported.wals.get(name)!;
       const now = after.clusters.named(name);
