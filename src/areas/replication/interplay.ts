@@ -17,7 +17,7 @@ import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
 import { advancedWal } from '../core/state.js';
 import { emptyReplication } from './state.js';
-import { walWritten } from '../core/touched.js';
+import { touchedBoth, walWritten } from '../core/touched.js';
 import { leftStream, linkTouched } from './touched.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
@@ -57,7 +57,7 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Sim
       const clusters = editCluster(edited, e.cluster, (c) => {
         c.wal = advancedWal(c.wal, e.at);
       });
-      return { ...changed, clusters, touched: [...(changed?.touched ?? []), wal] };
+      return { ...changed, clusters, touched: touchedBoth(changed?.touched, [wal]) };
     };
   }
   return out as unknown as T;

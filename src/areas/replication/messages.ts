@@ -1,11 +1,11 @@
 // What replication sends over the bus (src/kernel/bus.ts), read from each applied event: what the
 // event records (its type, the clusters it names, the machine's answers: a connection's phase, a
-// link's reason, the connections a crash ended, the forwarder of a write, the WAL a delivery or a
-// sync brought a secondary up to) and what its reducers reported they touched (engine.ts `Answer`):
-// the WALs a cluster wrote (core/touched.ts) and what they did to a link (touched.ts: a stream reset,
-// a connection closed, credentials revoked, a link changed). No record is compared before and after:
-// the state after the event says where things stand (who follows whom, who is connected), the
-// clusters' table which clusters the event changed (`changedClusters`).
+// link's reason, the forwarder of a write, the WAL a delivery or a sync brought a secondary up to)
+// and what its reducers reported they touched (engine.ts `Answer`): the WALs a cluster wrote
+// (core/touched.ts) and what they did to a link (touched.ts: a stream reset, a connection closed,
+// credentials revoked, a link changed). No record is compared before and after: the state after the
+// event says where things stand (who follows whom, who is connected; before it, whom a crashed
+// cluster's followers followed), the clusters' table which clusters it changed (`changedClusters`).
 // - `wal`: each WAL a primary writes, one message per follower whose link is up and WAL index, sent
 //   when written and due one link latency later; the bus is in control of these: shipping.ts receives
 //   them when due (delivered through the connection machine's gate, held by a partition, dropped

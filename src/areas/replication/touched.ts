@@ -37,7 +37,7 @@ export function linkTouched(what: LinkTouched['what'], kind: ReplicationKind, cl
 }
 
 /** Whether the record follows a primary (streams from it, or will once connected). */
-export function follows(r: ReplicationState): r is ReplicationState & { primary: string } {
+function follows(r: ReplicationState): r is ReplicationState & { primary: string } {
   return r.role === 'secondary.following' && r.primary !== null;
 }
 
