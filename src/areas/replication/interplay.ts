@@ -79,8 +79,9 @@ export function holdPerformance(dr: ReplicationState, own: ReplicationState, at:
   dr.mirroredPerformance = own.role === 'disabled' ? null : own;
   if (own.role === 'disabled') return;
   replacePerformance({ ...emptyReplication(), since: at });
-  // A performance secondary no longer streams from its primary; a primary's followers lose it.
-  touched.push(leftStream(own, 'performance', cluster));
+  // A performance secondary no longer streams from its primary; a primary's followers lose it; the
+  // revocations it held go with the record (to the DR state).
+  touched.push(leftStream(own, 'performance', cluster), linkTouched('credentials-revoked', 'performance', cluster));
 }
 
 /**
@@ -94,7 +95,8 @@ export function takeUpPerformance(c: ClusterState, at: number, touched: Touch[])
   const held = c.replication.dr.mirroredPerformance;
   c.replication.dr.mirroredPerformance = null;
   if (!held || c.replication.performance.role !== 'disabled') return false;
-  touched.push(linkTouched('link-changed', 'performance', c.name));
+  // Its performance record is the one it held: the role, and the revocations that came with it.
+  touched.push(linkTouched(held.revokedCredentials === c.replication.performance.revokedCredentials ? 'link-changed' : 'credentials-revoked', 'performance', c.name));
   const following = held.role === 'secondary.following';
   const performance: typeof held = {
     ...held,

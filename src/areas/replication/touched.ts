@@ -8,8 +8,9 @@
 //   the link is lost with it.
 // - `connection-closed`: the secondary closed the connection it had to the same primary, to connect
 //   again (update-primary, recover): a sync under way on it is lost with it.
-// - `credentials-revoked`: the cluster's list of revoked credentials changed: revocation bars them in
-//   the whole set (link.ts `credentialsRevoked`), so every link is looked at.
+// - `credentials-revoked`: the cluster's list of revoked credentials changed (a revocation, one taken
+//   from its primary, or the record holding the list replaced): revocation bars them in the whole
+//   set (link.ts `credentialsRevoked`), so every link is looked at.
 // - `link-changed`: something else a link depends on changed on this cluster's side of it (its role,
 //   primary, set, the credentials it issued, its connection, the performance role it mirrors).
 // Each of the first three is a change of the link too: it is reported once, as the most telling.
