@@ -372,9 +372,8 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const r = after.clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       const link = linkStream(kind, name);
-      // A link that is up may have dropped: look at it now (streaming.ts checkLink), unless nothing
-      // it depends on changed (a WAL taken: the network, the secondary's link fields and its
-      // primary's are as they were; a change to those schedules this look through them).
+      // A link that is up may have dropped: look at it now (streaming.ts checkLink) when the network
+      // changed, or its own side or its primary's was reported changed (a WAL taken reports neither).
       if (r.connected) {
         if (networkChanged || followers?.has(name) || !before.clusters.has(name) || reported.link(kind, name)) out.checkLink(link);
         continue;
