@@ -121,17 +121,18 @@ function forwardedWhat(event: SimEvent): string | null {
  * needed: most events report one WAL, or nothing.
  */
 class Reported {
-  private links: Map<string, LinkTouched> | null = null;
-  /** The WALs each cluster wrote, by name. */
-  wals: Map<string, { from: number; to: number }> | null = null;
+  /** The most telling report of each link reported (a handful at most: looked up by a scan). */
+  private links: LinkTouched[] | null = null;
+  /** The WALs each cluster wrote, one range per cluster, in name order. */
+  wals: { cluster: string; from: number; to: number }[] | null = null;
   /** Whether some cluster's revoked credentials changed. */
   revoked = false;
 
   constructor(touched: readonly Touch[]) {
     for (const t of touched) {
       if (t.what === 'wal') {
-        const w = (this.wals ??= new Map<string, { from: number; to: number }>()).get(t.cluster);
-        if (!w) this.wals.set(t.cluster, { from: t.from, to: t.to });
+        const w = this.wals?.find((x) => x.cluster === t.cluster);
+        if (!w) (this.wals ??= []).push({ cluster: t.cluster, from: t.from, to: t.to });
         else {
           if (t.from < w.from) w.from = t.from;
           if (t.to > w.to) w.to = t.to;
@@ -139,15 +140,18 @@ class Reported {
         continue;
       }
       if (t.what === 'credentials-revoked') this.revoked = true;
-      const key = `${t.kind}:${t.cluster}`;
-      const had = (this.links ??= new Map<string, LinkTouched>()).get(key);
-      if (!had || RANK[t.what] > RANK[had.what]) this.links.set(key, t);
+      const links = (this.links ??= []);
+      const i = links.findIndex((x) => x.kind === t.kind && x.cluster === t.cluster);
+      if (i < 0) links.push(t);
+      else if (RANK[t.what] > RANK[links[i].what]) links[i] = t;
     }
+    if (this.wals && this.wals.length > 1) this.wals.sort((a, b) => (a.cluster < b.cluster ? -1 : 1));
   }
 
   /** What was reported of a cluster's link of a kind, if anything. */
   link(kind: ReplicationKind, cluster: string): LinkTouched | undefined {
-    return this.links?.get(`${kind}:${cluster}`);
+    if (this.links) for (const t of this.links) if (t.kind === kind && t.cluster === cluster) return t;
+    return undefined;
   }
 }
 
@@ -386,8 +390,7 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
   // follower still connecting gets them by its merkle sync, or when it resumes streaming.
   if (reported.wals) {
-    for (const name of sortedNames([...reported.wals.keys()])) {
-      const { from, to } = reported.wals.get(name)!;
+    for (const { cluster: name, from, to } of reported.wals) {
       const now = after.clusters.named(name);
       for (const kind of REPLICATION_KINDS) {
         if (now.replication[kind].role !== 'primary') continue;
