@@ -4,7 +4,8 @@
 // catch-up. Role changes were decided by the handler, which asked the role machine
 // (decide/common.ts `askRoleOf`) with the facts it checked; the event records the machine's answer (`role`) and the reducer applies it: no copy of the role table
 // here, and no second question to the machine with facts the reducer would have to invent.
-// Reducers never draw and never read a clock.
+// Reducers never draw and never read a clock. Each reports, beside the state, what it did to a link and
+// the WALs a cluster wrote (touched.ts, core/touched.ts): what the bus reads (messages.ts).
 import { clustersChanged, editCluster, onCluster } from '../core/reduce.js';
 import type { SimReducers } from '../sim-area.js';
 import { isRoleMove, type RoleEvent, type RoleValue } from '../../../models/replication-role.machine.js';
