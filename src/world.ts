@@ -16,7 +16,7 @@ import { dispatch, type Dispatch } from './kernel/http/router.js';
 import { clusterRouting, type RouteTable } from './areas/core/http/routing.js';
 import type { Outcome } from './areas/core/http/route.js';
 import { hashOf } from './kernel/canonical.js';
-import { applyEvent, EventStore, isEventType, withRoot } from './kernel/engine.js';
+import { applyEvent, assemble, EventStore, isEventType, reduce, withRoot } from './kernel/engine.js';
 import { DEFAULT_LATENCY_MS, initialNetwork, linksOfPartition, networkReducers } from './kernel/network.js';
 import { own } from './kernel/own.js';
 import { HistoryFileError, type History } from './kernel/persist.js';
@@ -137,7 +137,7 @@ export class World {
     this.unread = bus ? 0 : store.log.length;
     store.events$.subscribe((event) => {
       const after = store.state;
-      this.bus.observe(this.seen, event, after);
+      this.bus.observe(this.seen, event, after, store.touched);
       this.seen = after;
     });
     // The log array itself says where this world's generator is, so `World.replay(world.log)`
@@ -170,8 +170,9 @@ export class World {
     try {
       for (; i < upTo; i++) {
         const e = log[i];
-        const next = applyEvent(state, e, reducers);
-        bus.observe(state, e, next);
+        const answer = reduce(state, e, reducers);
+        const next = assemble(state, e, answer, reducers);
+        bus.observe(state, e, next, answer?.touched);
         state = next;
       }
     } catch (err) {

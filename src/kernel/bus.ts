@@ -1,9 +1,9 @@
 // The message bus between the clusters (and the external stores): every cross-cluster interaction as
 // a message with a sender, a receiver, a kind and its times on the virtual clock.
 //
-// Sends are read from the log: each applied event is read with the state before and after it by the
-// areas' message sources (world.ts lists them), which say what it sent, what it delivered and what it
-// dropped. So a live world, a replayed world and the report hold the same messages: replay folds the
+// Sends are read from the log: each applied event is read with the state before and after it, and what
+// its reducers reported they touched (engine.ts `Answer`), by the areas' message sources (world.ts
+// lists them), which say what it sent, what it delivered and what it dropped. So a live world, a replayed world and the report hold the same messages: replay folds the
 // same events through the same sources.
 //
 // Messages with a receiver (an area's `Receiver` for their kind: WAL shipments today) are in the
@@ -32,6 +32,7 @@
 // The kernel knows no spec area: kinds and labels are the areas' words.
 import { Subject, type Observable } from 'rxjs';
 import { DueQueue } from './due.js';
+import { NOTHING, type Touch } from './engine.js';
 import { isUp, linkKey, type NetworkEvent, type NetworkState } from './network.js';
 
 export interface BusMessage {
@@ -176,8 +177,11 @@ export interface BusView {
   onStream(stream: string): readonly BusMessage[];
 }
 
-/** An area's reading of one applied event: the messages it sent, delivered and dropped. */
-export type MessageSource<S, E> = (before: S, event: E, after: S, bus: BusView) => BusEffects | null;
+/**
+ * An area's reading of one applied event: the messages it sent, delivered and dropped. `touched`: what
+ * the event's reducers reported they touched (engine.ts `Answer`), in the order they did.
+ */
+export type MessageSource<S, E> = (before: S, event: E, after: S, bus: BusView, touched: readonly Touch[]) => BusEffects | null;
 
 /**
  * An area's handler for a message of its kind falling due at a reachable receiver: the events
@@ -332,8 +336,8 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
     return out;
   }
 
-  /** Reads one applied event. */
-  observe(before: S, event: E, after: S): void {
+  /** Reads one applied event, with what its reducers reported they touched (`touched`). */
+  observe(before: S, event: E, after: S, touched: readonly Touch[] = NOTHING): void {
     // What the paced processes did since the last event, on the state that held meanwhile.
     this.pace(before, event.at, event.seq ?? this.lastSeq + 1);
     const kernel = event as unknown as NetworkEvent;
@@ -362,7 +366,7 @@ export class Bus<S extends { network: NetworkState }, E extends { seq?: number; 
       for (let top = this.nextDue(); top && top.due <= event.at; top = this.nextDue()) this.take();
     }
     for (const source of this.sources) {
-      const effects = source(before, event, after, this);
+      const effects = source(before, event, after, this, touched);
       if (!effects) continue;
       for (const d of effects.delivered) {
         const m = this.pending.get(typeof d === 'string' ? d : d.id);

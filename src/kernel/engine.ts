@@ -13,24 +13,40 @@ export interface BaseEvent {
 }
 
 /**
+ * What reducers report they touched beside the state they return: what a reader of the event (the
+ * bus's message sources) needs and the state after it does not say by itself (a WAL written, a
+ * link reset). The kernel knows no area: each names its own reports here (a `declare module` block
+ * adding a member whose type is the report), and `Touch` is any of them.
+ */
+export interface Touches {}
+export type Touch = Touches[keyof Touches];
+
+/**
+ * A reducer's answer: the top-level fields of the state that change, and under `touched` (no field of
+ * the state) what it touched, in the order it did.
+ */
+export type Answer<S> = Partial<S> & { readonly touched?: readonly Touch[] };
+
+/**
  * A reducer: one event's effect on the state, as a plain function of the state before it. It returns
  * the top-level fields of the state that change, as new frozen objects sharing everything unchanged,
- * or null when nothing changes; the engine moves the clock and builds the new frozen root. A reducer
- * may build what it returns any way it likes (immer's `produce` on the one object it edits, or
- * literals where a benchmark asked for them); it never changes the state it is given.
+ * with what it touched (`Answer`), or null when nothing changes; the engine moves the clock and builds
+ * the new frozen root. A reducer may build what it returns any way it likes (immer's `produce` on the
+ * one object it edits, or literals where a benchmark asked for them); it never changes the state it is given.
  */
-export type Reducer<S, E extends BaseEvent> = (state: S, event: E) => Partial<S> | null;
+export type Reducer<S, E extends BaseEvent> = (state: S, event: E) => Answer<S> | null;
 
 /** The reducers of every event type; an unknown type is refused rather than silently ignored. */
 export type ReducerTable<S, E extends BaseEvent> = { [K in E['type']]?: Reducer<S, Extract<E, { type: K }>> } & { [ROOT]?: Assemble<S> };
 
 /**
- * How a table's state is rebuilt from a reducer's answer (the fields it changed) and the clock:
+ * How a table's state is rebuilt from a reducer's answer (the fields it changed; its `touched` is no
+ * field) and the clock:
  * a new frozen root. Without one, the engine spreads the state, which for a frozen object is V8's
  * slow path (~110 ns for a root of seven fields); the owner of the state, knowing its
  * fields, can name them in a literal instead (src/areas/core/state.ts `nextState`).
  */
-export type Assemble<S> = (state: S, changed: Partial<S>, now: number) => S;
+export type Assemble<S> = (state: S, changed: Answer<S>, now: number) => S;
 export const ROOT: unique symbol = Symbol('replsim.root');
 
 /** A table that rebuilds its state's root with `assemble`. */
@@ -47,6 +63,7 @@ export class UnknownEventError extends Error {
 /** An append-only event log with the state it folds to, published as a stream. */
 export class EventStore<S extends { now: number }, E extends BaseEvent> {
   private current: S;
+  private reported: readonly Touch[] = NOTHING;
   private readonly entries: E[] = [];
   private readonly subject = new Subject<E>();
 
@@ -61,6 +78,11 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
 
   get state(): S {
     return this.current;
+  }
+
+  /** What the reducers of the last event appended reported they touched (`Answer`), for whoever reads that event. */
+  get touched(): readonly Touch[] {
+    return this.reported;
   }
 
   get log(): readonly E[] {
@@ -81,7 +103,9 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
   append(...events: E[]): void {
     for (const event of events) {
       event.seq = this.seqBase + this.entries.length + 1;
-      this.current = applyEvent(this.current, event, this.reducers);
+      const answer = reduce(this.current, event, this.reducers);
+      this.reported = answer?.touched ?? NOTHING;
+      this.current = assemble(this.current, event, answer, this.reducers);
       this.entries.push(event);
       this.subject.next(event);
     }
@@ -96,18 +120,32 @@ export class EventStore<S extends { now: number }, E extends BaseEvent> {
   }
 }
 
+/** Nothing touched: the answer of a reducer that reported nothing. */
+export const NOTHING: readonly Touch[] = Object.freeze([]);
+
 /** Applies one event: the reducer for its type, and the clock moves to the event's time. */
 export function applyEvent<S extends { now: number }, E extends BaseEvent>(state: S, event: E, reducers: ReducerTable<S, E>): S {
+  return assemble(state, event, reduce(state, event, reducers), reducers);
+}
+
+/** The answer of the reducer for the event's type (what it changes and touched), or null when nothing changes. */
+export function reduce<S, E extends BaseEvent>(state: S, event: E, reducers: ReducerTable<S, E>): Answer<S> | null {
   // Own entries only: a type "constructor" or "toString" found Object's members here and was
   // applied as a no-op, while any other unknown type is refused.
   const reducer = isEventType(reducers, event.type) ? (reducers[event.type as E['type']] as Reducer<S, E>) : undefined;
   if (reducer === undefined || reducer === null) throw new UnknownEventError(String(event.type));
-  const changed = reducer(state, event);
+  return reducer(state, event);
+}
+
+/** The state after an event from its reducer's answer (`reduce`): the clock moves to the event's time. */
+export function assemble<S extends { now: number }, E extends BaseEvent>(state: S, event: E, changed: Answer<S> | null, reducers: ReducerTable<S, E>): S {
   const now = event.at > state.now ? event.at : state.now;
   // The very same state when nothing changed, else a new frozen root.
   if (changed === null && now === state.now) return state;
-  const assemble = reducers[ROOT];
-  return assemble ? assemble(state, changed ?? {}, now) : Object.freeze({ ...state, ...changed, now });
+  const root = reducers[ROOT];
+  if (root) return root(state, changed ?? {}, now);
+  const { touched: _touched, ...fields } = changed ?? {};
+  return Object.freeze({ ...state, ...fields, now });
 }
 
 /** Whether the table has a reducer for this type (its own entry: no inherited member counts). */

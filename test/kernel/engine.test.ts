@@ -44,6 +44,16 @@ describe('event store', () => {
     expect(() => store.append({ type: 'unknown', at: 0 } as unknown as E)).toThrow(UnknownEventError);
   });
 
+  it('hands on what a reducer reports it touched, which is no field of the state', () => {
+    const touching = { ...reducers, added: (s: S, e: Extract<E, { type: 'added' }>) => ({ total: s.total + e.n, touched: [{ n: e.n }] as never[] }) };
+    const store = new EventStore<S, E>(initial(), touching);
+    store.append({ type: 'added', at: 1, n: 4 });
+    expect(store.touched).toEqual([{ n: 4 }]);
+    expect(store.state).toEqual({ now: 1, total: 4, items: [] });
+    store.append({ type: 'named', at: 2, name: 'c' });
+    expect(store.touched).toEqual([]);
+  });
+
   it('replays a log into the same state', () => {
     const store = new EventStore<S, E>(initial(), reducers);
     store.append({ type: 'added', at: 1, n: 4 }, { type: 'named', at: 2, name: 'b' });

@@ -12,16 +12,21 @@ import { emptyKeyMap, recordAt } from '../core/keymap.js';
 import type { ClusterState, KeyMap, KvMountConfig, KvRecord, KvVersion, Storage } from '../core/state.js';
 import { advancedWal, copyCluster, deepFreeze } from '../core/state.js';
 import { effectiveMaxVersions, emptyVersions, versionAt, withNewest } from '../core/versions.js';
-import { onCluster, type SimReducer } from '../core/reduce.js';
+import { onCluster, onReplicatedCluster, type SimReducer } from '../core/reduce.js';
+import { walWritten } from '../core/touched.js';
 import type { SimReducers } from '../sim-area.js';
 
 const freeze = Object.freeze;
 
-/** The reducer of an event on one cluster, from a pure step `(cluster, event) → next cluster, or null for no change`. */
+/**
+ * The reducer of a write to one cluster's storage, from a pure step `(cluster, event) → next cluster,
+ * or null for no change`: a change writes one WAL (`withStorage`), which it reports.
+ */
 function onClusterStep<E extends KvWritten | KvDeleted | KvConfigWritten | KvMetadataWritten>(step: (c: ClusterState, e: E) => ClusterState | null): SimReducer<E> {
   return (s, e) => {
-    const next = step(s.clusters.named(e.cluster), e);
-    return next && { clusters: s.clusters.set(e.cluster, next) };
+    const c = s.clusters.named(e.cluster);
+    const next = step(c, e);
+    return next && { clusters: s.clusters.set(e.cluster, next), touched: [walWritten(c)] };
   };
 }
 
@@ -131,14 +136,12 @@ export const coreReducers = {
   'kv-config-written': onClusterStep(kvConfigWritten),
   'kv-metadata-written': onClusterStep(kvMetadataWritten),
   // A mount is replicated configuration (a local one reaches DR secondaries only): its change advances the WAL.
-  'mount-enabled': onCluster((c, e: MountEnabled) => {
+  'mount-enabled': onReplicatedCluster((c, e: MountEnabled) => {
     c.storage.mounts[e.mount.path] = e.mount;
-    c.wal = { last: c.wal.last + 1, lastAt: e.at };
   }),
-  'mount-disabled': onCluster((c, e: MountDisabled) => {
+  'mount-disabled': onReplicatedCluster((c, e: MountDisabled) => {
     delete c.storage.mounts[e.mount];
     delete c.storage.kv[e.mount];
-    c.wal = { last: c.wal.last + 1, lastAt: e.at };
   }),
   // The server's own configuration: not storage, not replicated, no WAL. Back to the default, it is absent again.
   'server-config-reloaded': onCluster((c, e: ServerConfigReloaded) => {

@@ -1,13 +1,14 @@
 // The one form of the simulator's reducers (engine.ts `Reducer`): a plain function of the state
 // before the event, returning the top-level fields it changes (new frozen objects, everything else
-// shared) or null. Most events change one cluster: `onCluster` edits that cluster alone with
+// shared) and what it touched (touched.ts: a WAL written, replication's links), or null. Most events change one cluster: `onCluster` edits that cluster alone with
 // immer's `produce` and sets the result into the table of clusters, which remembers which cluster
 // it set (cluster-table.ts `changedSince`). Hot events (a KV write, a WAL delivered) build their
 // next cluster with literals instead (state.ts `copyCluster`), where `npm run bench` asked for it.
 import { produce, setUseStrictIteration, type Draft } from 'immer';
-import type { BaseEvent, Reducer, ReducerTable } from '../../kernel/engine.js';
+import type { Answer, BaseEvent, Reducer, ReducerTable, Touch } from '../../kernel/engine.js';
 import { advancedWal, nextState, type Clusters, type ClusterState, type SimState } from './state.js';
 import type { SimEvent } from './events.js';
+import { touchedBoth, walWritten } from './touched.js';
 
 // Speed (profiled in BENCHMARKS.md): when immer finalises a draft it visits every property of
 // every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
@@ -39,42 +40,55 @@ export function editCluster(clusters: Clusters, name: string, edit: ClusterEdit)
   );
 }
 
-/** A reducer's answer for a new table of clusters: the table, or null when it is the one the state had. */
-export function clustersChanged(state: SimState, clusters: Clusters): Partial<SimState> | null {
-  return clusters === state.clusters ? null : { clusters };
+/**
+ * A reducer's answer for a new table of clusters, with what it touched (`touched`, when it reports
+ * anything): the table, or null when it is the one the state had.
+ */
+export function clustersChanged(state: SimState, clusters: Clusters, touched?: readonly Touch[]): Answer<SimState> | null {
+  if (clusters === state.clusters) return null;
+  return touched?.length ? { clusters, touched } : { clusters };
 }
 
-/** The reducer of an event on the cluster it names, as an edit of that cluster (`edit` may read the state before the event). */
-export function onCluster<E extends BaseEvent & { cluster: string }>(edit: (c: ClusterState, e: E, before: SimState) => void): SimReducer<E> {
-  return (s, e) => clustersChanged(s, editCluster(s.clusters, e.cluster, (c) => edit(c, e, s)));
+/**
+ * The reducer of an event on the cluster it names, as an edit of that cluster (`edit` may read the
+ * state before the event, and reports what it touched in `touched`).
+ */
+export function onCluster<E extends BaseEvent & { cluster: string }>(edit: (c: ClusterState, e: E, before: SimState, touched: Touch[]) => void): SimReducer<E> {
+  return (s, e) => {
+    const touched: Touch[] = [];
+    return clustersChanged(s, editCluster(s.clusters, e.cluster, (c) => edit(c, e, s, touched)), touched);
+  };
 }
 
 /**
  * The reducer of an event that changes replicated storage or configuration of the cluster it names:
- * the edit, and the cluster's WAL advances (a write like any other, so its DR secondaries receive it
+ * the edit, and the cluster writes a WAL (a write like any other, so its DR secondaries receive it
  * one link latency later, and its performance secondaries read it).
  */
 export function onReplicatedCluster<E extends BaseEvent & { cluster: string }>(edit: (c: ClusterState, e: E, before: SimState) => void): SimReducer<E> {
-  return onCluster((c, e: E, before) => {
+  return onCluster((c, e: E, before, touched) => {
     edit(c, e, before);
+    touched.push(walWritten(c));
     c.wal = advancedWal(c.wal, e.at);
   });
 }
 
 /**
  * `type`'s reducer in `table` followed by an upkeep (`then`), given the state before the event and
- * the one the reducer left: the two answers merged, the upkeep's last.
+ * the one the reducer left: the two answers merged, the upkeep's last (what both touched, in order).
  */
 export function followedBy<E extends SimEvent>(
   table: ReducerTable<SimState, SimEvent>,
   type: E['type'],
-  then: (before: SimState, after: SimState, e: E) => Partial<SimState> | null,
+  then: (before: SimState, after: SimState, e: E) => Answer<SimState> | null,
 ): Reducer<SimState, SimEvent> {
   const first = table[type] as Reducer<SimState, SimEvent>;
   return (s, e) => {
     const changed = first(s, e);
     const after = changed ? nextState(s, changed, s.now) : s;
     const more = then(s, after, e as E);
-    return changed || more ? { ...changed, ...more } : null;
+    if (!changed || !more) return changed ?? more;
+    const touched = touchedBoth(changed.touched, more.touched);
+    return touched ? { ...changed, ...more, touched } : { ...changed, ...more };
   };
 }

@@ -5,6 +5,7 @@
 export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
 import type { OrderedMap } from 'immutable';
+import type { Answer } from '../../kernel/engine.js';
 import type { ClusterTable } from './cluster-table.js';
 import type { VersionRun } from './version-run.js';
 import type { Capability, ReplicationKind } from './vocabulary.js';
@@ -289,8 +290,13 @@ const ROOT_FIELDS = new Set(['now', 'seed', 'network', 'clusters', 'operators', 
  * (engine.ts `Assemble`): what `{ ...state, ...changed, now }` frozen gives, keys in the same order,
  * without spreading a frozen object. A field it does not know falls back to the spread.
  */
-export function nextState(state: SimState, changed: Partial<SimState>, now: number): SimState {
-  for (const k in changed) if (!ROOT_FIELDS.has(k)) return Object.freeze({ ...state, ...changed, now });
+export function nextState(state: SimState, changed: Answer<SimState>, now: number): SimState {
+  // `touched` is what the reducer reported, no field of the state (engine.ts `Answer`).
+  for (const k in changed)
+    if (!ROOT_FIELDS.has(k) && k !== 'touched') {
+      const { touched: _touched, ...fields } = changed;
+      return Object.freeze({ ...state, ...fields, now });
+    }
   const next: SimState = {
     now,
     seed: 'seed' in changed ? changed.seed! : state.seed,

@@ -10,11 +10,13 @@
 import { clustersChanged, editCluster } from '../core/reduce.js';
 import type { SimReducers } from '../sim-area.js';
 import { asFolder } from '../core/paths.js';
-import type { BaseEvent } from '../../kernel/engine.js';
+import type { BaseEvent, Touch } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { Clusters, ClusterState, SimState, Storage } from '../core/state.js';
 import type { DynamicFilter, PathsFilter } from './state.js';
 import { advancedWal } from '../core/state.js';
+import { walWritten } from '../core/touched.js';
+import { linkTouched } from './touched.js';
 import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
 
 
@@ -103,9 +105,10 @@ function withoutExcluded(storage: Storage, primary: ClusterState, secondaryId: s
  * Applies the filter of its primary to a performance secondary at once (an edit of a draft of the
  * secondary; its primary read from `clusters`): data now excluded is removed (so
  * `filters-respected` holds at every step, whatever the link), and its dynamic filter is what the
- * primary now filters. What is now included arrives later, by streaming.
+ * primary now filters. What is now included arrives later, by streaming. The WAL a removal writes is
+ * reported in `touched`.
  */
-export function enforceFilter(s: ClusterState, clusters: Clusters, at: number): void {
+export function enforceFilter(s: ClusterState, clusters: Clusters, at: number, touched: Touch[]): void {
   const r = s.replication.performance;
   if (r.role !== 'secondary.following' || r.primary === null) return;
   const primary = r.primary === s.name ? s : clusters.get(r.primary);
@@ -113,6 +116,7 @@ export function enforceFilter(s: ClusterState, clusters: Clusters, at: number): 
   const pruned = withoutExcluded(s.storage, primary, r.secondaryId);
   if (pruned !== s.storage) {
     s.storage = pruned;
+    touched.push(walWritten(s));
     s.wal = advancedWal(s.wal, at);
   }
   r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
@@ -127,9 +131,9 @@ function followersUnder(clusters: Clusters, primary: string, id: string): string
 }
 
 /** The clusters with the filter of `primary` applied to each of `followers` (in that order). */
-function enforcedOn(clusters: Clusters, followers: readonly string[], at: number): Clusters {
+function enforcedOn(clusters: Clusters, followers: readonly string[], at: number, touched: Touch[]): Clusters {
   let next = clusters;
-  for (const n of followers) next = editCluster(next, n, (c) => enforceFilter(c, next, at));
+  for (const n of followers) next = editCluster(next, n, (c) => enforceFilter(c, next, at, touched));
   return next;
 }
 
@@ -138,30 +142,34 @@ function enforcedOn(clusters: Clusters, followers: readonly string[], at: number
  * secondaries that follow it get the filters of the list it holds now, at once. That list may not
  * be the one they were filtered by before (it came with the role).
  */
-export function enforceFiltersOf(clusters: Clusters, primary: string, at: number): Clusters {
+export function enforceFiltersOf(clusters: Clusters, primary: string, at: number, touched: Touch[]): Clusters {
   const followers = [...clusters.names].sort().filter((n) => {
     const r = clusters.named(n).replication.performance;
     return n !== primary && r.role === 'secondary.following' && r.primary === primary;
   });
-  return enforcedOn(clusters, followers, at);
+  return enforcedOn(clusters, followers, at, touched);
+}
+
+/**
+ * The primary's filter for secondary id `id` set (or removed: null), on its draft. The filter is
+ * replicated configuration kept with the token it issued: it writes a WAL, which also makes the
+ * streaming process send each secondary what the new filter now includes, and changes what its
+ * links depend on (the tokens it issued).
+ */
+function setFilter(p: ClusterState, id: string, filter: PathsFilter | null, at: number, touched: Touch[]): void {
+  p.replication.performance.issued[id].filter = filter;
+  touched.push(linkTouched('link-changed', 'performance', p.name), walWritten(p));
+  p.wal = advancedWal(p.wal, at);
 }
 
 export const filterReducers = {
   'replication-paths-filter-set': (s, e: PathsFilterSet) => {
-    const clusters = editCluster(s.clusters, e.cluster, (p) => {
-      p.replication.performance.issued[e.id].filter = { mode: e.mode, paths: e.paths };
-      // The filter is replicated configuration: it advances the primary's WAL, which also makes the
-      // streaming process send each secondary what the new filter now includes.
-      p.wal = advancedWal(p.wal, e.at);
-    });
-    return clustersChanged(s, enforcedOn(clusters, followersUnder(clusters, e.cluster, e.id), e.at));
+    const touched: Touch[] = [];
+    const clusters = editCluster(s.clusters, e.cluster, (p) => setFilter(p, e.id, { mode: e.mode, paths: e.paths }, e.at, touched));
+    return clustersChanged(s, enforcedOn(clusters, followersUnder(clusters, e.cluster, e.id), e.at, touched), touched);
   },
-  'replication-paths-filter-deleted': (s, e: PathsFilterDeleted) =>
-    clustersChanged(
-      s,
-      editCluster(s.clusters, e.cluster, (p) => {
-        p.replication.performance.issued[e.id].filter = null;
-        p.wal = advancedWal(p.wal, e.at);
-      }),
-    ),
+  'replication-paths-filter-deleted': (s, e: PathsFilterDeleted) => {
+    const touched: Touch[] = [];
+    return clustersChanged(s, editCluster(s.clusters, e.cluster, (p) => setFilter(p, e.id, null, e.at, touched)), touched);
+  },
 } satisfies SimReducers;

@@ -9,7 +9,7 @@
 //    performance primary of the set (its performance secondaries follow it once pointed at it
 //    with update-primary `update_primary_addrs`), or a performance secondary that connects to the
 //    performance primary with the same secondary id and token.
-import type { BaseEvent } from '../../kernel/engine.js';
+import type { Answer, BaseEvent, Touch } from '../../kernel/engine.js';
 import { editCluster, type SimReducer } from '../core/reduce.js';
 import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-connection.machine.js';
 import { storeConnection } from './link.js';
@@ -17,6 +17,8 @@ import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
 import { advancedWal } from '../core/state.js';
 import { emptyReplication } from './state.js';
+import { touchedBoth, walWritten } from '../core/touched.js';
+import { leftStream, linkTouched } from './touched.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
 const PERFORMANCE_CONFIGURATION = new Set([
@@ -47,13 +49,15 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Sim
     const inner = out[type];
     if (!inner) continue;
     const advances = (e: Advancing) => (e.kind === 'performance' ? PERFORMANCE_CONFIGURATION.has(type) : DR_CONFIGURATION.has(type));
-    out[type] = (s: SimState, e: Advancing): Partial<SimState> | null => {
+    out[type] = (s: SimState, e: Advancing): Answer<SimState> | null => {
       const changed = inner(s, e);
       if (!advances(e)) return changed;
-      const clusters = editCluster(changed?.clusters ?? s.clusters, e.cluster, (c) => {
+      const edited = changed?.clusters ?? s.clusters;
+      const wal = walWritten(edited.named(e.cluster));
+      const clusters = editCluster(edited, e.cluster, (c) => {
         c.wal = advancedWal(c.wal, e.at);
       });
-      return { ...changed, clusters };
+      return { ...changed, clusters, touched: touchedBoth(changed?.touched, [wal]) };
     };
   }
   return out as unknown as T;
@@ -68,23 +72,31 @@ export function mirrorPerformance(dr: ReplicationState, primary: ClusterState): 
  * A DR primary was demoted to a DR secondary: its performance role goes dormant, held in its DR
  * state, so its performance secondaries (or its performance primary) no longer see it. This is not
  * a step of the performance role table: the cluster stops serving, as every DR secondary does.
- * `dr` is its DR record being edited; `replacePerformance` sets its performance record.
+ * `dr` is its DR record being edited; `replacePerformance` sets its performance record; what that
+ * does to the link is reported in `touched`.
  */
-export function holdPerformance(dr: ReplicationState, own: ReplicationState, at: number, replacePerformance: (record: ReplicationState) => void): void {
+export function holdPerformance(dr: ReplicationState, own: ReplicationState, at: number, replacePerformance: (record: ReplicationState) => void, cluster: string, touched: Touch[]): void {
   dr.mirroredPerformance = own.role === 'disabled' ? null : own;
-  if (own.role !== 'disabled') replacePerformance({ ...emptyReplication(), since: at });
+  if (own.role === 'disabled') return;
+  replacePerformance({ ...emptyReplication(), since: at });
+  // A performance secondary no longer streams from its primary; a primary's followers lose it; the
+  // revocations it held go with the record (to the DR state).
+  touched.push(leftStream(own, 'performance', cluster), linkTouched('credentials-revoked', 'performance', cluster));
 }
 
 /**
  * A DR secondary was promoted: it takes up the performance replication it mirrors, in its DR
  * primary's place. A performance primary keeps the set's id, the tokens issued and their filters; a
  * performance secondary follows the same primary with the same secondary id and token, and diffs
- * its data against it once connected (no wipe). Returns whether it now follows a performance primary.
+ * its data against it once connected (no wipe). Returns whether it now follows a performance primary;
+ * reports its performance link changed in `touched`.
  */
-export function takeUpPerformance(c: ClusterState, at: number): boolean {
+export function takeUpPerformance(c: ClusterState, at: number, touched: Touch[]): boolean {
   const held = c.replication.dr.mirroredPerformance;
   c.replication.dr.mirroredPerformance = null;
   if (!held || c.replication.performance.role !== 'disabled') return false;
+  // Its performance record is the one it held: the role, and the revocations that came with it.
+  touched.push(linkTouched(held.revokedCredentials === c.replication.performance.revokedCredentials ? 'link-changed' : 'credentials-revoked', 'performance', c.name));
   const following = held.role === 'secondary.following';
   const performance: typeof held = {
     ...held,

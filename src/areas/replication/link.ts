@@ -19,6 +19,8 @@ import type { ReplicationState } from './state.js';
 import type { Derived } from '../core/cluster-table.js';
 import { REPLICATION_KINDS } from '../core/vocabulary.js';
 import { sameAddress } from './address.js';
+import { linkTouched } from './touched.js';
+import type { Touch } from '../../kernel/engine.js';
 
 /**
  * The secondary's redial schedule while its primary is down (a dial dropped because nothing answers
@@ -159,24 +161,27 @@ export function storeConnection(r: ReplicationState, c: Connection, at: number):
  * Applies the row of the connection machine an event names (follow, unfollow, reset, sync-done,
  * lost: rows that read no link facts, only the connection as stored) on a draft of the cluster, and
  * stores the outcome at `at`; an event it has no row for is a corrupt log. Moves decided on the
- * link's facts are applied as recorded (`moveConnectionAsRecorded`).
+ * link's facts are applied as recorded (`moveConnectionAsRecorded`). Reports the link changed in
+ * `touched`: a connection that was up and is told to `follow` again is closed (it dials afresh).
  */
-export function moveConnection(c: ClusterState, kind: ReplicationKind, event: ConnectionEvent, at: number): void {
+export function moveConnection(c: ClusterState, kind: ReplicationKind, event: ConnectionEvent, at: number, touched: Touch[]): void {
   const r = c.replication[kind];
   const next = stepConnection(storedConnection(r), event);
   if (next === null) throw new Error(`replication log is inconsistent: ${c.name}'s ${kind} connection cannot take ${event.type} from ${storedConnection(r).state}`);
+  touched.push(event.type === 'follow' && r.connected ? linkTouched('connection-closed', kind, c.name, r.primary) : linkTouched('link-changed', kind, c.name));
   storeConnection(r, next, at);
 }
 
 /**
  * Records the connection move an event recorded (`to`, the connection machine's answer when the
  * event was made), on a draft of the cluster, at `at`; a move that is no row of the machine's table
- * is a corrupt log.
+ * is a corrupt log. Reports the link changed in `touched`.
  */
-export function moveConnectionAsRecorded(c: ClusterState, kind: ReplicationKind, type: ConnectionEvent['type'], to: Connection, at: number): void {
+export function moveConnectionAsRecorded(c: ClusterState, kind: ReplicationKind, type: ConnectionEvent['type'], to: Connection, at: number, touched: Touch[]): void {
   const r = c.replication[kind];
   const from = storedConnection(r);
   if (recordedMove(from, type, to) === null) throw new Error(`replication log is inconsistent: ${c.name}'s ${kind} connection has no ${type} row from ${from.state} to ${to.state}${to.state === 'ready' ? ` (${String(to.phase)})` : ''}`);
+  touched.push(linkTouched('link-changed', kind, c.name));
   storeConnection(r, to, at);
 }
 

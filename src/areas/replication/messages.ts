@@ -1,5 +1,11 @@
-// What replication sends over the bus (src/kernel/bus.ts), read from each applied event with the
-// state before and after it:
+// What replication sends over the bus (src/kernel/bus.ts), read from each applied event: what the
+// event records (its type, the clusters it names, the machine's answers: a connection's phase, a
+// link's reason, the forwarder of a write, the WAL a delivery or a sync brought a secondary up to)
+// and what its reducers reported they touched (engine.ts `Answer`): the WALs a cluster wrote
+// (core/touched.ts) and what they did to a link (touched.ts: a stream reset, a connection closed,
+// credentials revoked, a link changed). No record is compared before and after: the state after the
+// event says where things stand (who follows whom, who is connected; before it, whom a crashed
+// cluster's followers followed), the clusters' table which clusters it changed (`changedClusters`).
 // - `wal`: each WAL a primary writes, one message per follower whose link is up and WAL index, sent
 //   when written and due one link latency later; the bus is in control of these: shipping.ts receives
 //   them when due (delivered through the connection machine's gate, held by a partition, dropped
@@ -21,8 +27,10 @@
 // partition, or to a crashed primary, the request is refused (forwarding.ts, activation.ts), nothing
 // is appended and nothing is sent (docs/architecture.md, "Calls take no virtual time").
 import type { BusEffects, BusMessage, BusView, MessageSource, SentMessage } from '../../kernel/bus.js';
+import type { Touch } from '../../kernel/engine.js';
+import type { LinkTouched } from './touched.js';
 import type { SimEvent } from '../core/events.js';
-import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
+import type { ReplicationKind, SimState } from '../core/state.js';
 import { changedClusters } from '../core/changed.js';
 import { followersOf, redialDelayMs } from './link.js';
 import { isUp, linkLatency, type NetworkState } from '../../kernel/network.js';
@@ -105,27 +113,50 @@ function forwardedWhat(event: SimEvent): string | null {
   }
 }
 
-type Replication = ClusterState['replication']['dr'];
-
 /**
- * Whether what a link depends on changed on this side (role, primary, set, credentials issued or
- * revoked, the connection): a WAL taken (`lastRemoteWal`) changes none of it.
+ * What the event's reducers reported they touched (engine.ts `Answer`; touched.ts, core/touched.ts),
+ * gathered for the readings below: by cluster and kind, the most telling report of its link (a stream
+ * reset over a connection closed over a link changed), whether some revocation changed, and the WALs
+ * each cluster wrote (one range: an event may report several WALs of a cluster). Made when first
+ * needed: most events report one WAL, or nothing.
  */
-function linkChanged(a: Replication, b: Replication): boolean {
-  if (a === b) return false;
-  return a.role !== b.role || a.primary !== b.primary || a.clusterId !== b.clusterId || a.issued !== b.issued || a.revokedCredentials !== b.revokedCredentials || a.jti !== b.jti || a.secondaryId !== b.secondaryId || a.connected !== b.connected || a.syncState !== b.syncState || a.mirroredPerformance !== b.mirroredPerformance;
+class Reported {
+  /** The most telling report of each link reported (a handful at most: looked up by a scan). */
+  private links: LinkTouched[] | null = null;
+  /** The WALs each cluster wrote, one range per cluster, in name order. */
+  wals: { cluster: string; from: number; to: number }[] | null = null;
+  /** Whether some cluster's revoked credentials changed. */
+  revoked = false;
+
+  constructor(touched: readonly Touch[]) {
+    for (const t of touched) {
+      if (t.what === 'wal') {
+        const w = this.wals?.find((x) => x.cluster === t.cluster);
+        if (!w) (this.wals ??= []).push({ cluster: t.cluster, from: t.from, to: t.to });
+        else {
+          if (t.from < w.from) w.from = t.from;
+          if (t.to > w.to) w.to = t.to;
+        }
+        continue;
+      }
+      if (t.what === 'credentials-revoked') this.revoked = true;
+      const links = (this.links ??= []);
+      const i = links.findIndex((x) => x.kind === t.kind && x.cluster === t.cluster);
+      if (i < 0) links.push(t);
+      else if (RANK[t.what] > RANK[links[i].what]) links[i] = t;
+    }
+    if (this.wals && this.wals.length > 1) this.wals.sort((a, b) => (a.cluster < b.cluster ? -1 : 1));
+  }
+
+  /** What was reported of a cluster's link of a kind, if anything. */
+  link(kind: ReplicationKind, cluster: string): LinkTouched | undefined {
+    if (this.links) for (const t of this.links) if (t.kind === kind && t.cluster === cluster) return t;
+    return undefined;
+  }
 }
 
-/** Whether the secondary's own side of its link may have changed in this event (it is new, or its link fields moved). */
-function linkMayHaveChanged(before: SimState, name: string, kind: ReplicationKind, now: Replication): boolean {
-  const was = before.clusters.get(name);
-  return !was || linkChanged(was.replication[kind], now);
-}
-
-/** Whether a secondary's stream from its primary is the same one before and after (else it was reset). */
-function sameStream(a: ClusterState['replication']['dr'], b: ClusterState['replication']['dr']): boolean {
-  return b.role === 'secondary.following' && a.primary === b.primary && a.clusterId === b.clusterId && a.jti === b.jti && a.secondaryId === b.secondaryId;
-}
+/** Which report of a link tells the most: a reset drops everything on the link, a closed connection what was on it. */
+const RANK: Record<LinkTouched['what'], number> = { 'link-changed': 0, 'credentials-revoked': 1, 'connection-closed': 2, 'stream-reset': 3 };
 
 /**
  * What one event did on the bus, gathered as the readings below find it; its lists are made when
@@ -193,7 +224,7 @@ function sortedNames(names: readonly string[]): readonly string[] {
   return names.length <= 1 ? names : [...names].sort();
 }
 
-export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus) => {
+export const replicationMessages: MessageSource<SimState, SimEvent> = (before, event, after, bus, touched) => {
   // A heal or a restart may let a waiting secondary try to connect again, a cut or a crash may drop
   // links; a dial dropped may be tried again; else only a change to the clusters sends.
   const networkChanged = before.network !== after.network;
@@ -204,26 +235,23 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   const changed = sortedNames(changedClusters(before, after));
   const e = event as SimEvent & Record<string, unknown>;
   const seq = event.seq ?? 0;
+  const reported = new Reported(touched);
   // Deliveries first: an event that delivers and then writes (none today) would deliver what was in flight.
   for (const name of changed) {
-    const was = before.clusters.get(name);
-    if (!was) continue;
-    const now = after.clusters.named(name);
     for (const kind of REPLICATION_KINDS) {
-      const r0 = was.replication[kind];
-      if (r0.primary === null || r0.role !== 'secondary.following') continue;
-      const r1 = now.replication[kind];
-      const stream = walStream(kind, r0.primary, name);
-      if (!sameStream(r0, r1)) {
+      const link = reported.link(kind, name);
+      if (link?.what === 'stream-reset') {
         // Promoted, disabled, re-pointed, given other credentials: what was on its way is lost with the link.
-        out.drop(bus.onStream(stream), `link reset: ${name} no longer streams from ${r0.primary}`);
-        out.drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${r0.primary}`);
-      } else {
-        // Told to follow the same primary again (update-primary), the secondary closed the connection
-        // it had: a sync under way on it is lost with it, and it dials afresh.
-        if (r0.connected && !r1.connected && e.type !== 'replication-secondary-disconnected' && e.type !== 'cluster-crashed') out.drop(bus.onStream(linkStream(kind, name)), `connection closed: ${name} connects to ${r0.primary} again`);
+        const primary = link.primary!;
+        out.drop(bus.onStream(walStream(kind, primary, name)), `link reset: ${name} no longer streams from ${primary}`);
+        out.drop(bus.onStream(linkStream(kind, name)), `link reset: ${name} no longer follows ${primary}`);
+      } else if (link?.what === 'connection-closed') {
+        // Told to follow the same primary again (update-primary, recover), the secondary closed the
+        // connection it had: a sync under way on it is lost with it, and it dials afresh.
+        out.drop(bus.onStream(linkStream(kind, name)), `connection closed: ${name} connects to ${link.primary!} again`);
+      } else if (e.type === 'replication-recovered' && (e.kinds as ReplicationKind[]).includes(kind)) {
         // Recovery restarts the connection: a dial waiting out its backoff is replaced by one now.
-        else if (e.type === 'replication-recovered' && (e.kinds as ReplicationKind[]).includes(kind)) out.drop(bus.onStream(linkStream(kind, name)), `recover: ${name} connects to ${r0.primary} again`);
+        out.drop(bus.onStream(linkStream(kind, name)), `recover: ${name} connects to ${after.clusters.named(name).replication[kind].primary!} again`);
       }
     }
   }
@@ -326,15 +354,15 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   // Looked at for the clusters that changed, the followers of a primary whose replication changed
   // (demoted, revoked, promoted again, a token re-issued), and everyone after a fault or a heal.
   let look: readonly string[] = networkChanged ? sortedNames(after.clusters.names) : changed;
-  // The followers of a cluster whose replication changed: their links may have dropped with it.
+  // The followers of a cluster whose link changed: their links may have dropped with it. A cluster
+  // new in the table changed everything.
   let followers: Set<string> | null = null;
   for (const name of changed) {
-    const was = before.clusters.get(name);
-    const now = after.clusters.named(name);
+    const added = !before.clusters.has(name);
     for (const kind of REPLICATION_KINDS) {
-      if (was && !linkChanged(was.replication[kind], now.replication[kind])) continue;
+      if (!added && !reported.link(kind, name)) continue;
       // A revocation bars the credentials in the whole set (link.ts credentialsRevoked): every follower is looked at.
-      const everyone = !was || was.replication[kind].revokedCredentials !== now.replication[kind].revokedCredentials;
+      const everyone = added || reported.revoked;
       for (const f of after.clusters) if (everyone || f.replication[kind].primary === name) (followers ??= new Set()).add(f.name);
     }
   }
@@ -348,11 +376,10 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
       const r = after.clusters.named(name).replication[kind];
       if (r.role !== 'secondary.following' || r.primary === null) continue;
       const link = linkStream(kind, name);
-      // A link that is up may have dropped: look at it now (streaming.ts checkLink), unless nothing
-      // it depends on changed (a WAL taken: the network, the secondary's link fields and its
-      // primary's are as they were; a change to those schedules this look through them).
+      // A link that is up may have dropped: look at it now (streaming.ts checkLink) when the network
+      // changed, or its own side or its primary's was reported changed (a WAL taken reports neither).
       if (r.connected) {
-        if (networkChanged || followers?.has(name) || linkMayHaveChanged(before, name, kind, r)) out.checkLink(link);
+        if (networkChanged || followers?.has(name) || !before.clusters.has(name) || reported.link(kind, name)) out.checkLink(link);
         continue;
       }
       // A crashed secondary has no process to dial with: it dials once it is restarted.
@@ -362,18 +389,17 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
   }
   // WALs written: one message per follower whose link is up and index, in flight until delivered. A
   // follower still connecting gets them by its merkle sync, or when it resumes streaming.
-  for (const name of changed) {
-    const was = before.clusters.get(name);
-    if (!was) continue;
-    const now = after.clusters.named(name);
-    if (now.wal.last <= was.wal.last) continue;
-    for (const kind of REPLICATION_KINDS) {
-      if (now.replication[kind].role !== 'primary') continue;
-      let labels: string[] | null = null;
-      for (const f of followersOf(after, kind, now)) {
-        if (!f.replication[kind].connected) continue;
-        labels ??= walLabels(kind, was.wal.last + 1, now.wal.last);
-        wals(out.sending(), kind, name, f.name, was.wal.last + 1, labels, event.at, net, seq, bus);
+  if (reported.wals) {
+    for (const { cluster: name, from, to } of reported.wals) {
+      const now = after.clusters.named(name);
+      for (const kind of REPLICATION_KINDS) {
+        if (now.replication[kind].role !== 'primary') continue;
+        let labels: string[] | null = null;
+        for (const f of followersOf(after, kind, now)) {
+          if (!f.replication[kind].connected) continue;
+          labels ??= walLabels(kind, from, to);
+          wals(out.sending(), kind, name, f.name, from, labels, event.at, net, seq, bus);
+        }
       }
     }
   }

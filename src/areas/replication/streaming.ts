@@ -13,7 +13,7 @@
 // (`connectionsEndedBy`: the connection machine's `lost` row, asked of each): the event lists them,
 // and `withConnectionsLost` applies that row to each. Each secondary then dials again (messages.ts).
 import type { Checker } from '../../kernel/bus.js';
-import type { ReducerTable } from '../../kernel/engine.js';
+import type { Answer, ReducerTable, Touch } from '../../kernel/engine.js';
 import type { ClusterCrashed } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
 import type { ReplicationKind, SimState } from '../core/state.js';
@@ -54,16 +54,17 @@ export function connectionsEndedBy(state: SimState, crashed: string): string[] {
   return out;
 }
 
-function loseConnections(s: SimState, e: ClusterCrashed): Partial<SimState> | null {
+function loseConnections(s: SimState, e: ClusterCrashed): Answer<SimState> | null {
   if (!Array.isArray(e.ended)) throw new Error(`replication log is inconsistent: the crash of ${e.cluster} lists no connections it ended (a history of an older replsim?)`);
   let clusters = s.clusters;
+  const touched: Touch[] = [];
   for (const id of e.ended) {
     const [kind, secondary] = id.split(':') as [ReplicationKind, string];
     // The crash ends the connection (the machine's `lost` row, which the event names): no heartbeat
     // crosses it from then on (heartbeats.ts).
-    clusters = editCluster(clusters, secondary, (c) => moveConnection(c, kind, { type: 'lost' }, e.at));
+    clusters = editCluster(clusters, secondary, (c) => moveConnection(c, kind, { type: 'lost' }, e.at, touched));
   }
-  return clustersChanged(s, clusters);
+  return clustersChanged(s, clusters, touched);
 }
 
 /** The world's reducers, a crash also ending the connections it ends (see the head of this file). */

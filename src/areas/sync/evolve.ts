@@ -9,6 +9,8 @@ import { produce } from 'immer';
 import { isManaged, type AssociationValue } from '../../../models/sync-association.machine.js';
 import { advancedWal, type ClusterState, type SimState } from '../core/state.js';
 import { editCluster, onReplicatedCluster } from '../core/reduce.js';
+import { walWritten } from '../core/touched.js';
+import { NOTHING, type Answer, type Touch } from '../../kernel/engine.js';
 import type { SimReducers } from '../sim-area.js';
 import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
 import { externalEntries } from './naming.js';
@@ -55,9 +57,9 @@ function editStore(stores: SimState['stores'], key: string, edit: (store: Extern
 }
 
 /** A reducer's answer: the clusters and the stores, each where it changed. */
-function changed(s: SimState, clusters: SimState['clusters'], stores: SimState['stores']): Partial<SimState> | null {
+function changed(s: SimState, clusters: SimState['clusters'], stores: SimState['stores'], touched: readonly Touch[] = NOTHING): Answer<SimState> | null {
   if (clusters === s.clusters && stores === s.stores) return null;
-  return { ...(clusters !== s.clusters ? { clusters } : {}), ...(stores !== s.stores ? { stores } : {}) };
+  return { ...(clusters !== s.clusters ? { clusters, touched } : {}), ...(stores !== s.stores ? { stores } : {}) };
 }
 
 export const syncReducers = {
@@ -83,7 +85,7 @@ export const syncReducers = {
       c.wal = advancedWal(c.wal, e.at);
     });
     // The store behind it exists from now on.
-    return changed(s, clusters, editStore(s.stores, e.destination.key, () => {}));
+    return changed(s, clusters, editStore(s.stores, e.destination.key, () => {}), [walWritten(s.clusters.named(e.cluster))]);
   },
   'sync-destination-deleted': onReplicatedCluster((c, e: SyncDestinationDeleted) => {
     delete c.sync.destinations[e.destination];
@@ -121,7 +123,7 @@ export const syncReducers = {
       c.wal = advancedWal(c.wal, e.at);
     });
     // Edited after the cluster's draft is finished: a `produce` inside another's recipe does not freeze what it makes.
-    return changed(s, clusters, toStore ? editStore(s.stores, e.destination, toStore) : s.stores);
+    return changed(s, clusters, toStore ? editStore(s.stores, e.destination, toStore) : s.stores, [walWritten(s.clusters.named(e.cluster))]);
   },
   // A fault of the store, outside every cluster: no cluster's WAL moves.
   'sync-destination-faulted': (s, e: SyncDestinationFaulted) =>
