@@ -1,26 +1,21 @@
 // The reindex's end on the bus's due-time queue (src/kernel/due.ts): when an event starts a reindex
-// (a cluster's `reindexUntil` set), the source schedules timed work at that time; when it falls due,
+// (`reindex-started`, which records its end), the source schedules timed work at that time; when it falls due,
 // `checkReindex` ends it: finished on a running cluster, abandoned on a crashed one. Nothing scans
 // every cluster after every event. The order: at one instant, reindexes end before sync jobs and before the bus's messages and
 // checks, by cluster name.
 import type { BusEffects, Checker, MessageSource } from '../../kernel/bus.js';
 import { isUp } from '../../kernel/network.js';
-import { changedClusters } from '../core/changed.js';
 import type { SimEvent } from '../core/events.js';
 import type { SimState } from '../core/state.js';
 
 const PREFIX = 'reindex';
 
-/** Schedules the end of each reindex an event started. */
-export const merkleSchedule: MessageSource<SimState, SimEvent> = (before, _event, after) => {
-  let out: BusEffects | null = null;
-  for (const name of changedClusters(before, after)) {
-    const until = after.clusters.named(name).merkle.reindexUntil;
-    if (until === null || before.clusters.get(name)?.merkle.reindexUntil === until) continue;
-    out ??= { sent: [], delivered: [], timed: [] };
-    out.timed!.push({ key: `${PREFIX}:${JSON.stringify([name, until])}`, due: until, rank: ['merkle', name] });
-  }
-  return out;
+/** Schedules the end of the reindex an event started (`reindex-started` records when it ends). */
+export const merkleSchedule: MessageSource<SimState, SimEvent> = (before, event) => {
+  if (event.type !== 'reindex-started') return null;
+  // One already running to that end is scheduled already.
+  if (before.clusters.get(event.cluster)?.merkle.reindexUntil === event.until) return null;
+  return { sent: [], delivered: [], timed: [{ key: `${PREFIX}:${JSON.stringify([event.cluster, event.until])}`, due: event.until, rank: ['merkle', event.cluster] }] };
 };
 
 /** A reindex falls due: it ends, unless it is no longer the one running (nothing then). */
