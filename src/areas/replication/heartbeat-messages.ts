@@ -12,7 +12,6 @@ import type { MessageSource, Pacer, PacerStep } from '../../kernel/bus.js';
 import { isUp, linkLatency, reachable } from '../../kernel/network.js';
 import type { SimEvent } from '../core/events.js';
 import type { ReplicationKind, SimState } from '../core/state.js';
-import { changedClusters } from '../core/changed.js';
 import { KIND_WORD, REPLICATION_KINDS } from '../core/vocabulary.js';
 import { HEARTBEAT, nextEchoAt } from './heartbeats.js';
 import type { ReplicationState } from './state.js';
@@ -47,24 +46,25 @@ function standing(r: ReplicationState | undefined): r is ReplicationState & { pr
   return !!r && r.role === 'secondary.following' && r.primary !== null && r.connectedAt !== null && r.connected && r.disconnectedAt === null;
 }
 
-/** Whether an event changed what a secondary's heartbeats depend on: its connection, its primary, its role. */
-function heartbeatsMayHaveChanged(a: ReplicationState | undefined, b: ReplicationState): boolean {
-  if (a === b) return false;
-  if (!a) return b.connectedAt !== null;
-  if (a.connectedAt === null && b.connectedAt === null) return false;
-  return a.connectedAt !== b.connectedAt || a.disconnectedAt !== b.disconnectedAt || a.connected !== b.connected || a.primary !== b.primary || a.role !== b.role;
-}
-
-/** Names the heartbeat processes of the connections an event may have started or ended. */
-export const heartbeatSource: MessageSource<SimState, SimEvent> = (before, _event, after) => {
-  if (before.clusters === after.clusters) return null;
-  let paced: string[] | null = null;
-  for (const name of changedClusters(before, after)) {
-    const was = before.clusters.get(name);
-    const now = after.clusters.named(name);
-    for (const kind of REPLICATION_KINDS) if (heartbeatsMayHaveChanged(was?.replication[kind], now.replication[kind])) (paced ??= []).push(`${PREFIX}:${kind}:${name}`);
+/**
+ * Names the heartbeat processes of the connections an event may have started or ended: every link
+ * its reducers reported they touched (touched.ts: whatever a secondary's heartbeats depend on, its
+ * connection, its primary, its role, changes only with a report of its link). A process looked at
+ * whose connection stands as it was goes on as it was (`paceHeartbeats`), so a report of a link
+ * whose heartbeats did not change names a process for nothing. In the table's order of clusters,
+ * DR before performance.
+ */
+export const heartbeatSource: MessageSource<SimState, SimEvent> = (_before, _event, after, _bus, touched) => {
+  let links: { at: number; key: string }[] | null = null;
+  for (const t of touched) {
+    if (t.what === 'wal') continue;
+    const key = `${PREFIX}:${t.kind}:${t.cluster}`;
+    if (links?.some((l) => l.key === key)) continue;
+    (links ??= []).push({ at: after.clusters.names.indexOf(t.cluster) * REPLICATION_KINDS.length + REPLICATION_KINDS.indexOf(t.kind), key });
   }
-  return paced && { sent: [], delivered: [], paced };
+  if (!links) return null;
+  if (links.length > 1) links.sort((x, y) => x.at - y.at);
+  return { sent: [], delivered: [], paced: links.map((l) => l.key) };
 };
 
 /** The heartbeat number of an echo leaving at `sentAt` (its tick since the handshake). */
