@@ -17,25 +17,17 @@ import type { SyncAttempted } from './types.js';
 
 const PREFIX = 'sync-job';
 
-/** Whether nothing an association's next job depends on changed in this cluster. */
-function sameJobs(state0: SimState, c0: ClusterState, state1: SimState, c1: ClusterState): boolean {
-  return (
-    c0.sync === c1.sync &&
-    c0.storage === c1.storage &&
-    c0.wal.lastAt === c1.wal.lastAt &&
-    c0.replication.dr.role === c1.replication.dr.role &&
-    c0.replication.performance.role === c1.replication.performance.role &&
-    runsSyncJobs(state0, c0) === runsSyncJobs(state1, c1)
-  );
-}
-
 /** Whether the cluster has any sync destination (most have none: then nothing is owed). */
 function hasDestinations(c: ClusterState): boolean {
   for (const _ in c.sync.destinations) return true;
   return false;
 }
 
-/** Schedules the next job of every association of the clusters an event changed. */
+/**
+ * Schedules the next job of every association of the clusters an event changed. A job scheduled
+ * already is one entry of the queue (the bus keeps one per key), so a cluster whose jobs the event
+ * did not move schedules nothing new.
+ */
 export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _event, after) => {
   // A crash or a restart changes whether a cluster runs jobs without changing the cluster.
   const names = before.network !== after.network ? after.clusters.names : changedClusters(before, after);
@@ -43,8 +35,7 @@ export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _even
   for (const name of names) {
     const c = after.clusters.named(name);
     if (!hasDestinations(c)) continue;
-    const was = before.clusters.get(name);
-    if ((was && sameJobs(before, was, after, c)) || !runsSyncJobs(after, c)) continue;
+    if (!runsSyncJobs(after, c)) continue;
     for (const [destination, d] of Object.entries(c.sync.destinations))
       for (const [id, a] of Object.entries(d.associations)) {
         const job = nextJob(c, a);
