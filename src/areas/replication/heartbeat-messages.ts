@@ -55,16 +55,20 @@ function standing(r: ReplicationState | undefined): r is ReplicationState & { pr
  * DR before performance.
  */
 export const heartbeatSource: MessageSource<SimState, SimEvent> = (_before, _event, after, _bus, touched) => {
-  let links: { at: number; key: string }[] | null = null;
+  let keys: { kind: ReplicationKind; cluster: string; key: string }[] | null = null;
   for (const t of touched) {
     if (t.what === 'wal') continue;
     const key = `${PREFIX}:${t.kind}:${t.cluster}`;
-    if (links?.some((l) => l.key === key)) continue;
-    (links ??= []).push({ at: after.clusters.names.indexOf(t.cluster) * REPLICATION_KINDS.length + REPLICATION_KINDS.indexOf(t.kind), key });
+    if (!keys?.some((k) => k.key === key)) (keys ??= []).push({ kind: t.kind, cluster: t.cluster, key });
   }
-  if (!links) return null;
-  if (links.length > 1) links.sort((x, y) => x.at - y.at);
-  return { sent: [], delivered: [], paced: links.map((l) => l.key) };
+  if (!keys) return null;
+  if (keys.length > 1) {
+    // Most events touch one link; an event touching several is rare enough to find each cluster's place.
+    const names = after.clusters.names;
+    const place = (k: { kind: ReplicationKind; cluster: string }) => names.indexOf(k.cluster) * REPLICATION_KINDS.length + REPLICATION_KINDS.indexOf(k.kind);
+    keys.sort((x, y) => place(x) - place(y));
+  }
+  return { sent: [], delivered: [], paced: keys.map((k) => k.key) };
 };
 
 /** The heartbeat number of an echo leaving at `sentAt` (its tick since the handshake). */
