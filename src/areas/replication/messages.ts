@@ -250,8 +250,9 @@ export const replicationMessages: MessageSource<SimState, SimEvent> = (before, e
         // connection it had: a sync under way on it is lost with it, and it dials afresh.
         out.drop(bus.onStream(linkStream(kind, name)), `connection closed: ${name} connects to ${link.primary!} again`);
       } else if (e.type === 'replication-recovered' && (e.kinds as ReplicationKind[]).includes(kind)) {
-        // Recovery restarts the connection: a dial waiting out its backoff is replaced by one now.
-        out.drop(bus.onStream(linkStream(kind, name)), `recover: ${name} connects to ${after.clusters.named(name).replication[kind].primary!} again`);
+        // Recovery restarts a secondary's connection: a dial waiting out its backoff is replaced by one now.
+        const primary = after.clusters.named(name).replication[kind].primary;
+        if (primary !== null) out.drop(bus.onStream(linkStream(kind, name)), `recover: ${name} connects to ${primary} again`);
       }
     }
   }
