@@ -3,6 +3,7 @@
 // streaming, partitions, crashes, external stores); the messages that crossed the network; and each
 // cluster's role over time. Built from the run's own records and log, never recomputed by the page.
 import type { ReplicationKind } from '../areas/core/state.js';
+import { REPLICATION_KINDS } from '../areas/core/vocabulary.js';
 import type { BusMessage } from '../kernel/bus.js';
 import type { RunResult } from '../scenario/runner.js';
 import { lostMessagesOf, messagesOf, type LostMessage, type NetworkMessage } from './messages.js';
@@ -80,8 +81,6 @@ export interface ReportModel {
   end: number;
 }
 
-const KINDS: ReplicationKind[] = ['dr', 'performance'];
-
 /**
  * How far a secondary is behind its primary. A DR secondary receives every WAL, so it lacks
  * `last_wal - last_remote_wal` of them; a performance secondary only those its paths filter lets
@@ -137,7 +136,7 @@ class RoleSpans {
 
   add(v: TopologyView): void {
     for (const c of v.clusters) {
-      for (const kind of KINDS) {
+      for (const kind of REPLICATION_KINDS) {
         const mode = c.crashed ? 'crashed' : c[kind].mode;
         const key = `${c.name}|${kind}`;
         const cur = this.open.get(key);

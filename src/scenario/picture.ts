@@ -5,9 +5,9 @@
 // keeps its pictures with its step records (step-spill.ts), so the report never folds a step's
 // states again (timeline.ts): such a pass would make a second copy of every state of the run.
 import { modeOf, roleLabel } from '../../models/replication-role.machine.js';
-import { secondaryStreaming } from '../areas/replication/index.js';
+import { secondaryProgress } from '../areas/replication/index.js';
 import type { ReplicationKind, SimState } from '../areas/core/state.js';
-import { KIND_WORD } from '../areas/core/vocabulary.js';
+import { KIND_WORD, REPLICATION_KINDS } from '../areas/core/vocabulary.js';
 import { formatMs } from '../kernel/clock.js';
 
 /**
@@ -75,8 +75,6 @@ export function stepPicture(before: SimState, after: SimState): StepPicture {
   return { changes: topologyChanges(before, after), topology: topologyPicture(after) };
 }
 
-const KINDS: ReplicationKind[] = ['dr', 'performance'];
-
 function rolePicture(state: SimState, name: string, kind: ReplicationKind): RolePicture {
   const r = state.clusters.named(name).replication[kind];
   const mode = modeOf(r.role);
@@ -102,7 +100,7 @@ function rolePicture(state: SimState, name: string, kind: ReplicationKind): Role
 export function topologyPicture(state: SimState): TopologyPicture {
   const names = [...state.clusters.names].sort();
   const alarms: TopologyPicture['alarms'] = [];
-  for (const kind of KINDS) {
+  for (const kind of REPLICATION_KINDS) {
     const sets = new Map<string, string[]>();
     for (const name of names) {
       const r = state.clusters.named(name).replication[kind];
@@ -132,7 +130,7 @@ export function topologyPicture(state: SimState): TopologyPicture {
 /** The fields of a secondary's status record that say how it streams; null when it is not a secondary. */
 export function streamingFields(state: SimState, name: string, kind: ReplicationKind): { state: string; connection_state: string } | null {
   if (modeOf(state.clusters.named(name).replication[kind].role) !== 'secondary') return null;
-  return secondaryStreaming(state, name, kind);
+  return secondaryProgress(state, state.clusters.named(name), kind);
 }
 
 /**
@@ -168,7 +166,7 @@ export function topologyChanges(before: SimState, after: SimState): string[] {
     const a = before.clusters.get(name);
     const b = after.clusters.named(name);
     if (!a) continue;
-    for (const kind of ['dr', 'performance'] as ReplicationKind[]) {
+    for (const kind of REPLICATION_KINDS) {
       const ra = a.replication[kind];
       const rb = b.replication[kind];
       if (ra !== rb) {

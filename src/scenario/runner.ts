@@ -4,7 +4,7 @@
 import { parseDuration } from '../kernel/clock.js';
 import type { RefusalExplanation } from '../kernel/refusal.js';
 import { Timeline } from './timeline.js';
-import { stepPicture, type StepPicture } from './picture.js';
+import type { StepPicture } from './picture.js';
 import { StepSpill, type StepLog } from './step-spill.js';
 import { Watch } from '../check/catalogue.js';
 import type { Finding } from '../areas/monitoring/types.js';
@@ -181,10 +181,8 @@ export async function runScenario(scenario: ScenarioOfSteps, options: RunOptions
     if (failed && options.keepGoing !== true) break;
     const logAt = world.log.length;
     const ran = await runStepWatched(world, watch, step, index++, vars, options);
-    ran.picture = stepPicture(ran.before, ran.after);
-    // The step's states are kept as checkpoints of the log, read back when asked (timeline.ts).
-    timeline.note(world.log.length, world.state);
-    const record = timeline.attach(ran, logAt, world.log.length);
+    // The step's states are kept as checkpoints of the log, read back when asked; its picture is taken now (timeline.ts).
+    const record = timeline.keep(ran, logAt, world.log.length, world.state);
     steps.push(record, watch.findings.length - record.findings.length);
     if (!record.ok || record.findings.length > 0) judged.push(record);
     options.onStep?.(record);

@@ -9,6 +9,7 @@
 import { foldEvent } from '../check/catalogue.js';
 import type { SimEvent } from '../areas/core/events.js';
 import type { SimState } from '../areas/core/state.js';
+import { stepPicture, type StepPicture } from './picture.js';
 
 /**
  * Events between checkpoints. A step's states are read back seldom (narration reads each as its step
@@ -81,6 +82,17 @@ export class Timeline {
   /** The log's events from `from` (counted from 0) up to `to`, excluded. */
   eventsBetween(from: number, to: number): SimEvent[] {
     return this.log.slice(from, to);
+  }
+
+  /**
+   * Keeps a step that took the log from `beforeEvents` to `afterEvents` events and left `state`:
+   * its picture taken while its states are at hand (picture.ts), a checkpoint noted when one is due,
+   * and the record returned as `attach` makes it.
+   */
+  keep<R extends { before: SimState; after: SimState; events: SimEvent[]; picture?: StepPicture }>(record: R, beforeEvents: number, afterEvents: number, state: SimState): R {
+    record.picture = stepPicture(record.before, record.after);
+    this.note(afterEvents, state);
+    return this.attach(record, beforeEvents, afterEvents);
   }
 
   /**

@@ -18,7 +18,6 @@ import { AREA_STEPS } from '../areas.js';
 import { Recorder, type RawStep, type RecordingBase } from './recorder.js';
 import type { RecorderCall } from './journal.js';
 import { Timeline } from '../scenario/timeline.js';
-import { stepPicture } from '../scenario/picture.js';
 import { StepSpill } from '../scenario/step-spill.js';
 import type { ServeClock } from './wall-clock.js';
 
@@ -261,11 +260,9 @@ export class Session {
     this.options.onCommitted?.(step, call);
   }
 
-  /** Runs the monitors after a step and keeps its record, with its states and events read from the timeline. */
+  /** Runs the monitors after a step and keeps its record and picture, its states and events read from the timeline. */
   private finish(ran: StepRecord, logAt: number): StepRecord {
-    ran.picture = stepPicture(ran.before, ran.after);
-    this.timeline.note(this.world.log.length, this.world.state);
-    const record = this.timeline.attach(ran, logAt, this.world.log.length);
+    const record = this.timeline.keep(ran, logAt, this.world.log.length, this.world.state);
     record.findings = this.watch.afterStep();
     this.records.push(record, this.findings.length);
     this.findings.push(...record.findings);

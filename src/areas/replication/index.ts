@@ -4,7 +4,7 @@
 // API modules of each kind (replication-dr, replication-performance) wire it.
 export * from './events.js';
 export { replicationReducers } from './evolve.js';
-export { replicationStatus, secondaryStreaming } from './status.js';
+export { replicationStatus, secondaryProgress } from './status.js';
 export { replicatedStorage, replicationScopes, wipedStorage, type ReplicationScope } from './scope.js';
 export { acceptsCredentials, advertisedClusterAddr, clusterAt, credentialsRevoked, followersOf, isConnected, linkDown } from './link.js';
 export { redeemActivationToken, sealedActivationToken, signingKeyOf, wrappedActivationToken, type Redeemed, type SealedCredentials } from './activation.js';

@@ -97,8 +97,12 @@ function primaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind) 
   };
 }
 
-/** `state` and `connection_state` of a secondary: what its connection machine holds, given its link now. */
-function secondaryProgress(state: SimState, c: ClusterState, kind: ReplicationKind): { state: string; connection_state: string } {
+/**
+ * `state` and `connection_state` of a secondary: what its connection machine holds, given its link
+ * now. Read alone by a step's picture, without the rest of the record (whose merkle root prints the
+ * cluster's whole store).
+ */
+export function secondaryProgress(state: SimState, c: ClusterState, kind: ReplicationKind): { state: string; connection_state: string } {
   return reportedConnection(currentConnection(state, kind, c));
 }
 
@@ -121,14 +125,6 @@ function secondaryRecord(state: SimState, c: ClusterState, kind: ReplicationKind
     last_start: rfc3339(r.since),
     ssct_generation_counter: 0,
   };
-}
-
-/**
- * A secondary's `state` and `connection_state`, as its status record shows them, without the rest of
- * the record (its merkle root prints the cluster's whole store): what a step's picture shows.
- */
-export function secondaryStreaming(state: SimState, clusterName: string, kind: ReplicationKind): { state: string; connection_state: string } {
-  return secondaryProgress(state, state.clusters.named(clusterName), kind);
 }
 
 /** The status record of one kind of replication on one cluster. */
