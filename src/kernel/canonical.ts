@@ -76,7 +76,7 @@ function scalar(value: unknown): string {
 /**
  * Prints a value into `out`: the one form of canonical JSON. Pieces go into one list joined once
  * (canonicalJson) or into a hash a chunk at a time (hashOf), which makes one flat string or none:
- * built by `+=`, a state's text was a tree of millions of pieces that hashing had to flatten first.
+ * built by `+=`, a state's text would be a tree of millions of pieces that hashing has to flatten first.
  */
 function print(value: unknown, out: Sink): void {
   if (value === null || typeof value !== 'object') {

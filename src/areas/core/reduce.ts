@@ -6,9 +6,9 @@
 // next cluster with literals instead (state.ts `copyCluster`), where `npm run bench` asked for it.
 import { produce, setUseStrictIteration, type Draft } from 'immer';
 import type { Answer, BaseEvent, Reducer, ReducerTable, Touch } from '../../kernel/engine.js';
-import { advancedWal, nextState, type Clusters, type ClusterState, type SimState } from './state.js';
+import { nextState, type Clusters, type ClusterState, type SimState } from './state.js';
 import type { SimEvent } from './events.js';
-import { touchedBoth, walWritten } from './touched.js';
+import { touchedBoth, writeWal } from './touched.js';
 
 // Speed (profiled in BENCHMARKS.md): when immer finalises a draft it visits every property of
 // every copied object. Its default "strict" iteration lists them with Reflect.ownKeys (symbols and
@@ -68,8 +68,7 @@ export function onCluster<E extends BaseEvent & { cluster: string }>(edit: (c: C
 export function onReplicatedCluster<E extends BaseEvent & { cluster: string }>(edit: (c: ClusterState, e: E, before: SimState) => void): SimReducer<E> {
   return onCluster((c, e: E, before, touched) => {
     edit(c, e, before);
-    touched.push(walWritten(c));
-    c.wal = advancedWal(c.wal, e.at);
+    writeWal(c, e.at, touched);
   });
 }
 

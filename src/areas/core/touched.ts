@@ -3,7 +3,7 @@
 // reports the WALs a cluster wrote (the bus sends them to its followers: replication/messages.ts);
 // replication reports what it did to its links (replication/touched.ts).
 import type { Touch } from '../../kernel/engine.js';
-import type { ClusterState } from './state.js';
+import { advancedWal, type ClusterState } from './state.js';
 
 /** WALs `from`..`to` written by `cluster` (a replicated write, or the WALs a DR secondary took from its primary). */
 export interface WalWritten {
@@ -22,6 +22,12 @@ declare module '../../kernel/engine.js' {
 /** The WALs a cluster writes after those it has (`c`, as before the event), up to `to` (one more by default). */
 export function walWritten(c: ClusterState, to = c.wal.last + 1): WalWritten {
   return { what: 'wal', cluster: c.name, from: c.wal.last + 1, to };
+}
+
+/** A cluster (a draft of it) writes one WAL at `at`, reported in `touched`: one place, so no write goes unreported. */
+export function writeWal(c: ClusterState, at: number, touched: Touch[]): void {
+  touched.push(walWritten(c));
+  c.wal = advancedWal(c.wal, at);
 }
 
 /** Both reports, the first's touches first (either list itself when the other is empty or absent). */

@@ -4,7 +4,7 @@
 // attempt finished, opened or cleared), without asking its guards again; completion mints the token.
 // Reducers never draw and never read a clock.
 import { onCluster } from '../core/reduce.js';
-import { walWritten } from '../core/touched.js';
+import { writeWal } from '../core/touched.js';
 import type { SimReducers } from '../sim-area.js';
 import { applyRecordedGeneration, type ContextUpdate, type GenerationAttemptEvent } from '../../../models/generation-attempt.machine.js';
 import type { ClusterState, TokenEntry } from '../core/state.js';
@@ -51,9 +51,7 @@ export const operationTokenReducers = {
       c.storage.tokens[e.token] = generatedRoot(e);
       // The token store is storage like any other: the write advances the WAL, so DR secondaries
       // (which mirror tokens) receive the new root token too.
-      touched.push(walWritten(c));
-      c.wal.last += 1;
-      c.wal.lastAt = e.at;
+      writeWal(c, e.at, touched);
     }
   }),
   'generation-cancelled': onCluster((c, _e: GenerationCancelled) => {

@@ -14,8 +14,7 @@ import type { BaseEvent, Touch } from '../../kernel/engine.js';
 import { own } from '../../kernel/own.js';
 import type { Clusters, ClusterState, SimState, Storage } from '../core/state.js';
 import type { DynamicFilter, PathsFilter } from './state.js';
-import { advancedWal } from '../core/state.js';
-import { walWritten } from '../core/touched.js';
+import { writeWal } from '../core/touched.js';
 import { linkTouched } from './touched.js';
 import type { FilterEvent, PathsFilterDeleted, PathsFilterSet } from './events.js';
 
@@ -116,8 +115,7 @@ export function enforceFilter(s: ClusterState, clusters: Clusters, at: number, t
   const pruned = withoutExcluded(s.storage, primary, r.secondaryId);
   if (pruned !== s.storage) {
     s.storage = pruned;
-    touched.push(walWritten(s));
-    s.wal = advancedWal(s.wal, at);
+    writeWal(s, at, touched);
   }
   r.dynamicFilter = dynamicFilterOf(primary, r.secondaryId);
 }
@@ -158,8 +156,8 @@ export function enforceFiltersOf(clusters: Clusters, primary: string, at: number
  */
 function setFilter(p: ClusterState, id: string, filter: PathsFilter | null, at: number, touched: Touch[]): void {
   p.replication.performance.issued[id].filter = filter;
-  touched.push(linkTouched('link-changed', 'performance', p.name), walWritten(p));
-  p.wal = advancedWal(p.wal, at);
+  touched.push(linkTouched('link-changed', 'performance', p.name));
+  writeWal(p, at, touched);
 }
 
 export const filterReducers = {

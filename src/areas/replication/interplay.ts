@@ -15,9 +15,8 @@ import { IDLE_CONNECTION, stepConnection } from '../../../models/secondary-conne
 import { storeConnection } from './link.js';
 import type { ClusterState, ReplicationKind, SimState } from '../core/state.js';
 import type { ReplicationState } from './state.js';
-import { advancedWal } from '../core/state.js';
 import { emptyReplication } from './state.js';
-import { touchedBoth, walWritten } from '../core/touched.js';
+import { touchedBoth, writeWal } from '../core/touched.js';
 import { leftStream, linkTouched } from './touched.js';
 
 /** The replication events that change a cluster's replicated performance configuration. */
@@ -52,12 +51,9 @@ export function replicatingPerformanceConfiguration<T extends Record<string, Sim
     out[type] = (s: SimState, e: Advancing): Answer<SimState> | null => {
       const changed = inner(s, e);
       if (!advances(e)) return changed;
-      const edited = changed?.clusters ?? s.clusters;
-      const wal = walWritten(edited.named(e.cluster));
-      const clusters = editCluster(edited, e.cluster, (c) => {
-        c.wal = advancedWal(c.wal, e.at);
-      });
-      return { ...changed, clusters, touched: touchedBoth(changed?.touched, [wal]) };
+      const wal: Touch[] = [];
+      const clusters = editCluster(changed?.clusters ?? s.clusters, e.cluster, (c) => writeWal(c, e.at, wal));
+      return { ...changed, clusters, touched: touchedBoth(changed?.touched, wal) };
     };
   }
   return out as unknown as T;

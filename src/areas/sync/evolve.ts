@@ -7,9 +7,9 @@
 // are the world's, outside every cluster: an event that changes one also sets `stores`.
 import { produce } from 'immer';
 import { isManaged, type AssociationValue } from '../../../models/sync-association.machine.js';
-import { advancedWal, type ClusterState, type SimState } from '../core/state.js';
+import type { ClusterState, SimState } from '../core/state.js';
 import { editCluster, onReplicatedCluster } from '../core/reduce.js';
-import { walWritten } from '../core/touched.js';
+import { writeWal } from '../core/touched.js';
 import { NOTHING, type Answer, type Touch } from '../../kernel/engine.js';
 import type { SimReducers } from '../sim-area.js';
 import { applyToStore, newExternalStore, type ExternalStore } from './external-store.js';
@@ -79,13 +79,14 @@ export const syncReducers = {
     if (Object.keys(sync.githubApps).length === 0) delete sync.githubApps;
   }),
   'sync-destination-configured': (s, e: SyncDestinationConfigured) => {
+    const touched: Touch[] = [];
     const clusters = editCluster(s.clusters, e.cluster, (c) => {
       const prev = c.sync.destinations[e.destination.key];
       c.sync.destinations[e.destination.key] = { ...e.destination, purge: prev?.purge ?? null, associations: prev?.associations ?? {} };
-      c.wal = advancedWal(c.wal, e.at);
+      writeWal(c, e.at, touched);
     });
     // The store behind it exists from now on.
-    return changed(s, clusters, editStore(s.stores, e.destination.key, () => {}), [walWritten(s.clusters.named(e.cluster))]);
+    return changed(s, clusters, editStore(s.stores, e.destination.key, () => {}), touched);
   },
   'sync-destination-deleted': onReplicatedCluster((c, e: SyncDestinationDeleted) => {
     delete c.sync.destinations[e.destination];
@@ -118,12 +119,13 @@ export const syncReducers = {
   }),
   'sync-attempted': (s, e: SyncAttempted) => {
     let toStore: ((store: ExternalStore) => void) | null = null;
+    const touched: Touch[] = [];
     const clusters = editCluster(s.clusters, e.cluster, (c) => {
       attempted(c, e, (edit) => void (toStore = edit));
-      c.wal = advancedWal(c.wal, e.at);
+      writeWal(c, e.at, touched);
     });
     // Edited after the cluster's draft is finished: a `produce` inside another's recipe does not freeze what it makes.
-    return changed(s, clusters, toStore ? editStore(s.stores, e.destination, toStore) : s.stores, [walWritten(s.clusters.named(e.cluster))]);
+    return changed(s, clusters, toStore ? editStore(s.stores, e.destination, toStore) : s.stores, touched);
   },
   // A fault of the store, outside every cluster: no cluster's WAL moves.
   'sync-destination-faulted': (s, e: SyncDestinationFaulted) =>

@@ -34,8 +34,7 @@ export const syncJobSchedule: MessageSource<SimState, SimEvent> = (before, _even
   let out: BusEffects | null = null;
   for (const name of names) {
     const c = after.clusters.named(name);
-    if (!hasDestinations(c)) continue;
-    if (!runsSyncJobs(after, c)) continue;
+    if (!hasDestinations(c) || !runsSyncJobs(after, c)) continue;
     for (const [destination, d] of Object.entries(c.sync.destinations))
       for (const [id, a] of Object.entries(d.associations)) {
         const job = nextJob(c, a);
