@@ -11,7 +11,8 @@ import { checkRecordingEnd, checkRecordingSteps } from './recording-mark.js';
 import { depthProblem, documentProblem, SCENARIO_BOUNDS, sizeProblem, textProblem } from './bounds.js';
 import { cutSteps, STEPS_PER_CHUNK, type CutText } from './pieces.js';
 import { deserialize, serialize } from 'node:v8';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
+import { deflateToKeep } from '../kernel/deflate.js';
 
 
 /** A loaded scenario with a way back to its lines (for runtime messages), or every error found. */
@@ -293,7 +294,7 @@ class KeptSteps implements StepSequence {
   length = 0;
 
   add(steps: readonly Step[]): void {
-    for (let i = 0; i < steps.length; i += STEPS_PER_CHUNK) this.chunks.push(deflateSync(serialize(steps.slice(i, i + STEPS_PER_CHUNK))));
+    for (let i = 0; i < steps.length; i += STEPS_PER_CHUNK) this.chunks.push(deflateToKeep(serialize(steps.slice(i, i + STEPS_PER_CHUNK))));
     this.length += steps.length;
   }
 

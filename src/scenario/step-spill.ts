@@ -6,7 +6,8 @@
 // step. Reading them back inflates one chunk at a time, in step order: the records come back one by
 // one, their findings the very objects the run holds (a finding's step is found by identity), their
 // states and events read from the timeline. Nothing holds every record at once unless its reader does.
-import { deflateSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
+import { deflateToKeep } from '../kernel/deflate.js';
 import type { Timeline } from './timeline.js';
 import type { Finding } from '../areas/monitoring/types.js';
 import type { SimEvent } from '../areas/core/events.js';
@@ -133,7 +134,7 @@ export class StepSpill<StepRecord extends SpillRecord> extends StepLogBase<StepR
     this.pending.push(Buffer.from(JSON.stringify(line) + '\n', 'utf8'));
     this.count++;
     if (this.pending.length >= SPILL_CHUNK) {
-      this.chunks.push(deflateSync(Buffer.concat(this.pending)));
+      this.chunks.push(deflateToKeep(Buffer.concat(this.pending)));
       this.pending = [];
     }
   }
