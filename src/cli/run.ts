@@ -10,7 +10,7 @@ import { formatScenarioError, loadScenarioStreamed } from '../scenario/loader.js
 import { runScenario } from '../scenario/runner.js';
 import { narrateHeader, narrateStep, narrateVerdict, oneLine, styleFor, type Style } from '../report/narrate.js';
 import { redact } from '../report/redact.js';
-import { roundMs, RunFiles, stepJson, summaryJson, writeSummary, type FileOutcome } from '../report/results.js';
+import { roundMs, RunFiles, stepJson, summaryJson, summaryOf, writeSummary, type FileOutcome } from '../report/results.js';
 import type { World } from '../world.js';
 import { githubAnnotations, junitXml } from '../report/ci.js';
 import { formatWall } from './progress.js';
@@ -314,7 +314,7 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
     return notRun([message]);
   }
   const expectLine = loaded.locate(['expect']).line || 1;
-  const outcome: FileOutcome = { file, code: result.verdict === 'valid' ? 0 : 1, result, wallMs: performance.now() - started, expectLine };
+  const outcome: FileOutcome = { file, code: result.verdict === 'valid' ? 0 : 1, result: summaryOf(result), wallMs: performance.now() - started, expectLine };
   if (files && dir !== undefined && outDir !== undefined) {
     try {
       files.finish(file, result, scenario.description);
@@ -344,7 +344,7 @@ function printSummary(outcomes: FileOutcome[], io: Io, st: Style, quiet: boolean
     io.out(st.bold(`${'file'.padEnd(width)}  verdict   steps  hazards  exit    time`));
     for (const o of rows) {
       const verdict = o.code === 0 ? st.green('valid  ') : o.code === 1 ? st.red('invalid') : st.red('not run');
-      const steps = o.result ? String(o.result.steps.length).padStart(5) : '    -';
+      const steps = o.result ? String(o.result.steps).padStart(5) : '    -';
       const hazards = o.result ? String(o.result.findings.filter((f) => f.kind === 'hazard').length).padStart(7) : '      -';
       io.out(`${o.file.padEnd(width)}  ${verdict}  ${steps}  ${hazards}  ${String(o.code).padStart(4)}  ${formatWall(o.wallMs).padStart(6)}`);
     }

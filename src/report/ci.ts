@@ -32,7 +32,7 @@ export function ciFailures(o: FileOutcome): CiFailure[] {
     });
   }
   return o.result.problems.map((p) => {
-    const line = p.kind === 'expect' ? (o.expectLine ?? 1) : p.step?.line;
+    const line = p.kind === 'expect' ? (o.expectLine ?? 1) : p.line;
     return { file: o.file, ...(line ? { line } : {}), severity: 'failure' as const, type: p.kind, message: oneLine(p.text) };
   });
 }
@@ -52,7 +52,7 @@ export function junitXml(outcomes: FileOutcome[], suiteName = 'replsim run'): st
     for (const f of ciFailures(o)) {
       testcase.ele(f.severity, { message: f.message, type: f.type }).txt(`${f.file}:${f.line ?? 1}: ${f.message}`);
     }
-    if (o.result) testcase.ele('system-out').txt(`seed ${o.result.seed}; ${o.result.steps.length} steps run, ${o.result.skipped} not run; replay: npx replsim run ${o.file} --seed ${o.result.seed}`);
+    if (o.result) testcase.ele('system-out').txt(`seed ${o.result.seed}; ${o.result.steps} steps run, ${o.result.skipped} not run; replay: npx replsim run ${o.file} --seed ${o.result.seed}`);
   }
   return root.end({ prettyPrint: true }) + '\n';
 }

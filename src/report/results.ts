@@ -4,7 +4,7 @@
 // `format` numbers the shape of these files: a reader checks it before trusting the fields.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunResult, StepRecord } from '../scenario/runner.js';
+import type { Problem, RunResult, StepRecord } from '../scenario/runner.js';
 import { HistoryAppender, type RunId } from '../kernel/persist.js';
 import { whileWriting, writeFileAtomic } from '../kernel/files.js';
 import { mixedRuns, RUN_FILES, runMark } from './run-id.js';
@@ -164,11 +164,43 @@ function* concat(...parts: Iterable<string>[]): Generator<string> {
 }
 
 /** What a multi-file run knows about one file, for summary.json, JUnit and the summary table. */
+/**
+ * What a run of several files keeps of one file's run once that file's own files are written: what
+ * summary.json, JUnit, the annotations and the closing table read. Not the world, its log or the
+ * step records (a problem keeps its step's line, not the step): a folder of large runs would
+ * otherwise hold every file's world until the last file ends.
+ */
+export interface RunSummary {
+  name: string;
+  seed: number;
+  verdict: RunResult['verdict'];
+  reasons: string[];
+  problems: { kind: Problem['kind']; text: string; line?: number }[];
+  /** Steps run. */
+  steps: number;
+  skipped: number;
+  findings: RunResult['findings'];
+}
+
+/** The summary of a run, holding nothing of its world. */
+export function summaryOf(r: RunResult): RunSummary {
+  return {
+    name: r.name,
+    seed: r.seed,
+    verdict: r.verdict,
+    reasons: r.reasons,
+    problems: r.problems.map((p) => ({ kind: p.kind, text: p.text, ...(p.step?.line ? { line: p.step.line } : {}) })),
+    steps: r.steps.length,
+    skipped: r.skipped,
+    findings: r.findings,
+  };
+}
+
 export interface FileOutcome {
   file: string;
   /** 0 valid, 1 invalid, 2 not run (unreadable, invalid file, or the run stopped with an error). */
   code: 0 | 1 | 2;
-  result?: RunResult;
+  result?: RunSummary;
   /** Why the file was not run, one line per problem, each `file:line:column: …` when known. */
   errors?: string[];
   /** The sub-folder of --out its results went to (relative to --out). */
@@ -191,7 +223,7 @@ export function summaryJson(outcomes: FileOutcome[]) {
       verdict: o.code === 0 ? 'valid' : o.code === 1 ? 'invalid' : 'not-run',
       name: o.result?.name ?? null,
       seed: o.result?.seed ?? null,
-      steps: o.result?.steps.length ?? null,
+      steps: o.result?.steps ?? null,
       hazards: o.result ? o.result.findings.filter((f) => f.kind === 'hazard').map((f) => f.id) : [],
       violations: o.result ? o.result.findings.filter((f) => f.kind === 'violation').map((f) => f.id) : [],
       reasons: o.result?.reasons ?? o.errors ?? [],
