@@ -148,7 +148,7 @@ function compactLocate(text: string, doc: Document, steps: number, lineCounter: 
  * `lineCounter`) and each step start, and `deeper` for any other path (the text parsed again). The
  * answer holds neither `doc` nor the scope that made it: a run of a large file would keep them.
  */
-function keptLocate(doc: Document, lineCounter: LineCounter, stepLine: Int32Array, stepColumn: Int32Array, deeper: Locate): Locate {
+function keptLocate(doc: Document, lineCounter: Lines, stepLine: Int32Array, stepColumn: Int32Array, deeper: Locate): Locate {
   const top = new Map<string, number>();
   if (isMap(doc.contents)) for (const pair of doc.contents.items) if (isScalar(pair.key)) top.set(String(pair.key.value), offsetOf(doc, [String(pair.key.value)], false));
   const root = start(doc.contents as YamlNode) ?? 0;
@@ -231,7 +231,7 @@ function readInPieces(text: string, file: string, keepSteps: boolean): LoadResul
     if (chars > SCENARIO_BOUNDS.maxExpandedChars) return null;
     for (let j = 0; j < chunk.count; j++) {
       const at = start(piece.doc.contents.items[j]);
-      const where = at === undefined ? positionIn(head.lineCounter, cut.stepsKey) : positionIn(piece.lineCounter, at, chunk.line - 1);
+      const where = at === undefined ? positionIn(headLines(head.lineCounter, cut.removed), cut.stepsKey) : positionIn(piece.lineCounter, at, chunk.line - 1);
       stepLine[chunk.first + j] = where.line;
       stepColumn[chunk.first + j] = where.column;
     }
@@ -252,7 +252,20 @@ function readInPieces(text: string, file: string, keepSteps: boolean): LoadResul
   return { ok: true, scenario: { ...rest, steps }, locate };
 }
 
-function positionIn(lineCounter: LineCounter, offset: number, lineShift = 0): { line: number; column: number } {
+/** What a position's line and column are read from: a LineCounter, or the head's (headLines). */
+type Lines = Pick<LineCounter, 'linePos'>;
+
+/** The head's lines as the text's: a position at or after where the steps' lines were left out is that many lines further down (pieces.ts). */
+function headLines(counter: LineCounter, removed: CutText['removed']): Lines {
+  return {
+    linePos(offset) {
+      const at = counter.linePos(offset);
+      return offset >= removed.at ? { line: at.line + removed.lines, col: at.col } : at;
+    },
+  };
+}
+
+function positionIn(lineCounter: Lines, offset: number, lineShift = 0): { line: number; column: number } {
   const { line, col } = lineCounter.linePos(offset);
   return { line: line + lineShift, column: col };
 }
@@ -262,7 +275,7 @@ function positionIn(lineCounter: LineCounter, offset: number, lineShift = 0): { 
  * step's start, and for a deeper path the piece that holds it parsed again.
  */
 function piecesLocate(text: string, cut: CutText, head: Piece, stepLine: Int32Array, stepColumn: Int32Array): Locate {
-  const { lineCounter } = head;
+  const lineCounter = headLines(head.lineCounter, cut.removed);
   const { head: headText, chunks } = cut;
   return keptLocate(head.doc, lineCounter, stepLine, stepColumn, (path) => {
     const index = Number(path[1]);
