@@ -5,6 +5,9 @@
 //
 //   node --expose-gc --import tsx bench/lib/run-peak.ts runner N   runScenario on a scenario built in memory
 //   node --expose-gc --import tsx bench/lib/run-peak.ts cli N      `replsim run FILE --out DIR --quiet` on a YAML file
+//   node --expose-gc --import tsx bench/lib/run-peak.ts run N      runScenario alone: steps made as the schema makes them,
+//                                                                 without passing each through it (the schema's own
+//                                                                 garbage left out), and the heap the run keeps
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +22,11 @@ import type { SimEvent } from '../../src/areas/core/events.js';
 const [mode, count] = process.argv.slice(2);
 const n = Number(count);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+const settledHeap = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
 const settledRss = () => {
   gc();
   gc();
@@ -46,6 +54,25 @@ if (mode === 'runner') {
   const peakRss = process.resourceUsage().maxRSS * 1024;
   const live = Buffer.byteLength(canonicalJson(result.world.state));
   console.log(JSON.stringify({ baseRss, peakRss, live, ms, steps: result.steps.length }));
+} else if (mode === 'run') {
+  // One step goes through the schema; the others are copies of what it made, with their own key and value.
+  const one = parseScenario({ name: 'many writes', seed: 1, clusters: { east: {} }, steps: [{ request: 'POST secret/data/k0', on: 'east', body: { data: { v: 0 } } }] });
+  if (!one.success) throw new Error('the scenario does not parse');
+  const first = one.data.steps[0];
+  if (first.kind !== 'request') throw new Error('the step is not a request');
+  const request = first;
+  function* made(): Generator<Step> {
+    for (let i = 0; i < n; i++) yield { ...request, path: `secret/data/k${i}`, body: { data: { v: i } }, save: {} };
+  }
+  const heapBase = settledHeap();
+  const baseRss = settledRss();
+  const t0 = performance.now();
+  const result = await runScenario({ ...one.data, steps: { length: n, [Symbol.iterator]: made } });
+  const ms = performance.now() - t0;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  const kept = settledHeap() - heapBase;
+  const live = Buffer.byteLength(canonicalJson(result.world.state));
+  console.log(JSON.stringify({ baseRss, peakRss, live, kept, ms, steps: result.steps.length }));
 } else if (mode === 'cli') {
   const dir = mkdtempSync(join(tmpdir(), 'replsim-bench-run-peak-'));
   const file = join(dir, 'writes.yaml');
@@ -67,5 +94,5 @@ if (mode === 'runner') {
   rmSync(dir, { recursive: true, force: true });
   console.log(JSON.stringify({ baseRss, peakRss, live, ms, bytes }));
 } else {
-  throw new Error('usage: run-peak.ts runner|cli N');
+  throw new Error('usage: run-peak.ts runner|run|cli N');
 }
