@@ -5,22 +5,30 @@
 // A persistent map per key (immutable.js `OrderedMap`, a hash map and a list of entries) would cost
 // some 300 bytes for a key holding one version, and made the state 1.7x its JSON at 200
 // clusters. Most keys hold a handful of versions (the service's default is 10), so a short run is a
-// frozen array, copied on a write (a few pointers); a long one (a mount or key configured to keep
-// thousands) is an immutable.js `List`, where adding the newest and dropping the oldest cost O(log n).
+// frozen array, copied on a write (a few pointers), and a run of one is that version alone; a long
+// one (a mount or key configured to keep thousands) is an immutable.js `List`, where adding the
+// newest and dropping the oldest cost O(log n).
 // Canonical JSON and `JSON.stringify` print a run as the record it stands for (number → version).
 //
 // Generic in what a version is (`KvVersion`, state.ts, whose module names this one's type: `Versions`),
 // so the two modules do not import each other.
 import { List } from 'immutable';
 
-/** Up to this many versions a run is a plain frozen array; beyond, a persistent list. */
+/** Up to this many versions a run is a plain frozen array (or, holding one, the version itself); beyond, a persistent list. */
 const SHORT = 32;
+
+/**
+ * The versions a run holds: one is held as itself (most keys hold one version: an array around it
+ * would cost 56 bytes more a key, a tenth of a key's weight in a large map), a few as a frozen
+ * array, none as an empty one, many as a List. A version is never an array nor a List itself.
+ */
+type Held<V> = V | readonly V[] | List<V>;
 
 export class VersionRun<V> {
   private constructor(
     /** The oldest version held (0 when none is). */
     readonly first: number,
-    private readonly held: readonly V[] | List<V>,
+    private readonly held: Held<V>,
   ) {
     Object.freeze(this);
   }
@@ -31,8 +39,21 @@ export class VersionRun<V> {
     return VersionRun.EMPTY as VersionRun<V>;
   }
 
+  /** A run of the versions in `versions` (a short array, kept as it is when it holds two or more), the first numbered `first`. */
+  private static short<V>(first: number, versions: readonly V[]): VersionRun<V> {
+    if (versions.length === 0) return VersionRun.empty();
+    return new VersionRun(first, versions.length === 1 ? versions[0] : Object.freeze(versions));
+  }
+
+  /** The versions held, as an array (a run of one as an array of one) or the list. */
+  private view(): readonly V[] | List<V> {
+    const held = this.held;
+    return Array.isArray(held) || List.isList(held) ? (held as readonly V[] | List<V>) : [held as V];
+  }
+
   get size(): number {
-    return Array.isArray(this.held) ? this.held.length : (this.held as List<V>).size;
+    const held = this.held;
+    return Array.isArray(held) ? held.length : List.isList(held) ? (held as List<V>).size : 1;
   }
 
   /** The newest version held (0 when none is). */
@@ -44,7 +65,8 @@ export class VersionRun<V> {
   get(n: number | string): V | undefined {
     const i = Number(n) - this.first;
     if (!Number.isInteger(i) || i < 0 || i >= this.size) return undefined;
-    return Array.isArray(this.held) ? (this.held as readonly V[])[i] : (this.held as List<V>).get(i);
+    const held = this.held;
+    return Array.isArray(held) ? (held as readonly V[])[i] : List.isList(held) ? (held as List<V>).get(i) : (held as V);
   }
 
   /**
@@ -54,14 +76,15 @@ export class VersionRun<V> {
    */
   set(n: number | string, v: V, dropThrough = -Infinity): VersionRun<V> {
     const num = Number(n);
-    if (this.size === 0) return new VersionRun(num, Object.freeze([v])).dropThrough(dropThrough);
+    if (this.size === 0) return new VersionRun(num, v).dropThrough(dropThrough);
     const i = num - this.first;
     if (!Number.isInteger(i) || i < 0 || i > this.size) throw new Error(`version ${n} cannot be set in a run of versions ${this.first}–${this.last}: versions are added in order`);
-    if (!Array.isArray(this.held)) {
-      const list = this.held as List<V>;
+    const held = this.view();
+    if (!Array.isArray(held)) {
+      const list = held as List<V>;
       return new VersionRun(this.first, i === list.size ? list.push(v) : list.set(i, v)).dropThrough(dropThrough);
     }
-    const arr = this.held as readonly V[];
+    const arr = held as readonly V[];
     // The versions kept: from the first after `dropThrough`, in the short form's one copy.
     const from = Math.max(0, Math.min(dropThrough - this.first + 1, arr.length + 1));
     const length = Math.max(arr.length, i + 1) - from;
@@ -71,7 +94,7 @@ export class VersionRun<V> {
     if (length <= 0) return VersionRun.empty();
     const next = new Array<V>(length);
     for (let k = 0; k < length; k++) next[k] = from + k === i ? v : arr[from + k];
-    return new VersionRun(this.first + from, Object.freeze(next));
+    return VersionRun.short(this.first + from, next);
   }
 
   /** The run without its versions up to `n` (the oldest ones). */
@@ -79,9 +102,10 @@ export class VersionRun<V> {
     const count = Math.min(this.size, n - this.first + 1);
     if (count <= 0) return this;
     if (count === this.size) return VersionRun.empty();
-    if (Array.isArray(this.held)) return new VersionRun(this.first + count, Object.freeze((this.held as readonly V[]).slice(count)));
-    const rest = (this.held as List<V>).slice(count);
-    return new VersionRun(this.first + count, rest.size <= SHORT ? Object.freeze(rest.toArray()) : rest);
+    const held = this.view();
+    if (Array.isArray(held)) return VersionRun.short(this.first + count, (held as readonly V[]).slice(count));
+    const rest = (held as List<V>).slice(count);
+    return rest.size <= SHORT ? VersionRun.short(this.first + count, rest.toArray()) : new VersionRun(this.first + count, rest);
   }
 
   /** The version numbers held, oldest first, as text (the record's keys). */
@@ -91,7 +115,8 @@ export class VersionRun<V> {
 
   /** (number, version) pairs, oldest first. */
   entries(): [number, V][] {
-    const vs = Array.isArray(this.held) ? (this.held as readonly V[]) : (this.held as List<V>).toArray();
+    const held = this.view();
+    const vs = Array.isArray(held) ? (held as readonly V[]) : (held as List<V>).toArray();
     return vs.map((v, i) => [this.first + i, v]);
   }
 
