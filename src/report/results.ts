@@ -163,7 +163,6 @@ function* concat(...parts: Iterable<string>[]): Generator<string> {
   for (const p of parts) yield* p;
 }
 
-/** What a multi-file run knows about one file, for summary.json, JUnit and the summary table. */
 /**
  * What a run of several files keeps of one file's run once that file's own files are written: what
  * summary.json, JUnit, the annotations and the closing table read. Not the world, its log or the
@@ -196,6 +195,7 @@ export function summaryOf(r: RunResult): RunSummary {
   };
 }
 
+/** What a multi-file run knows about one file, for summary.json, JUnit and the summary table. */
 export interface FileOutcome {
   file: string;
   /** 0 valid, 1 invalid, 2 not run (unreadable, invalid file, or the run stopped with an error). */

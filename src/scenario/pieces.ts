@@ -13,8 +13,8 @@
 // The head leaves the steps' lines out rather than leaving them blank: a key after the steps is as
 // many lines further down in the text as the steps held (`removed`). A head of 100,000 blank lines
 // made the YAML parser keep 100,000 tokens at once, and V8 then allocated the parser's objects
-// straight into the old generation for every chunk after it (allocation-site pretenuring): the load
-// of a 100,000-step file peaked some 100 MB higher.
+// straight into the old generation for every chunk after it (allocation-site pretenuring): read
+// without the schema check, a 100,000-step file peaked 126 MB above the start so, 26 MB without.
 
 /** A run of consecutive steps: its offsets in the text, the line it starts on (from 1), its first step and count. */
 export interface StepChunk {
