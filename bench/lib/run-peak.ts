@@ -22,19 +22,14 @@ import type { SimEvent } from '../../src/areas/core/events.js';
 const [mode, count] = process.argv.slice(2);
 const n = Number(count);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const settledHeap = () => {
+const settled = () => {
   gc();
   gc();
-  return process.memoryUsage().heapUsed;
-};
-const settledRss = () => {
-  gc();
-  gc();
-  return process.memoryUsage().rss;
+  return process.memoryUsage();
 };
 
 if (mode === 'runner') {
-  const baseRss = settledRss();
+  const baseRss = settled().rss;
   const t0 = performance.now();
   // The steps are made as the run reaches them, 256 at a time through the schema: the row measures
   // the run, not a benchmark holding 100,000 parsed steps (or the schema's garbage for all of them).
@@ -64,13 +59,12 @@ if (mode === 'runner') {
   function* made(): Generator<Step> {
     for (let i = 0; i < n; i++) yield { ...request, path: `secret/data/k${i}`, body: { data: { v: i } }, save: {} };
   }
-  const heapBase = settledHeap();
-  const baseRss = settledRss();
+  const { heapUsed: heapBase, rss: baseRss } = settled();
   const t0 = performance.now();
   const result = await runScenario({ ...one.data, steps: { length: n, [Symbol.iterator]: made } });
   const ms = performance.now() - t0;
   const peakRss = process.resourceUsage().maxRSS * 1024;
-  const kept = settledHeap() - heapBase;
+  const kept = settled().heapUsed - heapBase;
   const live = Buffer.byteLength(canonicalJson(result.world.state));
   console.log(JSON.stringify({ baseRss, peakRss, live, kept, ms, steps: result.steps.length }));
 } else if (mode === 'cli') {
@@ -81,7 +75,7 @@ if (mode === 'runner') {
   writeFileSync(file, text);
   const bytes = text.length;
   text = '';
-  const baseRss = settledRss();
+  const baseRss = settled().rss;
   const t0 = performance.now();
   const quiet = () => undefined;
   const code = await runCommand([file], { out: join(dir, 'out'), quiet: true }, { out: quiet, err: (l) => process.stderr.write(l + '\n'), stdout: {}, env: {} });

@@ -67,8 +67,13 @@ interface Sink {
 export function canonicalJson(value: unknown): string {
   // A scalar is one piece: no sink for it.
   if (value === null || typeof value !== 'object') return scalar(value);
+  return joined((out) => print(value, out));
+}
+
+/** What `write` prints, joined once. */
+function joined(write: (out: Sink) => void): string {
   const parts: string[] = [];
-  print(value, { put: (p) => parts.push(p) });
+  write({ put: (p) => parts.push(p) });
   return parts.join('');
 }
 
@@ -171,9 +176,7 @@ function mapsHeldTwice(value: unknown): Set<object> {
 
 /** A persistent map's text, printed and kept while the map lives (printedMaps). */
 function keptMapText(map: object): string {
-  const parts: string[] = [];
-  printMap(map, { put: (p) => parts.push(p) });
-  const text = parts.join('');
+  const text = joined((out) => printMap(map, out));
   printedMaps.set(map, text);
   return text;
 }

@@ -216,7 +216,8 @@ function readInPieces(text: string, file: string, keepSteps: boolean): LoadResul
   if (headData === null || typeof headData !== 'object' || Array.isArray(headData) || notAScenario(headData)) return null;
   const stepLine = new Int32Array(cut.steps);
   const stepColumn = new Int32Array(cut.steps);
-  const locate = piecesLocate(text, cut, head, stepLine, stepColumn);
+  const lines = headLines(head.lineCounter, cut.removed);
+  const locate = piecesLocate(text, cut, head.doc, lines, stepLine, stepColumn);
   // Each chunk is checked as a scenario of the head and its steps: the schema's rules are a step's
   // own or between a step and the head, so the file passes when every chunk does. A variable may be
   // saved by a step of an earlier chunk: those are carried on.
@@ -231,7 +232,7 @@ function readInPieces(text: string, file: string, keepSteps: boolean): LoadResul
     if (chars > SCENARIO_BOUNDS.maxExpandedChars) return null;
     for (let j = 0; j < chunk.count; j++) {
       const at = start(piece.doc.contents.items[j]);
-      const where = at === undefined ? positionIn(headLines(head.lineCounter, cut.removed), cut.stepsKey) : positionIn(piece.lineCounter, at, chunk.line - 1);
+      const where = at === undefined ? positionIn(lines, cut.stepsKey) : positionIn(piece.lineCounter, at, chunk.line - 1);
       stepLine[chunk.first + j] = where.line;
       stepColumn[chunk.first + j] = where.column;
     }
@@ -274,10 +275,9 @@ function positionIn(lineCounter: Lines, offset: number, lineShift = 0): { line: 
  * compactLocate for a text read in pieces: the same answers, from the head's top-level keys, each
  * step's start, and for a deeper path the piece that holds it parsed again.
  */
-function piecesLocate(text: string, cut: CutText, head: Piece, stepLine: Int32Array, stepColumn: Int32Array): Locate {
-  const lineCounter = headLines(head.lineCounter, cut.removed);
+function piecesLocate(text: string, cut: CutText, headDoc: Document, lineCounter: Lines, stepLine: Int32Array, stepColumn: Int32Array): Locate {
   const { head: headText, chunks } = cut;
-  return keptLocate(head.doc, lineCounter, stepLine, stepColumn, (path) => {
+  return keptLocate(headDoc, lineCounter, stepLine, stepColumn, (path) => {
     const index = Number(path[1]);
     if (path[0] === 'steps' && /^\d+$/.test(String(path[1])) && index < stepLine.length) {
       const chunk = chunks.find((c) => index < c.first + c.count)!;
