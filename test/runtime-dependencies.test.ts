@@ -1,6 +1,6 @@
 // An install without devDependencies must run every command: every package the shipped code imports
-// is in `dependencies` (fast-check, imported by src/check, and zod-to-json-schema, by the scenario
-// schema, were once devDependencies: `replsim run` failed with ERR_MODULE_NOT_FOUND).
+// is in `dependencies` (fast-check, imported by src/check, and the scenario schema's JSON Schema
+// writer were once devDependencies: `replsim run` failed with ERR_MODULE_NOT_FOUND).
 // test/package/pack.test.ts runs the commands from such an install.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { builtinModules } from 'node:module';

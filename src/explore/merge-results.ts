@@ -7,16 +7,16 @@
 // combinations reached; hazard tallies are summed (transitions, per shard). Shard files are input: they are validated before anything is summed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { HAZARD_IDS, INVARIANT_IDS } from '../scenario/schema.js';
 import { joinRanges, type JoinedRuns, type PortableCounterexample, type RangeResult } from './property-runs.js';
-import { shardRange, shardsInOrder, type Shard } from './shard.js';
+import { shardFileError, shardRange, shardsInOrder, type Shard } from './shard.js';
 
 export const SHARD_FILE = /^(check|explore)-shard-(\d+)-of-(\d+)\.json$/;
 
 const count = z.number().int().nonnegative();
-const hazards = z.record(z.enum(HAZARD_IDS), count);
-const violations = z.record(z.enum(INVARIANT_IDS), count);
+const hazards = z.partialRecord(z.enum(HAZARD_IDS), count);
+const violations = z.partialRecord(z.enum(INVARIANT_IDS), count);
 const shard = z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).strict().refine((s) => s.index <= s.count, 'index must be at most count');
 const scenario = z
   .object({ name: z.string(), description: z.string(), seed: count, clusters: z.array(z.string()), steps: z.array(z.record(z.string(), z.unknown())), header: z.array(z.string()).optional(), hazards: z.array(z.string()).optional(), from: z.object({ file: z.string(), text: z.string() }).strict().optional() })
@@ -180,7 +180,7 @@ function loadShard(file: string): { ok: true; loaded: Loaded } | { ok: false; me
   const kind = (raw as { replsim?: unknown } | null)?.replsim;
   const schema = kind === 'check-shard' ? checkShardFile : kind === 'explore-shard' ? exploreShardFile : null;
   if (!schema) return { ok: false, message: `${file}: not a shard result (its "replsim" key should be "check-shard" or "explore-shard")` };
-  const parsed = schema.safeParse(raw);
+  const parsed = schema.safeParse(raw, { error: shardFileError });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return { ok: false, message: `${file}: ${issue.path.length ? `at ${issue.path.join('.')}: ` : ''}${issue.message}` };

@@ -18,6 +18,11 @@ export interface Shard {
 /** The most shards a run may be cut into. */
 export const MAX_SHARDS = 1000;
 
+/** How a shard file's missing key is worded when it is refused (zod words the rest: "expected number, received string"). */
+export function shardFileError(issue: { input?: unknown }): string | undefined {
+  return issue.input === undefined ? 'required' : undefined;
+}
+
 /** "I/N" as typed: I from 1 to N, N from 1 to MAX_SHARDS; a message naming the problem otherwise. */
 export function parseShard(text: string): { ok: true; shard: Shard } | { ok: false; message: string } {
   const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);

@@ -2,7 +2,7 @@
 // file, line, column and key, as `replsim` prints them before exiting with code 2. Nothing a user writes
 // makes this throw.
 import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, parseDocument, visit, type Document, type YAMLError } from 'yaml';
-import type { ZodIssue } from 'zod';
+import type { z } from 'zod/v4';
 import { builtinVariableNames, checkVariables, savedBy } from './interpolate.js';
 import type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
@@ -359,14 +359,16 @@ function yamlError(e: YAMLError, doc: Document, file: string, position: Position
   return { file, ...position(offset), key, message };
 }
 
-function issueErrors(issue: ZodIssue, doc: Document, file: string, position: Position): ScenarioError[] {
+function issueErrors(issue: z.core.$ZodIssue, doc: Document, file: string, position: Position): ScenarioError[] {
+  // A YAML value's keys are strings and its indexes numbers: a path into it holds no symbol.
+  const at = issue.path as ScenarioPath;
   // zod's own unknown-keys issue lists several keys at the map; the schema's own is one key at the key.
   if (issue.code === 'unrecognized_keys' && issue.path.length > 0 && issue.path[issue.path.length - 1] === issue.keys[0] && issue.keys.length === 1) {
-    return [{ file, ...position(offsetOf(doc, issue.path, true)), key: issue.path.join('.'), message: issue.message }];
+    return [{ file, ...position(offsetOf(doc, at, true)), key: issue.path.join('.'), message: issue.message }];
   }
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
-      const path = [...issue.path, key];
+      const path = [...at, key];
       return { file, ...position(offsetOf(doc, path, true)), key: path.join('.'), message: `unknown key "${key}"` };
     });
   }
@@ -374,7 +376,7 @@ function issueErrors(issue: ZodIssue, doc: Document, file: string, position: Pos
     issue.path.length === 0 && issue.code === 'invalid_type'
       ? `a scenario file is a map with name, clusters and steps at the top; ${issue.message.replace(/^expected a map, /, '')}`
       : issue.message;
-  return [{ file, ...position(offsetOf(doc, issue.path, false)), key: issue.path.join('.'), message }];
+  return [{ file, ...position(offsetOf(doc, at, false)), key: issue.path.join('.'), message }];
 }
 
 // Errors in the order of the file, each once (a value can fail the same way on two routes through a union).

@@ -2,8 +2,7 @@
 // validates files, gives the runner its types and writes the JSON Schema that editors use, so the three
 // cannot disagree. Every message a user can cause names the key and, where it can guess, the fix.
 import { closest } from '../kernel/suggest.js';
-import { z } from 'zod';
-import { zodToJsonSchema } from 'zod-to-json-schema';
+import { z } from 'zod/v4';
 import { isStoreRef, STORE_REF_HELP } from '../areas/sync/external-store.js';
 import { parseRegexLiteral } from './match.js';
 import { readPolicy } from '../areas/core/policy-text.js';
@@ -169,6 +168,7 @@ function show(value: unknown): string {
 
 const TYPE_NAMES: Record<string, string> = {
   object: 'a map',
+  record: 'a map',
   array: 'a list',
   string: 'a string',
   number: 'a number',
@@ -179,51 +179,68 @@ const TYPE_NAMES: Record<string, string> = {
   undefined: 'nothing',
 };
 
-/** zod's messages in the words of a YAML file; messages a schema words itself are kept as they are. */
-export const scenarioErrorMap: z.ZodErrorMap = (issue, ctx) => {
-  // A schema that words its own message (a union, say) has already changed the default text: keep it.
-  if (ctx.defaultError !== z.defaultErrorMap(issue, { data: ctx.data, defaultError: '' }).message) {
-    return { message: ctx.defaultError };
-  }
+/** What zod hands an error map: an issue, with the value it is about as `input`. */
+type RawIssue = z.core.$ZodRawIssue;
+
+// The type of a value as the messages name it (TYPE_NAMES): an integer field given 1.5 got a fractional number.
+function typeOf(value: unknown, expected: string): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  if (typeof value === 'number') return Number.isNaN(value) ? 'nan' : expected === 'int' && !Number.isInteger(value) ? 'float' : 'number';
+  return typeof value;
+}
+
+// What a value is, then the value itself: `a number 5`, `a list []`, `an empty value (null)`.
+function got(input: unknown, expected: string): string {
+  const received = typeOf(input, expected);
+  return `${TYPE_NAMES[received] ?? received}${input === null ? '' : ` ${show(input)}`}`;
+}
+
+/**
+ * zod's messages in the words of a YAML file. A schema that words its own message (a union, a
+ * version, a regular expression's `error`) is asked first, by zod; this map words the rest.
+ */
+export const scenarioErrorMap = (issue: RawIssue): string | undefined => {
+  const input = issue.input;
   switch (issue.code) {
-    case z.ZodIssueCode.invalid_type:
-      if (issue.received === 'undefined') return { message: 'required' };
-      return {
-        message: `expected ${TYPE_NAMES[issue.expected] ?? issue.expected}, got ${TYPE_NAMES[issue.received] ?? issue.received}${
-          issue.received === 'null' ? '' : ` ${show(ctx.data)}`
-        }`,
-      };
-    case z.ZodIssueCode.invalid_enum_value: {
-      const options = issue.options.map(String);
-      return { message: `${show(issue.received)} is not one of ${quoteList(options)}${hint(String(issue.received), options)}` };
+    case 'invalid_type': {
+      if (input === undefined) return 'required';
+      const expected = issue.expected === 'int' ? 'integer' : issue.expected;
+      return `expected ${TYPE_NAMES[expected] ?? expected}, got ${got(input, issue.expected)}`;
     }
-    case z.ZodIssueCode.invalid_literal:
-      return { message: `expected ${show(issue.expected)}, got ${show(ctx.data)}` };
-    case z.ZodIssueCode.too_small:
-      if (issue.type === 'array') return { message: `needs at least ${issue.minimum} item${issue.minimum === 1 ? '' : 's'}` };
-      if (issue.type === 'string') return { message: 'must not be empty' };
-      return { message: `must be at least ${issue.minimum}, got ${show(ctx.data)}` };
-    case z.ZodIssueCode.too_big:
-      if (issue.type === 'array') return { message: `takes at most ${issue.maximum} items` };
-      return { message: `must be at most ${issue.maximum}, got ${show(ctx.data)}` };
+    case 'invalid_value': {
+      // One value is a literal ("expected "pass""), several an enum's options, with a guess.
+      if (issue.inst instanceof z.ZodLiteral) return `expected ${show(issue.values[0])}, got ${show(input)}`;
+      if (input === undefined) return 'required';
+      // Not a string at all: say what it is, and every option.
+      if (typeof input !== 'string') return `expected ${issue.values.map((v) => `'${String(v)}'`).join(' | ')}, got ${got(input, '')}`;
+      const options = issue.values.map(String);
+      return `${show(input)} is not one of ${quoteList(options)}${hint(String(input), options)}`;
+    }
+    case 'too_small': {
+      const minimum = Number(issue.minimum);
+      if (issue.origin === 'array') return `needs at least ${minimum} item${minimum === 1 ? '' : 's'}`;
+      if (issue.origin === 'string') return 'must not be empty';
+      return `must be at least ${minimum}, got ${show(input)}`;
+    }
+    case 'too_big':
+      if (issue.origin === 'array') return `takes at most ${Number(issue.maximum)} items`;
+      return `must be at most ${Number(issue.maximum)}, got ${show(input)}`;
+    case 'invalid_key':
+      // A map's key that breaks its rule: the rule's own message (a cluster name, a token name).
+      return issue.issues[0]?.message;
     default:
-      return { message: ctx.defaultError };
+      return undefined;
   }
 };
 
 // A union's own message: what it accepts, what it got, and a guess when a string is close to an option.
-function unionErrorMap(accepts: string): z.ZodErrorMap {
-  return (issue, ctx) => {
-    if (issue.code !== z.ZodIssueCode.invalid_union) return { message: ctx.defaultError };
-    const options = issue.unionErrors.flatMap((e) =>
-      e.issues.flatMap((i) => {
-        if (i.code === z.ZodIssueCode.invalid_enum_value) return i.options.map(String);
-        if (i.code === z.ZodIssueCode.invalid_literal) return [String(i.expected)];
-        return [];
-      }),
-    );
-    const guess = typeof ctx.data === 'string' ? hint(ctx.data, options) : '';
-    return { message: `expected ${accepts}, got ${show(ctx.data)}${guess}` };
+function unionErrorMap(accepts: string): (issue: RawIssue) => string | undefined {
+  return (issue) => {
+    if (issue.code !== 'invalid_union') return undefined;
+    const options = issue.errors.flat().flatMap((i) => (i.code === 'invalid_value' ? i.values.map(String) : []));
+    const guess = typeof issue.input === 'string' ? hint(issue.input, options) : '';
+    return `expected ${accepts}, got ${show(issue.input)}${guess}`;
   };
 }
 
@@ -244,10 +261,10 @@ function strictObject<T extends z.ZodRawShape>(what: string, shape: T) {
     const unknownKeys = Object.keys(value).filter((key) => !Object.hasOwn(shape, key));
     if (unknownKeys.length === 0) return value;
     for (const key of unknownKeys) {
-      ctx.addIssue({ code: z.ZodIssueCode.unrecognized_keys, keys: [key], path: [key], message: unknownKeyMessage(key, what, allowed) });
+      ctx.addIssue({ code: 'unrecognized_keys', keys: [key], input: value, path: [key], message: unknownKeyMessage(key, what, allowed) });
     }
     return Object.fromEntries(Object.entries(value).filter(([key]) => Object.hasOwn(shape, key)));
-  }, z.object(shape).strict());
+  }, z.strictObject(shape));
 }
 
 function unknownKeyMessage(key: string, what: string, allowed: readonly string[]): string {
@@ -260,7 +277,30 @@ function unknownKeyMessage(key: string, what: string, allowed: readonly string[]
 // A union whose options are told apart by which key is present. The chosen option is parsed first, on
 // its own, so its errors (not "matches no option") reach the user; the union then gives types and JSON Schema.
 function forwardIssues(ctx: z.RefinementCtx, error: z.ZodError): void {
-  for (const issue of error.issues) ctx.addIssue({ ...issue, fatal: true } as z.IssueData);
+  for (const issue of error.issues) ctx.addIssue({ ...issue, fatal: true } as RawIssue);
+}
+
+// Codes that say a value does not have an option's shape at all; any other issue is a rule of the
+// option that the value broke.
+const SHAPE_CODES: ReadonlySet<string> = new Set(['invalid_type', 'invalid_value', 'invalid_union']);
+
+/**
+ * A union that words its failures as the rest of the file does. When no option matches, the first
+ * option whose shape the value has says which of its rules was broken (an unknown key in a mount, a
+ * cluster named twice), at that rule's key; a value of no option's shape gets the union's own
+ * message: what it accepts, and a guess.
+ */
+function unionOf<const T extends readonly [z.ZodType, z.ZodType, ...z.ZodType[]]>(accepts: string, options: T) {
+  return z.preprocess((value, ctx) => {
+    let broken: z.ZodError | undefined;
+    for (const option of options) {
+      const parsed = option.safeParse(value, { error: scenarioErrorMap });
+      if (parsed.success) return value;
+      if (broken === undefined && parsed.error.issues.every((issue) => !SHAPE_CODES.has(issue.code))) broken = parsed.error;
+    }
+    if (broken !== undefined) forwardIssues(ctx, broken);
+    return value;
+  }, z.union(options, { error: unionErrorMap(accepts) }));
 }
 
 const CLUSTER_NAME = /^[a-z][a-z0-9-]*$/;
@@ -318,11 +358,7 @@ export function parseDuration(input: string | number): number {
 // Clusters
 
 const VersionSchema = z
-  .string({ errorMap: (issue, ctx) => ({
-    message: issue.code === z.ZodIssueCode.invalid_type && issue.received !== 'undefined'
-      ? `a version is a string like "1.16.0" (quote it in YAML), got ${show(ctx.data)}`
-      : ctx.defaultError,
-  }) })
+  .string({ error: (issue) => (issue.input === undefined ? undefined : `a version is a string like "1.16.0" (quote it in YAML), got ${show(issue.input)}`) })
   .regex(SEMVER, { message: 'a version is "major.minor.patch", like "1.16.0"' })
   .describe('Service version, compared as semver.');
 
@@ -331,18 +367,13 @@ const NamespaceSchema = z
   .regex(NAMESPACE_PATH, { message: 'a namespace path is names separated by "/", like team-a/dev' })
   .transform(stripTrailingSlash);
 
-const MountSchema = z
-  .union(
-    [
-      z.enum(MOUNT_TYPES),
-      strictObject('a mount', {
-        type: z.enum(MOUNT_TYPES),
-        local: z.boolean().default(false).describe('A local mount never leaves the cluster, except to DR secondaries.'),
-      }),
-    ],
-    { errorMap: unionErrorMap('kv-v2, kv-v1 or { type: kv-v2, local: true }') },
-  )
-  .transform((mount) => (typeof mount === 'string' ? { type: mount, local: false } : mount));
+const MountSchema = unionOf('kv-v2, kv-v1 or { type: kv-v2, local: true }', [
+  z.enum(MOUNT_TYPES),
+  strictObject('a mount', {
+    type: z.enum(MOUNT_TYPES),
+    local: z.boolean().default(false).describe('A local mount never leaves the cluster, except to DR secondaries.'),
+  }),
+]).transform((mount) => (typeof mount === 'string' ? { type: mount, local: false } : mount));
 
 const TokenSchema = strictObject('a token', {
   namespace: NamespaceSchema.or(z.literal('')).default('').describe('"" is the root namespace.'),
@@ -379,7 +410,7 @@ function checkClusterRules(raw: unknown, ctx: z.RefinementCtx): unknown {
   const comparable = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= 255;
   if (comparable(shares) && comparable(threshold) && threshold > shares) {
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       path: [raw.keyThreshold === undefined ? 'keyShares' : 'keyThreshold'],
       message:
         `keyThreshold ${threshold}${raw.keyThreshold === undefined ? ' (the default)' : ''} is more than ` +
@@ -391,14 +422,14 @@ function checkClusterRules(raw: unknown, ctx: z.RefinementCtx): unknown {
     for (const [name, text] of Object.entries(raw.policies)) {
       if (typeof text !== 'string') continue;
       const read = readPolicy(text, strict);
-      if (!read.ok) ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['policies', name], message: `the policy cannot be read: ${read.error}` });
+      if (!read.ok) ctx.addIssue({ code: 'custom', path: ['policies', name], message: `the policy cannot be read: ${read.error}` });
     }
   }
   if (isPlainObject(raw.tokens)) {
     const roles = isPlainObject(raw.roles) ? Object.keys(raw.roles) : [];
     for (const [name, token] of Object.entries(raw.tokens)) {
       if (!isPlainObject(token) || typeof token.role !== 'string' || roles.includes(token.role)) continue;
-      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['tokens', name, 'role'], message: `role "${token.role}" is not among this cluster's roles${roles.length ? ` (${quoteList(roles)})${hint(token.role, roles)}` : ': declare it under roles'}` });
+      ctx.addIssue({ code: 'custom', path: ['tokens', name, 'role'], message: `role "${token.role}" is not among this cluster's roles${roles.length ? ` (${quoteList(roles)})${hint(token.role, roles)}` : ': declare it under roles'}` });
     }
   }
   if (isPlainObject(raw.tokens)) {
@@ -410,7 +441,7 @@ function checkClusterRules(raw: unknown, ctx: z.RefinementCtx): unknown {
       const namespace = stripTrailingSlash(token.namespace);
       if (declared.includes(namespace)) continue;
       ctx.addIssue({
-        code: z.ZodIssueCode.custom,
+        code: 'custom',
         path: ['tokens', name, 'namespace'],
         message:
           declared.length === 0
@@ -435,13 +466,14 @@ const ClusterSchema = z.preprocess(
       .superRefine((namespaces, ctx) => {
         namespaces.forEach((namespace, i) => {
           if (namespaces.indexOf(namespace) !== i) {
-            ctx.addIssue({ code: z.ZodIssueCode.custom, path: [i], message: `namespace "${namespace}" is declared twice` });
+            ctx.addIssue({ code: 'custom', path: [i], message: `namespace "${namespace}" is declared twice` });
           }
         });
       }),
     mounts: z
       .record(z.string().regex(MOUNT_PATH, { message: 'a mount path is like secret or team-a/apps: no spaces, no leading "/"' }), MountSchema)
-      .default({ secret: 'kv-v2' })
+      // A prefault, not a default: it is parsed like a written value, so the shorthand is expanded.
+      .prefault({ secret: 'kv-v2' })
       .describe('Mount path -> kv-v2 | kv-v1 | { type, local }; a path inside a declared namespace mounts there.'),
     tokens: z
       .record(
@@ -473,7 +505,7 @@ const VariableName = z.string().regex(VARIABLE_NAME, {
 function checkRegexes(value: unknown, ctx: z.RefinementCtx, path: (string | number)[] = []): void {
   if (typeof value === 'string') {
     const literal = value.includes('${') ? undefined : parseRegexLiteral(value);
-    if (literal && 'error' in literal) ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: literal.error });
+    if (literal && 'error' in literal) ctx.addIssue({ code: 'custom', path, message: literal.error });
   } else if (Array.isArray(value)) {
     value.forEach((item, i) => checkRegexes(item, ctx, [...path, i]));
   } else if (isPlainObject(value)) {
@@ -495,19 +527,14 @@ function requestLineMessage(line: string): string {
 }
 
 const RequestLineSchema = z
-  .string({
-    errorMap: (issue, ctx) => ({
-      message:
-        issue.code === z.ZodIssueCode.invalid_string && typeof ctx.data === 'string' ? requestLineMessage(ctx.data) : ctx.defaultError,
-    }),
-  })
-  .regex(REQUEST_LINE)
+  .string()
+  .regex(REQUEST_LINE, { abort: true, error: (issue) => (typeof issue.input === 'string' ? requestLineMessage(issue.input) : undefined) })
   .transform((line, ctx) => {
     const [, method, written] = REQUEST_LINE.exec(line) as RegExpExecArray;
     // The file may copy a path from the docs (`/v1/sys/...`) or from curl (`/sys/...`).
     const path = written.startsWith('/v1/') ? written.slice(4) : written.startsWith('/') ? written.slice(1) : written;
     if (path === '') {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `the request "${line}" has no path` });
+      ctx.addIssue({ code: 'custom', message: `the request "${line}" has no path` });
       return z.NEVER;
     }
     return { method: method as HttpMethod, path };
@@ -538,15 +565,11 @@ const DecodeTokenStepSchema = strictObject('a decode-token step', {
   save: VariableName.optional().describe('The variable that receives the decoded token.'),
 }).transform(({ 'decode-token': token, ...rest }): DecodeTokenStep => ({ kind: 'decode-token', token, ...rest }));
 
-const DurationSchema = z
-  // A number is let through to the transform only so that `wait: 10` is told which units to add.
-  .union([z.number(), z.string()], {
-    errorMap: unionErrorMap('a duration like 500ms, 10s, 31m or 2h'),
-  })
-  .transform((written, ctx) => {
+// A number is let through to the transform only so that `wait: 10` is told which units to add.
+const DurationSchema = unionOf('a duration like 500ms, 10s, 31m or 2h', [z.number(), z.string()]).transform((written, ctx) => {
     const parsed = tryParseDuration(written);
     if (parsed.ok) return parsed.ms;
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: parsed.message });
+    ctx.addIssue({ code: 'custom', message: parsed.message });
     return z.NEVER;
   });
 
@@ -555,15 +578,12 @@ const WaitStepSchema = strictObject('a wait step', {
   name: StepName.optional(),
 }).transform(({ wait, ...rest }): WaitStep => ({ kind: 'wait', ms: wait, ...rest }));
 
-const GroupsSchema = z
-  .union([z.tuple([ClusterRef, ClusterRef]), z.array(z.array(ClusterRef).min(1)).min(2)], {
-    errorMap: unionErrorMap('two cluster names [a, b] or a list of groups [[a], [b, c]]'),
-  })
+const GroupsSchema = unionOf('two cluster names [a, b] or a list of groups [[a], [b, c]]', [z.tuple([ClusterRef, ClusterRef]), z.array(z.array(ClusterRef).min(1)).min(2)])
   .transform((written): string[][] => (written.every((item) => typeof item === 'string') ? written.map((name) => [name as string]) : (written as string[][])))
   .superRefine((groups, ctx) => {
     const seen = new Set<string>();
     for (const name of groups.flat()) {
-      if (seen.has(name)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: `cluster "${name}" is named twice: groups must not overlap` });
+      if (seen.has(name)) ctx.addIssue({ code: 'custom', message: `cluster "${name}" is named twice: groups must not overlap` });
       seen.add(name);
     }
   });
@@ -576,7 +596,7 @@ const PartitionStepSchema = strictObject('a partition step', {
 const SlowStepSchema = strictObject('a slow step', {
   slow: strictObject('slow', {
     link: z
-      .tuple([ClusterRef, ClusterRef], { errorMap: unionErrorMap('two cluster names [a, b]') })
+      .tuple([ClusterRef, ClusterRef])
       .refine(([a, b]) => a !== b, { message: 'a link joins two different clusters' })
       .describe('The two clusters the link joins: [a, b].'),
     latency: DurationSchema.refine((ms) => ms >= 1, { message: 'a latency is at least 1ms' }).describe("The link's one-way latency while slowed, with its unit: 500ms, 2s."),
@@ -585,8 +605,7 @@ const SlowStepSchema = strictObject('a slow step', {
 }).transform(({ slow, ...rest }): SlowStep => ({ kind: 'slow', link: slow.link, latencyMs: slow.latency, ...rest }));
 
 const HealStepSchema = strictObject('a heal step', {
-  heal: z
-    .union([z.literal('all'), GroupsSchema], { errorMap: unionErrorMap('all, two cluster names [a, b] or a list of groups [[a], [b, c]]') })
+  heal: unionOf('all, two cluster names [a, b] or a list of groups [[a], [b, c]]', [z.literal('all'), GroupsSchema])
     .describe('Restore links, cut or slowed: [a, b], groups, or all.'),
   name: StepName.optional(),
 }).transform(({ heal, ...rest }): HealStep => ({ kind: 'heal', groups: heal, ...rest }));
@@ -602,10 +621,10 @@ const RestartStepSchema = strictObject('a restart step', {
 }).transform(({ restart, ...rest }): RestartStep => ({ kind: 'restart', cluster: restart, ...rest }));
 
 /** A step an area declares (src/areas/core/steps.ts), made of the schema's own building blocks. */
-function areaStepSchema(declared: StepDeclaration): z.ZodType<AreaStep, z.ZodTypeDef, unknown> {
+function areaStepSchema(declared: StepDeclaration): z.ZodType<AreaStep, unknown> {
   const { action } = declared;
   const content = declared.content({ strictObject, clusterRef: ClusterRef }).describe(declared.describe);
-  const shape: z.ZodRawShape = { [action]: content, name: StepName.optional() };
+  const shape: Record<string, z.ZodType> = { [action]: content, name: StepName.optional() };
   if (declared.inspects) shape.expect = z.record(z.string(), z.unknown()).superRefine((expectation, ctx) => checkRegexes(expectation, ctx)).optional().describe(declared.inspects);
   return strictObject(`${/^[aeiou]/.test(action) ? 'an' : 'a'} ${action} step`, shape).transform(
     ({ [action]: given, ...rest }) => ({ kind: action, ...declared.fields(given), ...rest }) as AreaStep,
@@ -614,7 +633,7 @@ function areaStepSchema(declared: StepDeclaration): z.ZodType<AreaStep, z.ZodTyp
 
 const AREA_STEP_SCHEMAS = new Map([...AREA_STEPS.values()].map((declared) => [declared.action, areaStepSchema(declared)]));
 
-const STEP_SCHEMAS: Record<StepAction, z.ZodTypeAny> = {
+const STEP_SCHEMAS: Record<StepAction, z.ZodType> = {
   request: RequestStepSchema,
   'decode-token': DecodeTokenStepSchema,
   wait: WaitStepSchema,
@@ -623,7 +642,7 @@ const STEP_SCHEMAS: Record<StepAction, z.ZodTypeAny> = {
   heal: HealStepSchema,
   crash: CrashStepSchema,
   restart: RestartStepSchema,
-  ...(Object.fromEntries(AREA_STEP_SCHEMAS) as Record<AreaStepAction, z.ZodTypeAny>),
+  ...(Object.fromEntries(AREA_STEP_SCHEMAS) as Record<AreaStepAction, z.ZodType>),
 };
 
 // Every key any step may carry: a key outside this set, on a step without an action, is likely a
@@ -637,7 +656,7 @@ function isStepAction(key: string): key is StepAction {
 function dispatchStep(value: unknown, ctx: z.RefinementCtx): unknown {
   if (!isPlainObject(value)) {
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       fatal: true,
       message: `a step is a map with one action key (${STEP_ACTIONS.join(', ')}), like "wait: 10s"; got ${show(value)}`,
     });
@@ -647,7 +666,7 @@ function dispatchStep(value: unknown, ctx: z.RefinementCtx): unknown {
   const actions = keys.filter(isStepAction);
   if (actions.length > 1) {
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       fatal: true,
       path: [actions[1]],
       message: `a step has exactly one action, this one has ${actions.join(' and ')}: make them separate steps`,
@@ -657,14 +676,14 @@ function dispatchStep(value: unknown, ctx: z.RefinementCtx): unknown {
   if (actions.length === 0) {
     const misspelt = keys.filter((key) => !ANY_STEP_KEY.has(key) && didYouMean(key, STEP_ACTIONS) !== undefined);
     for (const key of misspelt) {
-      ctx.addIssue({ code: z.ZodIssueCode.unrecognized_keys, keys: [key], fatal: true, path: [key], message: unknownKeyMessage(key, 'a step', STEP_ACTIONS) });
+      ctx.addIssue({ code: 'unrecognized_keys', keys: [key], input: value, fatal: true, path: [key], message: unknownKeyMessage(key, 'a step', STEP_ACTIONS) });
     }
     if (misspelt.length === 0) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `a step needs one action key: ${STEP_ACTIONS.join(', ')}` });
+      ctx.addIssue({ code: 'custom', fatal: true, message: `a step needs one action key: ${STEP_ACTIONS.join(', ')}` });
     }
     return value;
   }
-  const parsed = STEP_SCHEMAS[actions[0]].safeParse(value, { errorMap: scenarioErrorMap });
+  const parsed = STEP_SCHEMAS[actions[0]].safeParse(value, { error: scenarioErrorMap });
   if (!parsed.success) forwardIssues(ctx, parsed.error);
   return value;
 }
@@ -699,23 +718,23 @@ function dispatchExpect(value: unknown, ctx: z.RefinementCtx): unknown {
     // `expect: two-primaries` is a likely slip for the map form: say which one.
     const asHazard = (HAZARD_IDS as readonly string[]).includes(value) ? `: did you mean { hazard: ${value} }?` : '';
     const asViolation = (INVARIANT_IDS as readonly string[]).includes(value) ? `: did you mean { violation: ${value} }?` : '';
-    ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}${asHazard || asViolation || hint(value, ['pass'])}` });
+    ctx.addIssue({ code: 'custom', fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}${asHazard || asViolation || hint(value, ['pass'])}` });
     return value;
   }
   if (!isPlainObject(value)) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}` });
+    ctx.addIssue({ code: 'custom', fatal: true, message: `expected ${EXPECT_FORMS}, got ${show(value)}` });
     return value;
   }
   const forms = Object.keys(value).filter((key) => key === 'hazard' || key === 'hazards' || key === 'violation');
   if (forms.length !== 1) {
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       fatal: true,
       message: forms.length === 0 ? `expected ${EXPECT_FORMS}, got ${show(value)}` : 'expect names a hazard or a violation, not both',
     });
     return value;
   }
-  const parsed = (forms[0] === 'hazard' ? HazardExpectSchema : forms[0] === 'hazards' ? HazardsExpectSchema : ViolationExpectSchema).safeParse(value, { errorMap: scenarioErrorMap });
+  const parsed = (forms[0] === 'hazard' ? HazardExpectSchema : forms[0] === 'hazards' ? HazardsExpectSchema : ViolationExpectSchema).safeParse(value, { error: scenarioErrorMap });
   if (!parsed.success) forwardIssues(ctx, parsed.error);
   return value;
 }
@@ -737,7 +756,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
   const checkClusterName = (name: unknown, path: (string | number)[]) => {
     if (typeof name !== 'string' || clusters.includes(name)) return;
     ctx.addIssue({
-      code: z.ZodIssueCode.custom,
+      code: 'custom',
       path,
       message: `unknown cluster ${show(name)}: the clusters are ${quoteList(clusters)}${hint(name, clusters)}`,
     });
@@ -746,7 +765,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
   // a cluster and a store can be cut. Whether the store exists is known only when the step runs.
   const checkNode = (name: unknown, path: (string | number)[]) => {
     if (typeof name === 'string' && name.includes('/')) {
-      if (!isStoreRef(name)) ctx.addIssue({ code: z.ZodIssueCode.custom, path, message: `"${name}" is neither a cluster nor a store: ${STORE_REF_HELP}` });
+      if (!isStoreRef(name)) ctx.addIssue({ code: 'custom', path, message: `"${name}" is neither a cluster nor a store: ${STORE_REF_HELP}` });
       return;
     }
     checkClusterName(name, path);
@@ -771,7 +790,7 @@ function checkReferences(raw: unknown, ctx: z.RefinementCtx): unknown {
         if (typeof token === 'string' && token !== 'root' && token !== 'none' && !token.includes('${') && !tokens.has(token)) {
           const known = [...tokens];
           ctx.addIssue({
-            code: z.ZodIssueCode.custom,
+            code: 'custom',
             path: at('token'),
             message:
               `unknown token ${show(token)}: use root, none, "\${var}" or a token declared under a cluster's tokens ` +
@@ -812,12 +831,12 @@ export const ScenarioSchema = z.preprocess(
   strictObject('a scenario', {
     name: z.string().min(1).describe('The scenario title.'),
     description: z.string().optional().describe('Shown in narration and reports.'),
-    seed: z.number().int().safe().default(1).describe('Seed of the world\'s random generator.'),
+    seed: z.number().int().default(1).describe('Seed of the world\'s random generator.'),
     expect: ExpectSchema,
     clusters: z
       .record(z.string().regex(CLUSTER_NAME, { message: 'a cluster name is lower-case letters, digits and "-", starting with a letter' }), ClusterSchema)
       .superRefine((clusters, ctx) => {
-        if (Object.keys(clusters).length === 0) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'declare at least one cluster, like "east: {}"' });
+        if (Object.keys(clusters).length === 0) ctx.addIssue({ code: 'custom', message: 'declare at least one cluster, like "east: {}"' });
       })
       .describe('Cluster name -> settings; every cluster starts initialised, unsealed, replication disabled.'),
     steps: z.array(StepSchema).describe('Each step is a map with exactly one action key.'),
@@ -842,13 +861,34 @@ export type StepSequence = Iterable<Step> & { readonly length: number };
 export type ScenarioOfSteps = Omit<Scenario, 'steps'> & { steps: StepSequence };
 
 /** Validates a parsed YAML value with the scenario's own messages; never throws. */
-export function parseScenario(data: unknown): z.SafeParseReturnType<unknown, Scenario> {
-  return ScenarioSchema.safeParse(data, { errorMap: scenarioErrorMap });
+export function parseScenario(data: unknown): z.ZodSafeParseResult<Scenario> {
+  const parsed = ScenarioSchema.safeParse(data, { error: scenarioErrorMap });
+  if (parsed.success) return parsed;
+  // One message per value where zod gives two: zod measures a value's length even when its type is
+  // wrong (`name: []` is also "too short"), and checks an integer's safe range besides its field's
+  // own (`status: 1e300` is above 2^53 and above 599). The type, or the field's own range, is kept.
+  const at = (issue: z.core.$ZodIssue) => issue.path.join('\0');
+  const mistyped = new Set(parsed.error.issues.filter((i) => i.code === 'invalid_type').map(at));
+  const ranged = new Set(parsed.error.issues.filter((i) => (i.code === 'too_small' || i.code === 'too_big') && i.origin !== 'int').map(at));
+  const issues = parsed.error.issues.filter(
+    (i) => !((i.code === 'too_small' || i.code === 'too_big') && (mistyped.has(at(i)) || (i.origin === 'int' && ranged.has(at(i))))),
+  );
+  return issues.length === parsed.error.issues.length ? parsed : { success: false, error: new z.ZodError(issues) as z.ZodError<Scenario>, data: undefined };
+}
+
+// zod leaves out two things an editor should know: the default of a key whose value is read in
+// more than one form (a preprocess: `expect`, a token's `namespace`), and that a pair ([a, b]) has
+// exactly two items. Both are put back as the schema is written.
+function keepDefaultsAndLengths({ zodSchema, jsonSchema }: { zodSchema: z.core.$ZodTypes; jsonSchema: z.core.JSONSchema.BaseSchema }): void {
+  const def = zodSchema._zod.def;
+  if (def.type === 'default') jsonSchema.default ??= JSON.parse(JSON.stringify(def.defaultValue));
+  if (def.type === 'tuple' && def.rest === null) jsonSchema.minItems = jsonSchema.maxItems = def.items.length;
 }
 
 /** The JSON Schema of the file format, for editors; `scenarios/schema.json` is this, written by write-schema.ts. */
 export function scenarioJsonSchema(): Record<string, unknown> {
-  const { $schema, ...rest } = zodToJsonSchema(ScenarioSchema, { $refStrategy: 'none', target: 'jsonSchema7', effectStrategy: 'input' });
+  // The input side: what a file may hold, before defaults and shorthands are filled in and expanded.
+  const { $schema, ...rest } = z.toJSONSchema(ScenarioSchema, { io: 'input', target: 'draft-7', unrepresentable: 'any', override: keepDefaultsAndLengths });
   return {
     $schema,
     title: 'replsim scenario, format 1',

@@ -4,8 +4,8 @@
 // plan is the same for every shard) to be written as a scenario.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { shardsInOrder } from '../explore/shard.js';
+import { z } from 'zod/v4';
+import { shardFileError, shardsInOrder } from '../explore/shard.js';
 
 export const WHATIF_SHARD = /^whatif-shard-(\d+)-of-(\d+)\.json$/;
 
@@ -60,7 +60,7 @@ export function mergeWhatif(files: readonly string[]): { ok: true; merged: Merge
     } catch (e) {
       return { ok: false, message: `${f}: not a whatif shard result: ${(e as Error).message}` };
     }
-    const parsed = shardFile.safeParse(data);
+    const parsed = shardFile.safeParse(data, { error: shardFileError });
     if (!parsed.success) return { ok: false, message: `${f}: not a whatif shard result (${parsed.error.issues[0].path.join('.')}: ${parsed.error.issues[0].message})` };
     loaded.push({ file: f, data: parsed.data });
   }

@@ -99,7 +99,7 @@ describe('replsim check --shard and merge', () => {
     const junk = file('e/check-shard-1-of-1.json', JSON.stringify({ replsim: 'check-shard', version: 1, settings: { __proto__: 1 } }));
     const bad = await inProcess(['merge', junk]);
     expect(bad.code).toBe(2);
-    expect(bad.err).toMatch(/^replsim merge: .*check-shard-1-of-1\.json: at settings\.runs: Required$/m);
+    expect(bad.err).toMatch(/^replsim merge: .*check-shard-1-of-1\.json: at settings\.runs: required$/m);
     expect(bad.err).not.toMatch(/at .*\.ts:\d+/);
 
     writeFileSync(join(dir, 'x.json'), 'not json');

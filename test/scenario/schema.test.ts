@@ -363,6 +363,34 @@ describe('steps', () => {
   });
 });
 
+describe('one message per value', () => {
+  it('says only what a value of the wrong type is, not also that it is too short', () => {
+    expect(errors({ name: [], clusters: { east: {} }, steps: [] })).toEqual(['name: expected a string, got a list []']);
+    expect(errors({ name: 't', clusters: { east: { tokens: { ops: { policy: { 'a/*': 'read' } } } } }, steps: [] })).toEqual([
+      'clusters.east.tokens.ops.policy.a/*: expected a list, got a string "read"',
+    ]);
+  });
+
+  it("gives a number beyond 2^53 its field's own range, once", () => {
+    expect(errors(withSteps({ request: 'GET sys/health', on: 'east', expect: { status: 1e300 } }))).toEqual([
+      'steps.0.expect.status: must be at most 599, got 1e+300',
+    ]);
+    // A field without a range of its own is still an integer a run can count with.
+    expect(errors(withSteps({ corrupt: { on: 'west', tree: 'replicated', page: 1e300, subpage: 0 } }))).toEqual([
+      'steps.0.corrupt.page: must be at most 9007199254740991, got 1e+300',
+    ]);
+  });
+
+  it('names what an option of a choice wants when the value has that option\'s shape', () => {
+    // A list is a pair's shape or a groups list's: the pair's count is what is wrong.
+    expect(errors(withSteps({ partition: [] }))).toEqual(['steps.0.partition: needs at least 2 items']);
+    expect(errors(withSteps({ slow: { link: ['east', 'west', 'south'], latency: '1s' } }))).toEqual(['steps.0.slow.link: takes at most 2 items']);
+    expect(errors(withSteps({ heal: [['east'], ['east']] }))).toEqual(['steps.0.heal: cluster "east" is named twice: groups must not overlap']);
+    // Of no option's shape: what the choice takes.
+    expect(errors(withSteps({ partition: 5 }))).toEqual(['steps.0.partition: expected two cluster names [a, b] or a list of groups [[a], [b, c]], got 5']);
+  });
+});
+
 describe('parseDuration', () => {
   it('gives milliseconds', () => {
     expect(parseDuration('500ms')).toBe(500);
@@ -412,5 +440,14 @@ describe('JSON Schema', () => {
     const steps = schema.properties.steps.items.anyOf;
     expect(steps.map((s) => s.required[0])).toEqual(['request', 'decode-token', 'wait', 'partition', 'slow', 'heal', 'crash', 'restart', 'corrupt', 'destination-fault', 'inspect', 'reload']);
     expect(steps.every((s) => s.additionalProperties === false)).toBe(true);
+  });
+
+  it('gives the defaults of keys read in more than one form, and a pair exactly two items', () => {
+    const schema = scenarioJsonSchema() as {
+      properties: { expect: { default: unknown }; steps: { items: { anyOf: { properties: Record<string, { properties?: Record<string, { minItems?: number; maxItems?: number }> }> }[] } } };
+    };
+    expect(schema.properties.expect.default).toBe('pass');
+    const slow = schema.properties.steps.items.anyOf.find((s) => 'slow' in s.properties)!;
+    expect(slow.properties.slow.properties!.link).toMatchObject({ minItems: 2, maxItems: 2 });
   });
 });

@@ -1,7 +1,7 @@
 // The cluster's own scenario step: `reload`, which edits a cluster's server configuration and sends
 // it SIGHUP. Its one setting is `enable_unauthenticated_access` (2.x, and 1.19.17 on): the endpoint
 // families that answer without a token (README of src/areas/core, "Versions").
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { declareStep, WorldUsageError } from '../core/steps.js';
 import { hasUnauthenticatedAccessSetting, UNAUTHENTICATED_FAMILIES } from '../core/version-rules.js';
 

@@ -6,7 +6,7 @@
 //
 // The network's and the clock's steps (`wait`, `partition`, `slow`, `heal`, `crash`, `restart`) and
 // the requests are the simulator's own and stay with the world and the runner.
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 import type { SimEvent } from './events.js';
 import type { ClusterState, SimState } from './state.js';
 

@@ -1,6 +1,6 @@
 // The merkle area's scenario step: the `corrupt` fault, which damages one subpage of a cluster's
 // merkle tree so that merkle-check finds it and reindex repairs it (README of this folder).
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { declareStep, WorldUsageError } from '../core/steps.js';
 import type { MerkleTree } from './merkle.js';
 

@@ -1,7 +1,7 @@
 // Secret sync's scenario steps: the `destination-fault` fault, which makes the external store behind
 // a destination fail or heals it, and the `inspect` step, which reads what a store holds (README of
 // this folder, "External stores").
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { DESTINATION_FAULTS, SERVICE_DESTINATION_TYPES, type DestinationFault, type ServiceDestinationType } from '../core/vocabulary.js';
 import { declareStep, WorldUsageError } from '../core/steps.js';
 import { isStoreRef, missingStore, parseStoreRef, STORE_REF_HELP, type ExternalStore } from './external-store.js';

@@ -1,7 +1,7 @@
 // Request body fields, parsed the way the service's framework does: declared fields with types and
 // defaults, weak typing ("true" is a bool, "5" an int, "a,b" an array), a 400 naming the field when
 // a value cannot be converted, and a warning, not an error, for parameters the endpoint ignores.
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { parseDuration } from '../clock.js';
 import { hasOwn, own, PROTO_NAME } from '../own.js';
 import { errors, type Reply } from './http.js';
@@ -31,10 +31,11 @@ export type Fields<S extends Record<string, FieldSpec>> = { [K in keyof S]: Valu
 const BOOLS: Record<string, boolean> = { true: true, t: true, '1': true, TRUE: true, True: true, false: false, f: false, '0': false, FALSE: false, False: false };
 
 /** zod schemas that accept what the service's weak decoding accepts (exported for the test that pins `parseFields` to them). */
-export const FIELD_SCHEMAS: Readonly<Record<FieldType, z.ZodTypeAny>> = {
+export const FIELD_SCHEMAS: Readonly<Record<FieldType, z.ZodType>> = {
   string: z.preprocess((v) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v), z.string({ message: 'expected a string' })),
   bool: z.preprocess((v) => (typeof v === 'string' && hasOwn(BOOLS, v) ? BOOLS[v] : typeof v === 'number' && (v === 0 || v === 1) ? v === 1 : v), z.boolean({ message: 'expected a boolean' })),
-  int: z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.number({ message: 'expected an integer' }).int({ message: 'expected an integer' })),
+  // Any whole number, past 2^53 too (the service's ints are 64 bits): zod's int() stops at 2^53.
+  int: z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v) ? Number(v) : v), z.number({ message: 'expected an integer' }).refine(Number.isInteger, { message: 'expected an integer' })),
   duration: z.preprocess(
     (v) => (typeof v === 'string' || typeof v === 'number' ? (parseDuration(v, 's') ?? v) : v),
     z.number({ message: 'expected a duration such as "30m" or a number of seconds' }),
@@ -99,7 +100,7 @@ export function parseFields<S extends Record<string, FieldSpec>>(spec: S, body: 
       out[name] = field.default;
       continue;
     }
-    let value = plain[field.type]?.(raw) ?? ASK_ZOD;
+    let value: unknown = plain[field.type]?.(raw) ?? ASK_ZOD;
     if (value === ASK_ZOD) {
       const parsed = FIELD_SCHEMAS[field.type].safeParse(raw);
       if (!parsed.success) {
