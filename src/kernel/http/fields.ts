@@ -53,7 +53,7 @@ export const FIELD_SCHEMAS: Readonly<Record<FieldType, z.ZodType>> = {
   ),
   strings: z.preprocess(
     (v) => (typeof v === 'string' ? (v === '' ? [] : v.split(',').map((s) => s.trim())) : v),
-    z.array(z.preprocess((x) => (typeof x === 'number' ? String(x) : x), z.string()), { message: 'expected a list of strings' }),
+    z.array(z.preprocess((x) => (typeof x === 'number' ? String(x) : x), z.string({ message: 'expected a list of strings' })), { message: 'expected a list of strings' }),
   ),
   // The object itself, not a copy: zod's record copies entry by entry and drops a key "__proto__",
   // which the service stores like any other (KV data), so the data would be silently lost.

@@ -39,6 +39,18 @@ describe('field parsing', () => {
     );
   });
 
+  it("words every refusal itself, naming the field's type, never in zod's own words", () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...TYPES), values, (type, raw) => {
+        if (raw === null || raw === undefined) return;
+        const r = byParser(type, raw);
+        if ('error' in r) expect(r.error).toMatch(/for field "f": expected (a|an) (string|boolean|integer|duration|list of strings|object)\b/);
+      }),
+      { numRuns: 3000, seed: 16 },
+    );
+    expect(byParser('strings', [{}])).toEqual({ error: 'Field validation failed: error converting input [{}] for field "f": expected a list of strings' });
+  });
+
   it('hands a map field the object itself, as zod does', () => {
     const data = { a: 1 };
     const r = parseFields({ data: { type: 'map' } }, { data });
