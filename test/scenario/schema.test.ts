@@ -386,6 +386,8 @@ describe('one message per value', () => {
     expect(errors(withSteps({ partition: [] }))).toEqual(['steps.0.partition: needs at least 2 items']);
     expect(errors(withSteps({ slow: { link: ['east', 'west', 'south'], latency: '1s' } }))).toEqual(['steps.0.slow.link: takes at most 2 items']);
     expect(errors(withSteps({ heal: [['east'], ['east']] }))).toEqual(['steps.0.heal: cluster "east" is named twice: groups must not overlap']);
+    // Missing: required, as any other key.
+    expect(errors(withSteps({ slow: { link: ['east', 'west'] } }))).toEqual(['steps.0.slow.latency: required']);
     // Of no option's shape: what the choice takes.
     expect(errors(withSteps({ partition: 5 }))).toEqual(['steps.0.partition: expected two cluster names [a, b] or a list of groups [[a], [b, c]], got 5']);
   });
