@@ -364,7 +364,7 @@ function issueErrors(issue: z.core.$ZodIssue, doc: Document, file: string, posit
   const at = issue.path as ScenarioPath;
   // zod's own unknown-keys issue lists several keys at the map; the schema's own is one key at the key.
   if (issue.code === 'unrecognized_keys' && issue.path.length > 0 && issue.path[issue.path.length - 1] === issue.keys[0] && issue.keys.length === 1) {
-    return [{ file, ...position(offsetOf(doc, at, true)), key: issue.path.join('.'), message: issue.message }];
+    return [{ file, ...position(offsetOf(doc, at, true)), key: at.join('.'), message: issue.message }];
   }
   if (issue.code === 'unrecognized_keys') {
     return issue.keys.map((key) => {
@@ -376,7 +376,7 @@ function issueErrors(issue: z.core.$ZodIssue, doc: Document, file: string, posit
     issue.path.length === 0 && issue.code === 'invalid_type'
       ? `a scenario file is a map with name, clusters and steps at the top; ${issue.message.replace(/^expected a map, /, '')}`
       : issue.message;
-  return [{ file, ...position(offsetOf(doc, at, false)), key: issue.path.join('.'), message }];
+  return [{ file, ...position(offsetOf(doc, at, false)), key: at.join('.'), message }];
 }
 
 // Errors in the order of the file, each once (a value can fail the same way on two routes through a union).

@@ -202,16 +202,16 @@ function got(input: unknown, expected: string): string {
  */
 export const scenarioErrorMap = (issue: RawIssue): string | undefined => {
   const input = issue.input;
+  // A key that is not there, whatever it should have held (a string, an option, one of a choice's forms).
+  if (input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value' || issue.code === 'invalid_union')) return 'required';
   switch (issue.code) {
     case 'invalid_type': {
-      if (input === undefined) return 'required';
       const expected = issue.expected === 'int' ? 'integer' : issue.expected;
       return `expected ${TYPE_NAMES[expected] ?? expected}, got ${got(input, issue.expected)}`;
     }
     case 'invalid_value': {
       // One value is a literal ("expected "pass""), several an enum's options, with a guess.
       if (issue.inst instanceof z.ZodLiteral) return `expected ${show(issue.values[0])}, got ${show(input)}`;
-      if (input === undefined) return 'required';
       // Not a string at all: say what it is, and every option.
       if (typeof input !== 'string') return `expected ${issue.values.map((v) => `'${String(v)}'`).join(' | ')}, got ${got(input, '')}`;
       const options = issue.values.map(String);
@@ -237,8 +237,8 @@ export const scenarioErrorMap = (issue: RawIssue): string | undefined => {
 // A union's own message: what it accepts, what it got, and a guess when a string is close to an option.
 function unionErrorMap(accepts: string): (issue: RawIssue) => string | undefined {
   return (issue) => {
-    if (issue.code !== 'invalid_union') return undefined;
-    if (issue.input === undefined) return 'required';
+    // A missing value is left to scenarioErrorMap: "required", as for any other key.
+    if (issue.code !== 'invalid_union' || issue.input === undefined) return undefined;
     const options = issue.errors.flat().flatMap((i) => (i.code === 'invalid_value' ? i.values.map(String) : []));
     const guess = typeof issue.input === 'string' ? hint(issue.input, options) : '';
     return `expected ${accepts}, got ${show(issue.input)}${guess}`;
