@@ -9,8 +9,8 @@ export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { parseScenario, type Scenario, type ScenarioOfSteps, type Step, type StepSequence } from './schema.js';
 import { checkRecordingEnd, checkRecordingSteps } from './recording-mark.js';
 import { depthProblem, documentProblem, SCENARIO_BOUNDS, sizeProblem, textProblem } from './bounds.js';
-import { cutSteps, STEPS_PER_CHUNK, type CutText } from './pieces.js';
-import { deserialize, serialize } from 'node:v8';
+import { cutSteps, type CutText } from './pieces.js';
+import { DefaultDeserializer, DefaultSerializer } from 'node:v8';
 import { inflateSync } from 'node:zlib';
 import { deflateToKeep } from '../kernel/deflate.js';
 
@@ -297,22 +297,48 @@ function keptCompact(scenario: Scenario): ScenarioOfSteps {
   return { ...rest, steps: kept };
 }
 
+/** Steps deflated together: enough for deflate to find the steps' repetitions. */
+const STEPS_KEPT_TOGETHER = 256;
+
 /**
- * Steps kept compact: every STEPS_PER_CHUNK of them serialized (v8's structured clone keeps every
- * value as the schema made it) and deflated, some tens of bytes a step; iterating inflates one
- * chunk at a time. Reading them again from the text would parse the YAML twice.
+ * Steps kept compact: each step serialized as it comes (v8's structured clone keeps every value as
+ * the schema made it), every STEPS_KEPT_TOGETHER of them deflated together, some tens of bytes a
+ * step; iterating inflates one chunk at a time. Reading them again from the text would parse the
+ * YAML twice. A step is written as soon as it is parsed, so the parsed object dies young: held
+ * until a chunk's worth were serialized together, they outlived the young generation, some 1 KB a step.
  */
 class KeptSteps implements StepSequence {
-  private readonly chunks: Buffer[] = [];
+  private readonly chunks: { bytes: Buffer; count: number }[] = [];
+  private open: DefaultSerializer | null = null;
+  private openCount = 0;
   length = 0;
 
   add(steps: readonly Step[]): void {
-    for (let i = 0; i < steps.length; i += STEPS_PER_CHUNK) this.chunks.push(deflateToKeep(serialize(steps.slice(i, i + STEPS_PER_CHUNK))));
-    this.length += steps.length;
+    for (const step of steps) {
+      if (!this.open) {
+        this.open = new DefaultSerializer();
+        this.open.writeHeader();
+      }
+      this.open.writeValue(step);
+      this.length++;
+      if (++this.openCount === STEPS_KEPT_TOGETHER) this.close();
+    }
+  }
+
+  private close(): void {
+    if (!this.open) return;
+    this.chunks.push({ bytes: deflateToKeep(this.open.releaseBuffer()), count: this.openCount });
+    this.open = null;
+    this.openCount = 0;
   }
 
   *[Symbol.iterator](): Iterator<Step> {
-    for (const chunk of this.chunks) yield* deserialize(inflateSync(chunk)) as Step[];
+    this.close();
+    for (const { bytes, count } of this.chunks) {
+      const reader = new DefaultDeserializer(inflateSync(bytes));
+      reader.readHeader();
+      for (let i = 0; i < count; i++) yield reader.readValue() as Step;
+    }
   }
 }
 
