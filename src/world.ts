@@ -120,6 +120,8 @@ export class World {
   private live: Bus<SimState, SimEvent> | null;
   /** The events of the log the bus must read from the origin when it is built (a replayed world's). */
   private readonly unread: number;
+  /** States this world held, by the number of its log's events that led to each (`lendStates`). */
+  private statesAt: ((events: number) => SimState | undefined) | null = null;
 
   private constructor(
     private readonly store: EventStore<SimState, SimEvent>,
@@ -166,9 +168,13 @@ export class World {
     if (history) bus.keepHistory([...bus.inFlight, ...bus.pacedInFlightMessages]);
     let state = origin.state;
     const log = this.store.log;
+    const lent = this.statesAt;
     let i = 0;
     try {
       for (; i < upTo; i++) {
+        // A state this world held after i events is the one the fold reaches: it goes on from it.
+        const held = lent?.(i);
+        if (held !== undefined) state = held;
         const e = log[i];
         const answer = reduce(state, e, reducers);
         const next = assemble(state, e, answer, reducers);
@@ -257,6 +263,17 @@ export class World {
   fork(): World {
     const origin = { state: this.store.state, bus: this.bus.fork() };
     return new World(EventStore.fromState(this.store.state, reducers, this.store.lastSeq), new SeededRng(0, this.rng.save()), this.limits, origin, this.bus.fork(), this.table);
+  }
+
+  /**
+   * Lends the world states it held, by the number of its log's events that led to each (a run's
+   * checkpoints, src/scenario/timeline.ts). Reading the log again (the message history, a replayed
+   * world's bus) goes on from each one it reaches instead of its own fold: the fold holds the
+   * changes since the last one, not a second copy of the whole state (a long run's keys twice, at
+   * the end of the run, when its report asks for the messages).
+   */
+  lendStates(lookup: (events: number) => SimState | undefined): void {
+    this.statesAt = lookup;
   }
 
   /** The log with its closing record (generator position, state hash): what history.jsonl holds. */

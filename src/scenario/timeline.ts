@@ -37,6 +37,19 @@ export class Timeline {
     this.states.push(state);
   }
 
+  /** The checkpoint kept after exactly `events` events, if one was. */
+  checkpointAt(events: number): SimState | undefined {
+    let lo = 0;
+    let hi = this.at.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.at[mid] === events) return this.states[mid];
+      if (this.at[mid] < events) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return undefined;
+  }
+
   /** The state after the log's first `events` events. */
   stateAt(events: number): SimState {
     const cached = this.recent.get(events);
