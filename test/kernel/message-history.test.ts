@@ -40,6 +40,20 @@ describe('the history of messages', () => {
     for (const first of [0, 3, 6, 9]) expect(text(run((w, i) => void (i === first && w.messages)))).toBe(atEnd);
   });
 
+  it('read again from states the world held (a run lends its checkpoints): the same history', () => {
+    const plain = text(run());
+    const held = new Map<number, World['state']>();
+    const w = run((w) => void held.set(w.log.length, w.state));
+    let used = 0;
+    w.lendStates((events) => {
+      const s = held.get(events);
+      if (s) used++;
+      return s;
+    });
+    expect(text(w)).toBe(plain);
+    expect(used).toBe([...held.keys()].filter((n) => n < w.log.length).length);
+  });
+
   it('read early, its messages still in flight are the bus’s own: they show their delivery when it happens', () => {
     let onTheWay: World['messages'] = [];
     const w = run((w, i) => void (i === 7 && (onTheWay = w.messages.filter((m) => m.deliveredAt === null && m.droppedAt === null))));
