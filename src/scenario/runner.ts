@@ -164,6 +164,7 @@ export async function runScenario(scenario: ScenarioOfSteps, options: RunOptions
   // Each step's states are read from checkpoints and the log, not kept per step (timeline.ts).
   const timeline = new Timeline(world.log);
   timeline.note(world.log.length, world.state);
+  // The message history, read again for the report, goes on from the checkpoints (World.lendStates).
   world.lendStates((events) => timeline.checkpointAt(events));
   const watch = new Watch(world);
   options.onWatch?.(watch);

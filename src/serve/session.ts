@@ -83,6 +83,8 @@ export class Session {
     this.recorder = new Recorder(options.base, this.builtins, this.namedTokens);
     this.timeline = options.timeline ?? new Timeline(this.world.log);
     this.timeline.note(this.world.log.length, this.world.state);
+    // The message history, read again for the report, goes on from the checkpoints (World.lendStates).
+    this.world.lendStates((events) => this.timeline.checkpointAt(events));
     // Steps of this timeline (a resumed session's) are kept compact too; a served scenario's as they are.
     const setup = [...(options.setup?.steps ?? [])];
     const own = setup.findIndex((r) => this.timeline.countsOf(r) !== undefined);
