@@ -39,15 +39,20 @@ export class Timeline {
 
   /** The checkpoint kept after exactly `events` events, if one was. */
   checkpointAt(events: number): SimState | undefined {
+    const i = this.lastCheckpointBy(events);
+    return i >= 0 && this.at[i] === events ? this.states[i] : undefined;
+  }
+
+  /** The index of the last checkpoint kept after at most `events` events (-1 when none is). */
+  private lastCheckpointBy(events: number): number {
     let lo = 0;
     let hi = this.at.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      if (this.at[mid] === events) return this.states[mid];
-      if (this.at[mid] < events) lo = mid + 1;
+      if (this.at[mid] <= events) lo = mid + 1;
       else hi = mid - 1;
     }
-    return undefined;
+    return hi;
   }
 
   /** The state after the log's first `events` events. */
@@ -63,13 +68,7 @@ export class Timeline {
         state = s;
       }
     }
-    let lo = 0;
-    let hi = this.at.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      if (this.at[mid] <= events) lo = mid + 1;
-      else hi = mid - 1;
-    }
+    const hi = this.lastCheckpointBy(events);
     if (hi >= 0 && this.at[hi] > from) {
       from = this.at[hi];
       state = this.states[hi];
