@@ -1,7 +1,7 @@
 // Canonical JSON: keys sorted, no whitespace, undefined dropped. Two worlds in the same state print
 // the same bytes, whatever order their maps were filled in, so their hashes compare.
 import { createHash } from 'node:crypto';
-import { isMap } from 'immutable';
+import { SortedMap } from './sorted-map.js';
 
 /**
  * The text of each persistent map printed more than once. A persistent map never changes (a write
@@ -111,7 +111,7 @@ function print(value: unknown, out: Sink): void {
     return;
   }
   // A persistent map (the KV key maps, src/areas/core/keymap.ts) prints as the object it stands for.
-  if (isMap(value)) {
+  if (SortedMap.isSortedMap(value)) {
     if (out.maps) {
       out.maps.set(value, (out.maps.get(value) ?? 0) + 1);
       return;
@@ -149,16 +149,17 @@ function print(value: unknown, out: Sink): void {
   out.put('}');
 }
 
-/** A persistent map printed as the object it stands for: its members sorted by key as text. */
-function printMap(map: object, out: Sink): void {
-  // Its entries read once (a look-up per key costs a walk of the map).
-  const entries: [string, unknown][] = [];
-  for (const [k, v] of map as Iterable<[unknown, unknown]>) if (v !== undefined) entries.push([String(k), v]);
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+/** A persistent map printed as the object it stands for: its members in its own order, sorted by key as text. */
+function printMap(map: SortedMap<unknown>, out: Sink): void {
   // A member is one piece (its value printed whole): a map of records is mostly records, and pieces
   // of a record's size join faster than the record's own dozen pieces would.
   out.put('{');
-  for (let i = 0; i < entries.length; i++) out.put((i === 0 ? '' : ',') + quoted(entries[i][0]) + ':' + canonicalJson(entries[i][1]));
+  let first = true;
+  for (const [k, v] of map) {
+    if (v === undefined) continue;
+    out.put((first ? '' : ',') + quoted(k) + ':' + canonicalJson(v));
+    first = false;
+  }
   out.put('}');
 }
 
@@ -175,7 +176,7 @@ function mapsHeldTwice(value: unknown): Set<object> {
 }
 
 /** A persistent map's text, printed and kept while the map lives (printedMaps). */
-function keptMapText(map: object): string {
+function keptMapText(map: SortedMap<unknown>): string {
   const text = joined((out) => printMap(map, out));
   printedMaps.set(map, text);
   return text;

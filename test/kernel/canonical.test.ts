@@ -2,10 +2,10 @@
 // sorted (issue #15 gave it its own string quoting and joined members; the bytes must not move,
 // every history's links and closing hash are made of them).
 import fc from 'fast-check';
-import { OrderedMap } from 'immutable';
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { canonicalJson, hashOf } from '../../src/kernel/canonical.js';
+import { SortedMap } from '../../src/kernel/sorted-map.js';
 
 /**
  * The definition, in its plainest form (an object's members cannot be handed to JSON.stringify in
@@ -15,7 +15,7 @@ import { canonicalJson, hashOf } from '../../src/kernel/canonical.js';
 function reference(v: unknown): string {
   if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
   if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : reference(x))).join(',') + ']';
-  const entries = OrderedMap.isOrderedMap(v) ? [...(v as OrderedMap<string, unknown>).entries()] : Object.entries(v);
+  const entries = v instanceof SortedMap ? [...(v as SortedMap<unknown>)] : Object.entries(v);
   const members = entries.filter(([, x]) => x !== undefined).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   return '{' + members.map(([k, x]) => JSON.stringify(k) + ':' + reference(x)).join(',') + '}';
 }
@@ -26,7 +26,7 @@ const value = fc.letrec((tie) => ({
   v: fc.oneof({ depthSize: 'small' }, fc.jsonValue(), text, tie('obj'), tie('arr'), tie('map')),
   obj: fc.dictionary(text, tie('v'), { maxKeys: 5 }),
   arr: fc.array(fc.oneof(tie('v'), fc.constant(undefined)), { maxLength: 4 }),
-  map: fc.dictionary(text, tie('v'), { maxKeys: 5 }).map((o) => OrderedMap(Object.entries(o))),
+  map: fc.dictionary(text, tie('v'), { maxKeys: 5 }).map((o) => SortedMap.of(Object.entries(o))),
 })).v;
 
 describe('canonical JSON', () => {
@@ -47,7 +47,7 @@ describe('canonical JSON', () => {
       expect(hashOf(v)).toBe(sha(canonicalJson(v)));
     }), { numRuns: 500 });
     // Larger than a chunk, with surrogate pairs and escapes everywhere, and a map inside.
-    const big = { a: Array.from({ length: 40_000 }, (_, i) => ({ ['k\ud83d\ude00' + i]: '\ud83d\ude00 "x"\n' + i })), m: OrderedMap(Array.from({ length: 3000 }, (_, i) => [`key ${i}`, { v: '\u00e9'.repeat(i % 7) }])) };
+    const big = { a: Array.from({ length: 40_000 }, (_, i) => ({ ['k\ud83d\ude00' + i]: '\ud83d\ude00 "x"\n' + i })), m: SortedMap.of(Array.from({ length: 3000 }, (_, i) => [`key ${i}`, { v: '\u00e9'.repeat(i % 7) }] as const)) };
     expect(canonicalJson(big).length).toBeGreaterThan(4 * 65536);
     expect(hashOf(big)).toBe(sha(canonicalJson(big)));
   });
@@ -55,7 +55,7 @@ describe('canonical JSON', () => {
   it('prints a map the same the first time (into the sink), the second (its text then kept) and after (the kept text)', () => {
     const sha = (t: string) => createHash('sha256').update(t).digest('hex');
     fc.assert(fc.property(fc.dictionary(text, value, { minKeys: 1, maxKeys: 6 }), fc.boolean(), (o, hashFirst) => {
-      const map = OrderedMap(Object.entries(o));
+      const map = SortedMap.of(Object.entries(o));
       const expected = reference(map);
       // Held twice in one value, as DR secondaries hold their primary's maps: the second is printed from the first's kept text.
       const twice = { a: map, b: map };
@@ -63,7 +63,7 @@ describe('canonical JSON', () => {
       expect(prints).toEqual([true, true]);
       expect(canonicalJson(map)).toBe(expected);
       expect(canonicalJson(twice)).toBe(`{"a":${expected},"b":${expected}}`);
-      expect(hashOf({ m: OrderedMap(Object.entries(o)), n: map })).toBe(sha(`{"m":${expected},"n":${expected}}`));
+      expect(hashOf({ m: SortedMap.of(Object.entries(o)), n: map })).toBe(sha(`{"m":${expected},"n":${expected}}`));
     }), { numRuns: 300 });
   });
 });

@@ -1,13 +1,13 @@
 // Every object reachable from a state, with its path: the reducer tests check each is frozen.
-import { isMap } from 'immutable';
 import { ClusterTable } from '../../src/areas/core/cluster-table.js';
+import { SortedMap } from '../../src/kernel/sorted-map.js';
 
 /** Every object reachable from a value, with its path (a persistent key map's records, not the map). */
 export function* objects(v: unknown, path = '$'): Generator<[string, object]> {
   if (v === null || typeof v !== 'object') return;
-  // A persistent key map is immutable by construction (not frozen: it caches its hash); its records must be.
-  if (isMap(v)) {
-    for (const [k, c] of v.entries()) yield* objects(c, `${path}.${String(k)}`);
+  // A persistent key map is frozen, its tree immutable by construction; its records must be frozen.
+  if (v instanceof SortedMap) {
+    for (const [k, c] of v) yield* objects(c, `${path}.${k}`);
     return;
   }
   // The clusters' table is frozen; the persistent list inside it is immutable by construction. Its clusters must be frozen.

@@ -13,7 +13,7 @@ import { liveVersion, versionAt, versionEntries } from '../core/versions.js';
 import { forwardedFrom, endpoint, type Outcome, type RequestContext, type Route } from '../core/http/route.js';
 import { notBuilt } from '../core/http/not-built.js';
 import { clusterRefusals } from '../core/refusals.js';
-import { keyEntries, recordAt, type KeyMap } from '../core/keymap.js';
+import { keysUnder, recordAt, type KeyMap } from '../core/keymap.js';
 
 function mountOf(ctx: RequestContext): MountEntry {
   return ctx.cluster.storage.mounts[ctx.params.mount];
@@ -52,8 +52,7 @@ function versionMetadata(rec: KvRecord, version: number) {
 function listChildren(keys: KeyMap | undefined, folder: string, listed: (rec: KvRecord) => boolean): string[] {
   const prefix = folder === '' || folder.endsWith('/') ? folder : folder + '/';
   const out = new Set<string>();
-  for (const [k, rec] of keyEntries(keys)) {
-    if (!k.startsWith(prefix)) continue;
+  for (const [k, rec] of keysUnder(keys, prefix)) {
     const rest = k.slice(prefix.length);
     const slash = rest.indexOf('/');
     if (slash >= 0) out.add(rest.slice(0, slash + 1));

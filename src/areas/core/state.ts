@@ -4,7 +4,7 @@
 
 export type License = 'enterprise' | 'managed' | 'none';
 export type MountType = 'kv-v1' | 'kv-v2';
-import type { OrderedMap } from 'immutable';
+import type { SortedMap } from '../../kernel/sorted-map.js';
 import type { Answer } from '../../kernel/engine.js';
 import type { ClusterTable } from './cluster-table.js';
 import type { VersionRun } from './version-run.js';
@@ -155,7 +155,7 @@ export interface Keyring {
 }
 
 /** A mount's key map, key → record: a persistent map, read through keymap.ts. */
-export type KeyMap = OrderedMap<string, KvRecord>;
+export type KeyMap = SortedMap<KvRecord>;
 
 /** What the service stores, and so what replication carries and enable-as-secondary wipes. */
 export interface Storage {
