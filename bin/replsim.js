@@ -12,8 +12,9 @@ const bundle = `${root}dist/cli/replsim.mjs`;
 
 let main;
 let readStdin;
+let tuneHeap;
 if (bundleIsFresh(bundle, root)) {
-  ({ main, readStdin } = await import(bundle));
+  ({ main, readStdin, tuneHeap } = await import(bundle));
 } else {
   let register;
   try {
@@ -23,8 +24,10 @@ if (bundleIsFresh(bundle, root)) {
     process.exit(2);
   }
   register();
-  ({ main, readStdin } = await import('../src/cli/main.ts'));
+  ({ main, readStdin, tuneHeap } = await import('../src/cli/main.ts'));
 }
+// V8's heap settings for this process (src/cli/heap.ts), before anything is read.
+tuneHeap();
 const io = {
   out: (l) => process.stdout.write(l + '\n'),
   err: (l) => process.stderr.write(l + '\n'),

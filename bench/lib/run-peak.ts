@@ -3,8 +3,12 @@
 // after start-up and a full collection, the peak, the live data (canonical JSON of the final state)
 // and the wall time.
 //
-//   node --expose-gc --import tsx bench/lib/run-peak.ts runner N   runScenario on a scenario built in memory
-//   node --expose-gc --import tsx bench/lib/run-peak.ts cli N      `replsim run FILE --out DIR --quiet` on a YAML file
+//   node --expose-gc --import tsx bench/lib/run-peak.ts runner N [cli-heap]
+//                                                                 runScenario on a scenario built in memory, with V8's
+//                                                                 own heap settings (the library sets none), or with
+//                                                                 `cli-heap` the settings the CLI's entry makes
+//   node --expose-gc --import tsx bench/lib/run-peak.ts cli N      `replsim run FILE --out DIR --quiet` on a YAML file, in a
+//                                                                 process with the heap settings the CLI's entry makes
 //   node --expose-gc --import tsx bench/lib/run-peak.ts run N      runScenario alone: steps made as the schema makes them,
 //                                                                 without passing each through it (the schema's own
 //                                                                 garbage left out), and the heap the run keeps
@@ -15,11 +19,12 @@ import { runScenario } from '../../src/scenario/runner.js';
 import { parseScenario, type Step } from '../../src/scenario/schema.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
 import { runCommand } from '../../src/cli/run.js';
+import { tuneHeap } from '../../src/cli/heap.js';
 import { readHistory } from '../../src/kernel/persist.js';
 import { isKnownEventType, World } from '../../src/world.js';
 import type { SimEvent } from '../../src/areas/core/events.js';
 
-const [mode, count] = process.argv.slice(2);
+const [mode, count, heap] = process.argv.slice(2);
 const n = Number(count);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 const settled = () => {
@@ -29,6 +34,7 @@ const settled = () => {
 };
 
 if (mode === 'runner') {
+  if (heap === 'cli-heap') tuneHeap();
   const baseRss = settled().rss;
   const t0 = performance.now();
   // The steps are made as the run reaches them, 256 at a time through the schema: the row measures
@@ -68,6 +74,8 @@ if (mode === 'runner') {
   const live = Buffer.byteLength(canonicalJson(result.world.state));
   console.log(JSON.stringify({ baseRss, peakRss, live, kept, ms, steps: result.steps.length }));
 } else if (mode === 'cli') {
+  // The process `replsim` is: its entry tunes the heap before anything is read (src/cli/heap.ts).
+  tuneHeap();
   const dir = mkdtempSync(join(tmpdir(), 'replsim-bench-run-peak-'));
   const file = join(dir, 'writes.yaml');
   let text = 'name: many writes\nseed: 1\nclusters:\n  east: {}\nsteps:\n';
@@ -88,5 +96,5 @@ if (mode === 'runner') {
   rmSync(dir, { recursive: true, force: true });
   console.log(JSON.stringify({ baseRss, peakRss, live, ms, bytes }));
 } else {
-  throw new Error('usage: run-peak.ts runner|run|cli N');
+  throw new Error('usage: run-peak.ts runner N [cli-heap] | run N | cli N');
 }

@@ -44,10 +44,13 @@ async function sessionGrowth(keys: 'new' | 'rewrite', total: number): Promise<{ 
 /**
  * A run of `n` writes to new keys, in a process of its own (bench/lib/run-peak.ts): its peak RSS
  * against the canonical size of its final state. `runner`: runScenario on a scenario built in
- * memory; `cli`: `replsim run FILE --out DIR --quiet` on a YAML file (loading, narration off, files).
+ * memory, with V8's own heap settings (the library sets none); `runner-cli-heap`: the same with the
+ * settings the CLI's entry makes (src/cli/heap.ts); `cli`: `replsim run FILE --out DIR --quiet` on a
+ * YAML file (loading, narration off, files), in a process with the CLI's settings.
  */
-function bigRun(mode: 'runner' | 'cli', n: number): { peakRss: number; live: number; baseRss: number; ms: number } {
-  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, '..', 'lib', 'run-peak.ts'), mode, String(n)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+function bigRun(mode: 'runner' | 'runner-cli-heap' | 'cli', n: number): { peakRss: number; live: number; baseRss: number; ms: number } {
+  const args = mode === 'runner-cli-heap' ? ['runner', String(n), 'cli-heap'] : [mode, String(n)];
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, '..', 'lib', 'run-peak.ts'), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
   return JSON.parse(out.trim().split('\n').pop()!) as { peakRss: number; live: number; baseRss: number; ms: number };
 }
 
@@ -134,13 +137,19 @@ for (const keys of ['rewrite', 'new'] as const) {
   });
 }
 const n = quick ? 10_000 : 100_000;
-for (const mode of ['runner', 'cli'] as const) {
+const runTitles = {
+  runner: `a ${n.toLocaleString('en-US')}-write run (runScenario, the scenario built in memory), V8's own heap settings: peak RSS against its live data`,
+  'runner-cli-heap': `the same run with the CLI's heap settings (src/cli/heap.ts): peak RSS against its live data`,
+  cli: `replsim run of a ${n.toLocaleString('en-US')}-write YAML file with --out: peak RSS against its live data`,
+};
+const runIds = { runner: 'run-peak-rss', 'runner-cli-heap': 'run-peak-rss-cli-heap', cli: 'run-cli-peak-rss' };
+for (const mode of ['runner', 'runner-cli-heap', 'cli'] as const) {
   const r = bigRun(mode, n);
   const ratio = (r.peakRss - r.baseRss) / r.live;
   rows.push({
-    id: mode === 'runner' ? 'run-peak-rss' : 'run-cli-peak-rss',
+    id: runIds[mode],
     section: 10,
-    title: mode === 'runner' ? `a ${n.toLocaleString('en-US')}-write run (runScenario, the scenario built in memory): peak RSS against its live data` : `replsim run of a ${n.toLocaleString('en-US')}-write YAML file with --out: peak RSS against its live data`,
+    title: runTitles[mode],
     replsim: { name: 'peak RSS above the start', value: mb(r.peakRss - r.baseRss), unit: 'MB' },
     goal: 'peak RSS <= 3x live data + a constant',
     met: r.peakRss - r.baseRss <= 3 * r.live + 64e6,

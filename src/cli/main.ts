@@ -16,6 +16,9 @@ import { registerMerge } from './merge.js';
 import { registerWhatif } from './whatif.js';
 import { bytesText, readRegularFile, readUpTo } from '../kernel/files.js';
 import { SCENARIO_BOUNDS } from '../scenario/bounds.js';
+import { tuneHeap } from './heap.js';
+
+export { tuneHeap };
 
 const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -166,6 +169,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
+  tuneHeap();
   const io: Io = {
     out: (l) => process.stdout.write(l + '\n'),
     err: (l) => process.stderr.write(l + '\n'),

@@ -1,0 +1,28 @@
+// How the `replsim` process asks V8 to manage its heap: set by the process's entry (bin/replsim.js,
+// src/cli/main.ts run directly), before any file is read, never by the library, since these are
+// settings of the whole process and a program that imports replsim owns its own (it can pass the
+// same flags to node: `--no-allocation-site-pretenuring --heap-growing-percent=50`).
+//
+// Both trade a little collection work for a peak that follows what the process holds
+// (BENCHMARKS.md, "Memory of a long run"; `replsim run` of 100,000 writes took 22-31 s with or
+// without them, a spread of the machine, not of the flags):
+//
+// - Allocation-site pretenuring off. V8 watches each object literal's site, and once most of a
+//   site's objects outlive a young-generation collection it allocates them straight into the old
+//   generation, which is collected far less often. Reading a scenario in pieces
+//   (src/scenario/pieces.ts) makes millions of short-lived objects (the YAML library's syntax tree
+//   and document, the schema's output) whose sites look long-lived while a piece is being read:
+//   some forty sites switched in the first second of a 100,000-step file, and their garbage then
+//   piled up in the old generation. Loading that file alone peaked 137-139 MB above the start with
+//   pretenuring, 57-59 MB without. Long-lived objects still reach the old generation, by surviving
+//   two young collections.
+// - The old generation may grow to 1.5 times what it held after a full collection before the next
+//   one, where V8's default on a machine with a few GB is up to 4 times: the run of that file held
+//   some 30 MB after the load's collections and then grew to 124 MB before the next. The whole
+//   `replsim run` peaked 116-125 MB above the start with pretenuring off alone, 93-100 MB with both.
+import { setFlagsFromString } from 'node:v8';
+
+export function tuneHeap(): void {
+  setFlagsFromString('--no-allocation-site-pretenuring');
+  setFlagsFromString('--heap-growing-percent=50');
+}
