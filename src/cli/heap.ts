@@ -4,8 +4,8 @@
 // same flags to node: `--no-allocation-site-pretenuring --heap-growing-percent=50`).
 //
 // Both trade a little collection work for a peak that follows what the process holds
-// (BENCHMARKS.md, "Memory of a long run"; `replsim run` of 100,000 writes took 22-31 s with or
-// without them, a spread of the machine, not of the flags):
+// (BENCHMARKS.md, "Memory of long sessions and runs"; `replsim run` of 100,000 writes took
+// 22-31 s with or without them, a spread of the machine, not of the flags):
 //
 // - Allocation-site pretenuring off. V8 watches each object literal's site, and once most of a
 //   site's objects outlive a young-generation collection it allocates them straight into the old
