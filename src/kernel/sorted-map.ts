@@ -5,8 +5,9 @@
 // A write copies the path to the key's leaf (a few nodes of up to 32 keys) and shares the rest.
 //
 // Sorted as text, by UTF-16 code unit (the order of `Array.prototype.sort` and of `<`): the order
-// the service's storage lists keys in, and the order canonical JSON prints members in, so printing
-// and listing read the tree in place.
+// canonical JSON prints members in and LIST answers in, so printing and listing read the tree in
+// place. (The service sorts by UTF-8 bytes, which differs only between a character above U+FFFF
+// and one from U+E000 to U+FFFF.)
 //
 // A value of this class never changes what it holds: it is a frozen wrapper around a tree nobody
 // else holds, read, or copied by `with`/`without` (which only mark the nodes the copy now shares).

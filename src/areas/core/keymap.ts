@@ -5,8 +5,8 @@
 // whole.
 //
 // Readers go through these functions and do not care about the representation. Names come out
-// sorted as text, the order the service's storage lists them in; canonical JSON prints the map in
-// that order too (src/kernel/canonical.ts).
+// sorted as text (sorted-map.ts says how), the order a LIST answers in; canonical JSON prints the
+// map in that order too (src/kernel/canonical.ts).
 import { SortedMap } from '../../kernel/sorted-map.js';
 import type { KeyMap, KvRecord } from './state.js';
 
