@@ -1,24 +1,25 @@
 // A run of many writes in a process of its own, so that its peak resident set is its own (a section's
 // earlier work would set the process's peak otherwise). Prints one line of JSON: the resident set
-// after start-up and a full collection, the peak, the live data (canonical JSON of the final state)
-// and the wall time.
+// after start-up and a full collection (for `cli`, the peak of a one-step run), the peak, the live
+// data (canonical JSON of the final state) and the wall time.
 //
 //   node --expose-gc --import tsx bench/lib/run-peak.ts runner N [cli-heap]
 //                                                                 runScenario on a scenario built in memory, with V8's
 //                                                                 own heap settings (the library sets none), or with
 //                                                                 `cli-heap` the settings the CLI's entry makes
-//   node --expose-gc --import tsx bench/lib/run-peak.ts cli N      `replsim run FILE --out DIR --quiet` on a YAML file, in a
-//                                                                 process with the heap settings the CLI's entry makes
+//   node --expose-gc --import tsx bench/lib/run-peak.ts cli N      `node bin/replsim.js run FILE --out DIR --quiet` on a YAML
+//                                                                 file, in a process of its own, against the same
+//                                                                 command on a one-step file
 //   node --expose-gc --import tsx bench/lib/run-peak.ts run N      runScenario alone: steps made as the schema makes them,
 //                                                                 without passing each through it (the schema's own
 //                                                                 garbage left out), and the heap the run keeps
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runScenario } from '../../src/scenario/runner.js';
 import { parseScenario, type Step } from '../../src/scenario/schema.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
-import { runCommand } from '../../src/cli/run.js';
 import { tuneHeap } from '../../src/cli/heap.js';
 import { readHistory } from '../../src/kernel/persist.js';
 import { isKnownEventType, World } from '../../src/world.js';
@@ -74,23 +75,34 @@ if (mode === 'runner') {
   const live = Buffer.byteLength(canonicalJson(result.world.state));
   console.log(JSON.stringify({ baseRss, peakRss, live, kept, ms, steps: result.steps.length }));
 } else if (mode === 'cli') {
-  // The process `replsim` is: its entry tunes the heap before anything is read (src/cli/heap.ts).
-  tuneHeap();
+  // The process a user starts: `node bin/replsim.js run FILE --out DIR --quiet` (the bundle, built
+  // first when the sources are newer), its peak written by a preloaded exit hook. Its start is the
+  // peak of the same command on a one-step file: what the process needs to run anything (some 100 MB
+  // with the bundle), so the row is what the 100,000 steps add.
+  const root = join(import.meta.dirname, '..', '..');
+  const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--bundles', '--if-stale'], { encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`building the bundle failed: ${built.stderr}`);
   const dir = mkdtempSync(join(tmpdir(), 'replsim-bench-run-peak-'));
+  const steps = (count: number) => {
+    let text = 'name: many writes\nseed: 1\nclusters:\n  east: {}\nsteps:\n';
+    for (let i = 0; i < count; i++) text += `  - {request: POST secret/data/k${i}, on: east, body: {data: {v: ${i}}}}\n`;
+    return text;
+  };
+  const replsimPeak = (file: string, out: string): { peakRss: number; ms: number } => {
+    const t0 = performance.now();
+    const r = spawnSync(process.execPath, ['--import', join(root, 'bench', 'lib', 'report-peak.mjs'), join(root, 'bin', 'replsim.js'), 'run', file, '--out', out, '--quiet'], { encoding: 'utf8', maxBuffer: 1 << 24 });
+    const ms = performance.now() - t0;
+    const line = /^replsim-peak-rss (\d+)$/m.exec(r.stderr);
+    if (r.status !== 0 || !line) throw new Error(`replsim run ${file} exited ${r.status}: ${r.stderr}`);
+    return { peakRss: Number(line[1]), ms };
+  };
+  writeFileSync(join(dir, 'one.yaml'), steps(1));
   const file = join(dir, 'writes.yaml');
-  let text = 'name: many writes\nseed: 1\nclusters:\n  east: {}\nsteps:\n';
-  for (let i = 0; i < n; i++) text += `  - {request: POST secret/data/k${i}, on: east, body: {data: {v: ${i}}}}\n`;
-  writeFileSync(file, text);
-  const bytes = text.length;
-  text = '';
-  const baseRss = settled().rss;
-  const t0 = performance.now();
-  const quiet = () => undefined;
-  const code = await runCommand([file], { out: join(dir, 'out'), quiet: true }, { out: quiet, err: (l) => process.stderr.write(l + '\n'), stdout: {}, env: {} });
-  const ms = performance.now() - t0;
-  const peakRss = process.resourceUsage().maxRSS * 1024;
-  if (code !== 0) throw new Error(`replsim run exited ${code}`);
-  // The live data, measured after the peak: the final state folded again from the history written.
+  writeFileSync(file, steps(n));
+  const bytes = statSync(file).size;
+  const baseRss = replsimPeak(join(dir, 'one.yaml'), join(dir, 'out-one')).peakRss;
+  const { peakRss, ms } = replsimPeak(file, join(dir, 'out'));
+  // The live data: the final state folded again from the history written.
   const history = readHistory<SimEvent>(join(dir, 'out', 'history.jsonl'), isKnownEventType);
   const live = Buffer.byteLength(canonicalJson(World.replay(history).state));
   rmSync(dir, { recursive: true, force: true });

@@ -45,8 +45,10 @@ async function sessionGrowth(keys: 'new' | 'rewrite', total: number): Promise<{ 
  * A run of `n` writes to new keys, in a process of its own (bench/lib/run-peak.ts): its peak RSS
  * against the canonical size of its final state. `runner`: runScenario on a scenario built in
  * memory, with V8's own heap settings (the library sets none); `runner-cli-heap`: the same with the
- * settings the CLI's entry makes (src/cli/heap.ts); `cli`: `replsim run FILE --out DIR --quiet` on a
- * YAML file (loading, narration off, files), in a process with the CLI's settings.
+ * settings the CLI's entry makes (src/cli/heap.ts); `cli`: `node bin/replsim.js run FILE --out DIR
+ * --quiet` on a YAML file (loading, narration off, files), the process a user starts, against the
+ * same command on a one-step file. The two runner rows start from a process that loaded the sources
+ * through tsx, whose heap the run partly reuses: they read lower than a fresh process would.
  */
 function bigRun(mode: 'runner' | 'runner-cli-heap' | 'cli', n: number): { peakRss: number; live: number; baseRss: number; ms: number } {
   const args = mode === 'runner-cli-heap' ? ['runner', String(n), 'cli-heap'] : [mode, String(n)];
@@ -140,7 +142,7 @@ const n = quick ? 10_000 : 100_000;
 const runTitles = {
   runner: `a ${n.toLocaleString('en-US')}-write run (runScenario, the scenario built in memory), V8's own heap settings: peak RSS against its live data`,
   'runner-cli-heap': `the same run with the CLI's heap settings (src/cli/heap.ts): peak RSS against its live data`,
-  cli: `replsim run of a ${n.toLocaleString('en-US')}-write YAML file with --out: peak RSS against its live data`,
+  cli: `replsim run of a ${n.toLocaleString('en-US')}-write YAML file with --out (node bin/replsim.js; above a one-step run): peak RSS against its live data`,
 };
 const runIds = { runner: 'run-peak-rss', 'runner-cli-heap': 'run-peak-rss-cli-heap', cli: 'run-cli-peak-rss' };
 for (const mode of ['runner', 'runner-cli-heap', 'cli'] as const) {

@@ -5,7 +5,8 @@
 //
 // Both trade a little collection work for a peak that follows what the process holds
 // (BENCHMARKS.md, "Memory of long sessions and runs"; `replsim run` of 100,000 writes took
-// 22-31 s with or without them, a spread of the machine, not of the flags):
+// 21-31 s with or without them, a spread of the machine, not of the flags). That run, from the
+// bundle, peaked 163-216 MB above a one-step run with V8's defaults, 118-125 MB with both:
 //
 // - Allocation-site pretenuring off. V8 watches each object literal's site, and once most of a
 //   site's objects outlive a young-generation collection it allocates them straight into the old
@@ -13,13 +14,12 @@
 //   (src/scenario/pieces.ts) makes millions of short-lived objects (the YAML library's syntax tree
 //   and document, the schema's output) whose sites look long-lived while a piece is being read:
 //   some forty sites switched in the first second of a 100,000-step file, and their garbage then
-//   piled up in the old generation. Loading that file alone peaked 137-139 MB above the start with
-//   pretenuring, 57-59 MB without. Long-lived objects still reach the old generation, by surviving
-//   two young collections.
+//   piled up in the old generation. Loading that file alone (in a process that had loaded the
+//   sources) peaked 137-139 MB above its start with pretenuring, 57-59 MB without. Long-lived
+//   objects still reach the old generation, by surviving two young collections.
 // - The old generation may grow to 1.5 times what it held after a full collection before the next
 //   one, where V8's default on a machine with a few GB is up to 4 times: the run of that file held
-//   some 30 MB after the load's collections and then grew to 124 MB before the next. The whole
-//   `replsim run` peaked 116-125 MB above the start with pretenuring off alone, 93-100 MB with both.
+//   some 30 MB after the load's collections and then grew to 124 MB before the next.
 import { setFlagsFromString } from 'node:v8';
 
 export function tuneHeap(): void {
