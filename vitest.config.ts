@@ -29,6 +29,7 @@ const ISOLATED = [
   'test/check/watched-flows.test.ts',
   'test/kernel/refusals.test.ts',
   'test/report/rules-doc.test.ts',
+  'test/scenario/loaded-text.test.ts',
   'test/scenario/run-memory.test.ts',
   'test/serve/soak.test.ts',
 ];

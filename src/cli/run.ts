@@ -6,7 +6,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statS
 import { dirname, extname, join, relative, resolve, sep } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Command } from 'commander';
-import { formatScenarioError, loadScenarioStreamed } from '../scenario/loader.js';
+import { formatScenarioError, loadScenarioStreamed, type StreamedLoadResult } from '../scenario/loader.js';
 import { runScenario } from '../scenario/runner.js';
 import { narrateHeader, narrateStep, narrateVerdict, oneLine, styleFor, type Style } from '../report/narrate.js';
 import { redact } from '../report/redact.js';
@@ -240,6 +240,26 @@ export async function runCommand(paths: string[], opts: RunCommandOptions, io: I
   return code;
 }
 
+/**
+ * The file read and loaded, or why it could not be read. The steps are read from the text as the
+ * run reaches them (a file of 100,000 steps is not held parsed), and the text itself is let go when
+ * this returns: a run that kept it in its own scope would hold it to the end (7.5 MB for 100,000
+ * steps).
+ */
+function readAndLoad(source: Source, io: Io): StreamedLoadResult | { unread: string } {
+  const file = source.file;
+  let text: string;
+  try {
+    if (source.stdin) {
+      if (!io.stdin) throw new Error('standard input cannot be read here');
+      text = io.stdin();
+    } else text = readRegularFile(file, SCENARIO_BOUNDS.maxFileBytes, 'scenario file');
+  } catch (e) {
+    return { unread: e instanceof InputFileError ? e.message : `${file}: cannot read: ${(e as Error).message}` };
+  }
+  return loadScenarioStreamed(text, file);
+}
+
 async function runSource(source: Source, outDir: string | undefined, opts: RunCommandOptions, io: Io, st: Style): Promise<FileOutcome> {
   const started = performance.now();
   const file = source.file;
@@ -251,19 +271,11 @@ async function runSource(source: Source, outDir: string | undefined, opts: RunCo
     io.err(`replsim: ${file}: ${source.problem}`);
     return notRun([`${file}: ${source.problem}`]);
   }
-  let text: string;
-  try {
-    if (source.stdin) {
-      if (!io.stdin) throw new Error('standard input cannot be read here');
-      text = io.stdin();
-    } else text = readRegularFile(file, SCENARIO_BOUNDS.maxFileBytes, 'scenario file');
-  } catch (e) {
-    const message = e instanceof InputFileError ? e.message : `${file}: cannot read: ${(e as Error).message}`;
-    io.err(`replsim: ${message}`);
-    return notRun([message]);
+  const loaded = readAndLoad(source, io);
+  if ('unread' in loaded) {
+    io.err(`replsim: ${loaded.unread}`);
+    return notRun([loaded.unread]);
   }
-  // The steps are read from the text as the run reaches them: a file of 100,000 steps is not held parsed.
-  const loaded = loadScenarioStreamed(text, file);
   if (!loaded.ok) {
     const lines = loaded.errors.map(formatScenarioError);
     for (const l of lines) io.err(l);

@@ -271,18 +271,33 @@ function positionIn(lineCounter: Lines, offset: number, lineShift = 0): { line: 
   return { line: line + lineShift, column: col };
 }
 
+/** Chunks of steps whose text is deflated together for piecesLocate: a deeper path inflates its block alone. */
+const CHUNKS_KEPT_TOGETHER = 64;
+
 /**
  * compactLocate for a text read in pieces: the same answers, from the head's top-level keys, each
- * step's start, and for a deeper path the piece that holds it parsed again.
+ * step's start, and for a deeper path the piece that holds it parsed again. The steps' text is kept
+ * deflated, CHUNKS_KEPT_TOGETHER chunks a block, not as the file's text: a deeper path is asked for
+ * when a step fails, and the text of a 100,000-step file (7.5 MB) would stay live through the run.
  */
 function piecesLocate(text: string, cut: CutText, headDoc: Document, lineCounter: Lines, stepLine: Int32Array, stepColumn: Int32Array): Locate {
   const { head: headText, chunks } = cut;
+  const blocks: Buffer[] = [];
+  for (let b = 0; b < chunks.length; b += CHUNKS_KEPT_TOGETHER) {
+    const last = chunks[Math.min(b + CHUNKS_KEPT_TOGETHER, chunks.length) - 1];
+    blocks.push(deflateToKeep(Buffer.from(text.slice(chunks[b].start, last.end), 'utf8')));
+  }
   return keptLocate(headDoc, lineCounter, stepLine, stepColumn, (path) => {
     const index = Number(path[1]);
     if (path[0] === 'steps' && /^\d+$/.test(String(path[1])) && index < stepLine.length) {
-      const chunk = chunks.find((c) => index < c.first + c.count)!;
+      const at = chunks.findIndex((c) => index < c.first + c.count);
+      const chunk = chunks[at];
+      const block = Math.floor(at / CHUNKS_KEPT_TOGETHER);
+      // Offsets count the text's UTF-16 units; the block's text is the very slice of it they count in.
+      const from = chunks[block * CHUNKS_KEPT_TOGETHER].start;
+      const piece = inflateSync(blocks[block]).toString('utf8').slice(chunk.start - from, chunk.end - from);
       const lines = new LineCounter();
-      const offset = offsetOf(parseDocument(text.slice(chunk.start, chunk.end), { lineCounter: lines }), [index - chunk.first, ...path.slice(2)], false);
+      const offset = offsetOf(parseDocument(piece, { lineCounter: lines }), [index - chunk.first, ...path.slice(2)], false);
       return positionIn(lines, offset, chunk.line - 1);
     }
     return positionIn(lineCounter, offsetOf(parseDocument(headText), path, false));
@@ -304,32 +319,32 @@ const STEPS_KEPT_TOGETHER = 256;
  * Steps kept compact: each step serialized as it comes (v8's structured clone keeps every value as
  * the schema made it), every STEPS_KEPT_TOGETHER of them deflated together, some tens of bytes a
  * step; iterating inflates one chunk at a time. Reading them again from the text would parse the
- * YAML twice. A step is written as soon as it is parsed, so the parsed object dies young: held
- * until a chunk's worth were serialized together, they outlived the young generation, some 1 KB a step.
+ * YAML twice. A step is written as soon as it is parsed, by a serializer of its own, so the parsed
+ * object dies young: a serializer shared by a chunk's steps keeps each value it wrote (to refer back
+ * to it), so a chunk's worth outlived the young generation, some 1 KB a step, and the last chunk's
+ * steps held slices of the file's whole text until the run began.
  */
 class KeptSteps implements StepSequence {
   private readonly chunks: { bytes: Buffer; count: number }[] = [];
-  private open: DefaultSerializer | null = null;
-  private openCount = 0;
+  /** The open chunk's steps, serialized one by one: a header, then each step's value. */
+  private open: Buffer[] = [];
   length = 0;
 
   add(steps: readonly Step[]): void {
     for (const step of steps) {
-      if (!this.open) {
-        this.open = new DefaultSerializer();
-        this.open.writeHeader();
-      }
-      this.open.writeValue(step);
+      const one = new DefaultSerializer();
+      if (this.open.length === 0) one.writeHeader();
+      one.writeValue(step);
+      this.open.push(one.releaseBuffer());
       this.length++;
-      if (++this.openCount === STEPS_KEPT_TOGETHER) this.close();
+      if (this.open.length === STEPS_KEPT_TOGETHER) this.close();
     }
   }
 
   private close(): void {
-    if (!this.open) return;
-    this.chunks.push({ bytes: deflateToKeep(this.open.releaseBuffer()), count: this.openCount });
-    this.open = null;
-    this.openCount = 0;
+    if (this.open.length === 0) return;
+    this.chunks.push({ bytes: deflateToKeep(Buffer.concat(this.open)), count: this.open.length });
+    this.open = [];
   }
 
   *[Symbol.iterator](): Iterator<Step> {

@@ -99,7 +99,9 @@ export function cutSteps(text: string, perChunk = STEPS_PER_CHUNK): CutText | nu
   for (let i = text.indexOf('\n', regionStart); i >= 0 && i < regionEnd; i = text.indexOf('\n', i + 1)) lines++;
   // The region is whole lines (it starts and ends at a line's start, or ends the text), so what follows
   // it keeps its columns and moves up by the line breaks it held.
-  const head = text.slice(0, regionStart) + text.slice(regionEnd);
+  // A string of its own, not slices of the text: V8 keeps a slice's whole parent alive, and the
+  // head (and its document) is kept for the run, where the text is not.
+  const head = Buffer.from(text.slice(0, regionStart) + text.slice(regionEnd), 'utf8').toString('utf8');
   return { head, removed: { at: regionStart, lines }, stepsKey, chunks, steps: starts.length };
 }
 
