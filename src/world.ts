@@ -120,8 +120,6 @@ export class World {
   private live: Bus<SimState, SimEvent> | null;
   /** The events of the log the bus must read from the origin when it is built (a replayed world's). */
   private readonly unread: number;
-  /** The state last hashed and its hash (`stateHash`). */
-  private hashed: { state: SimState; hash: string } | null = null;
   /** States this world held, by the number of its log's events that led to each (`lendStates`). */
   private statesAt: ((events: number) => SimState | undefined) | null = null;
 
@@ -342,14 +340,12 @@ export class World {
   }
 
   /**
-   * sha256 of the canonical JSON of the world's state. The last one is kept with the state it is
-   * of (a state is never changed, only replaced): a run's result and its history's closing line ask
-   * for the same state's hash, which prints the whole state (some 0.4 s at 100,000 keys).
+   * sha256 of the canonical JSON of the world's state. A state is frozen, and hashOf keeps a frozen
+   * value's hash (kernel/canonical.ts): a run's result and its history's closing line, which ask for
+   * the same state's hash, print it once.
    */
   stateHash(): string {
-    const state = this.store.state;
-    if (this.hashed?.state !== state) this.hashed = { state, hash: hashOf(state) };
-    return this.hashed.hash;
+    return hashOf(this.store.state);
   }
 
   private requireCluster(name: string): void {
