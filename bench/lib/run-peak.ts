@@ -21,6 +21,7 @@ import { runScenario } from '../../src/scenario/runner.js';
 import { parseScenario, type Step } from '../../src/scenario/schema.js';
 import { canonicalJson } from '../../src/kernel/canonical.js';
 import { tuneHeap } from '../../src/cli/heap.js';
+import { bundleState } from './bundle.js';
 import { readHistory } from '../../src/kernel/persist.js';
 import { isKnownEventType, World } from '../../src/world.js';
 import type { SimEvent } from '../../src/areas/core/events.js';
@@ -75,13 +76,12 @@ if (mode === 'runner') {
   const live = Buffer.byteLength(canonicalJson(result.world.state));
   console.log(JSON.stringify({ baseRss, peakRss, live, kept, ms, steps: result.steps.length }));
 } else if (mode === 'cli') {
-  // The process a user starts: `node bin/replsim.js run FILE --out DIR --quiet` (the bundle, built
-  // first when the sources are newer), its peak written by a preloaded exit hook. Its start is the
+  // The process a user starts: `node bin/replsim.js run FILE --out DIR --quiet` (the bundle, rebuilt
+  // first when the sources are newer: bundle.ts), its peak written by a preloaded exit hook. Its start is the
   // peak of the same command on a one-step file: what the process needs to run anything (some 100 MB
   // with the bundle), so the row is what the 100,000 steps add.
   const root = join(import.meta.dirname, '..', '..');
-  const built = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs'), '--bundles', '--if-stale'], { encoding: 'utf8' });
-  if (built.status !== 0) throw new Error(`building the bundle failed: ${built.stderr}`);
+  const from = bundleState();
   const dir = mkdtempSync(join(tmpdir(), 'replsim-bench-run-peak-'));
   const steps = (count: number) => {
     let text = 'name: many writes\nseed: 1\nclusters:\n  east: {}\nsteps:\n';
@@ -106,7 +106,7 @@ if (mode === 'runner') {
   const history = readHistory<SimEvent>(join(dir, 'out', 'history.jsonl'), isKnownEventType);
   const live = Buffer.byteLength(canonicalJson(World.replay(history).state));
   rmSync(dir, { recursive: true, force: true });
-  console.log(JSON.stringify({ baseRss, peakRss, live, ms, bytes }));
+  console.log(JSON.stringify({ baseRss, peakRss, live, ms, bytes, from }));
 } else {
   throw new Error('usage: run-peak.ts runner N [cli-heap] | run N | cli N');
 }

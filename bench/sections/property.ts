@@ -1,13 +1,13 @@
 // 3. Property runs: runs per second of random 50-command sequences on 3 clusters, through the check
 // helper's export (src/explore/property.ts `runProperty`), every monitor run after every command.
 import { settle, median, time } from '../lib/measure.js';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { emit, notAvailable, type Row } from '../lib/result.js';
-import { bundleIsFresh } from '../../bin/bundle-fresh.mjs';
+import { bundleState } from '../lib/bundle.js';
 
 const quick = process.env.BENCH_QUICK === '1';
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -174,16 +174,6 @@ function busyMs(): number | null {
   } catch {
     return null;
   }
-}
-
-/** Where the commands run from: the bundle, rebuilt here first when older than the sources (as `npm ci` builds it), or the sources. */
-function bundleState(): string {
-  // The rule the replsim command itself follows (bin/bundle-fresh.mjs).
-  const fresh = () => bundleIsFresh(join(root, 'dist/cli/replsim.mjs'), root);
-  if (process.env.REPLSIM_NO_BUNDLE) return 'from the sources (REPLSIM_NO_BUNDLE)';
-  if (fresh()) return 'from the bundle';
-  spawnSync(process.execPath, [join(root, 'scripts/build.mjs'), '--bundles'], { cwd: root, stdio: 'ignore' });
-  return fresh() ? 'from the bundle, rebuilt for this run' : 'from the sources (the bundle could not be built)';
 }
 
 /**

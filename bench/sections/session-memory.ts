@@ -50,10 +50,10 @@ async function sessionGrowth(keys: 'new' | 'rewrite', total: number): Promise<{ 
  * same command on a one-step file. The two runner rows start from a process that loaded the sources
  * through tsx, whose heap the run partly reuses: they read lower than a fresh process would.
  */
-function bigRun(mode: 'runner' | 'runner-cli-heap' | 'cli', n: number): { peakRss: number; live: number; baseRss: number; ms: number } {
+function bigRun(mode: 'runner' | 'runner-cli-heap' | 'cli', n: number): { peakRss: number; live: number; baseRss: number; ms: number; from?: string } {
   const args = mode === 'runner-cli-heap' ? ['runner', String(n), 'cli-heap'] : [mode, String(n)];
   const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', join(here, '..', 'lib', 'run-peak.ts'), ...args], { encoding: 'utf8', maxBuffer: 1 << 20 });
-  return JSON.parse(out.trim().split('\n').pop()!) as { peakRss: number; live: number; baseRss: number; ms: number };
+  return JSON.parse(out.trim().split('\n').pop()!) as { peakRss: number; live: number; baseRss: number; ms: number; from?: string };
 }
 
 function call(agent: Agent, port: number, method: string, path: string, token: string, body?: string): Promise<number> {
@@ -155,7 +155,7 @@ for (const mode of ['runner', 'runner-cli-heap', 'cli'] as const) {
     replsim: { name: 'peak RSS above the start', value: mb(r.peakRss - r.baseRss), unit: 'MB' },
     goal: 'peak RSS <= 3x live data + a constant',
     met: r.peakRss - r.baseRss <= 3 * r.live + 64e6,
-    note: `live data (canonical JSON of the final state) ${mb(r.live)} MB; ${ratio.toFixed(1)}x; took ${Math.round(r.ms)} ms; a process of its own`,
+    note: `live data (canonical JSON of the final state) ${mb(r.live)} MB; ${ratio.toFixed(1)}x; took ${Math.round(r.ms)} ms; a process of its own${r.from ? `, ${r.from}` : ''}`,
     detail: r,
   });
 }
