@@ -315,44 +315,62 @@ function keptCompact(scenario: Scenario): ScenarioOfSteps {
 /** Steps deflated together: enough for deflate to find the steps' repetitions. */
 const STEPS_KEPT_TOGETHER = 256;
 
+/** Steps written by one serializer: a piece's worth (pieces.ts STEPS_PER_CHUNK), so its objects die with the piece. */
+const STEPS_SERIALIZED_TOGETHER = 16;
+
 /**
- * Steps kept compact: each step serialized as it comes (v8's structured clone keeps every value as
- * the schema made it), every STEPS_KEPT_TOGETHER of them deflated together, some tens of bytes a
- * step; iterating inflates one chunk at a time. Reading them again from the text would parse the
- * YAML twice. A step is written as soon as it is parsed, by a serializer of its own, so the parsed
- * object dies young: a serializer shared by a chunk's steps keeps each value it wrote (to refer back
- * to it), so a chunk's worth outlived the young generation, some 1 KB a step, and the last chunk's
- * steps held slices of the file's whole text until the run began.
+ * Steps kept compact: serialized as they come (v8's structured clone keeps every value as the schema
+ * made it), every STEPS_KEPT_TOGETHER of them deflated together, some tens of bytes a step;
+ * iterating inflates one block at a time. Reading them again from the text would parse the YAML
+ * twice.
+ *
+ * A serializer numbers the objects it writes and writes an object met again (a YAML alias) as a
+ * reference to its number, so what one serializer wrote is read back by one deserializer of its
+ * own: a step read by a deserializer that had read other steps before took its alias from them.
+ * A serializer keeps every value it wrote until it is released, so each writes the few steps of one
+ * piece, which then die young; a buffer a step, kept until its block was deflated, reached the
+ * old generation (some 90 bytes a step there).
  */
 class KeptSteps implements StepSequence {
-  private readonly chunks: { bytes: Buffer; count: number }[] = [];
-  /** The open chunk's steps, serialized one by one: a header, then each step's value. */
-  private open: Buffer[] = [];
+  /** Deflated blocks: each the bytes of its parts one after the other, and each part's length and steps. */
+  private readonly blocks: { bytes: Buffer; parts: { bytes: number; steps: number }[] }[] = [];
+  /** The open block's parts, each what one serializer wrote (a header, then its steps). */
+  private open: { bytes: Buffer; steps: number }[] = [];
+  private openSteps = 0;
   length = 0;
 
   add(steps: readonly Step[]): void {
-    for (const step of steps) {
-      const one = new DefaultSerializer();
-      if (this.open.length === 0) one.writeHeader();
-      one.writeValue(step);
-      this.open.push(one.releaseBuffer());
-      this.length++;
-      if (this.open.length === STEPS_KEPT_TOGETHER) this.close();
+    for (let from = 0; from < steps.length; from += STEPS_SERIALIZED_TOGETHER) {
+      const part = steps.slice(from, from + STEPS_SERIALIZED_TOGETHER);
+      const writer = new DefaultSerializer();
+      writer.writeHeader();
+      for (const step of part) writer.writeValue(step);
+      this.open.push({ bytes: writer.releaseBuffer(), steps: part.length });
+      this.openSteps += part.length;
+      this.length += part.length;
+      if (this.openSteps >= STEPS_KEPT_TOGETHER) this.close();
     }
   }
 
   private close(): void {
     if (this.open.length === 0) return;
-    this.chunks.push({ bytes: deflateToKeep(Buffer.concat(this.open)), count: this.open.length });
+    const parts = this.open.map((p) => ({ bytes: p.bytes.length, steps: p.steps }));
+    this.blocks.push({ bytes: deflateToKeep(Buffer.concat(this.open.map((p) => p.bytes))), parts });
     this.open = [];
+    this.openSteps = 0;
   }
 
   *[Symbol.iterator](): Iterator<Step> {
     this.close();
-    for (const { bytes, count } of this.chunks) {
-      const reader = new DefaultDeserializer(inflateSync(bytes));
-      reader.readHeader();
-      for (let i = 0; i < count; i++) yield reader.readValue() as Step;
+    for (const { bytes, parts } of this.blocks) {
+      const all = inflateSync(bytes);
+      let at = 0;
+      for (const part of parts) {
+        const reader = new DefaultDeserializer(all.subarray(at, at + part.bytes));
+        reader.readHeader();
+        for (let i = 0; i < part.steps; i++) yield reader.readValue() as Step;
+        at += part.bytes;
+      }
     }
   }
 }
