@@ -4,6 +4,7 @@
 // - standard input is read up to the same bound;
 // - a file replsim writes appears whole or not at all: it is written under a temporary name in the
 //   same folder, synced, then renamed over the old one (a rename within a folder is atomic).
+import { StringDecoder } from 'node:string_decoder';
 import { closeSync, constants, fstatSync, fsyncSync, openSync, readSync, renameSync, rmSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
@@ -48,9 +49,15 @@ export function readRegularFile(path: string, maxBytes: number, what = 'file'): 
   }
 }
 
-/** Reads a descriptor to its end, failing with `tooLarge()` past `maxBytes`. A non-blocking one that is not ready is waited for. */
+/**
+ * Reads a descriptor to its end, failing with `tooLarge()` past `maxBytes`. A non-blocking one that
+ * is not ready is waited for. The text is decoded as it is read, not gathered into one buffer first:
+ * a file of megabytes was held twice outside the heap (its pieces, then their concatenation) beside
+ * its text.
+ */
 export function readUpTo(fd: number, maxBytes: number, tooLarge: () => Error): string {
-  const chunks: Buffer[] = [];
+  const decoder = new StringDecoder('utf8');
+  let text = '';
   let total = 0;
   const buf = Buffer.allocUnsafe(1 << 16);
   for (;;) {
@@ -69,9 +76,9 @@ export function readUpTo(fd: number, maxBytes: number, tooLarge: () => Error): s
     if (n === 0) break;
     total += n;
     if (total > maxBytes) throw tooLarge();
-    chunks.push(Buffer.from(buf.subarray(0, n)));
+    text += decoder.write(buf.subarray(0, n));
   }
-  return Buffer.concat(chunks, total).toString('utf8');
+  return text + decoder.end();
 }
 
 /**
