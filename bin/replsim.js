@@ -26,8 +26,8 @@ if (bundleIsFresh(bundle, root)) {
   register();
   ({ main, readStdin, tuneHeap } = await import('../src/cli/main.ts'));
 }
-// V8's heap settings for this process (src/cli/heap.ts), before anything is read.
-tuneHeap();
+// V8's heap settings for this process and its command (src/cli/heap.ts), before anything is read.
+tuneHeap(process.argv.slice(2));
 const io = {
   out: (l) => process.stdout.write(l + '\n'),
   err: (l) => process.stderr.write(l + '\n'),

@@ -36,7 +36,7 @@ const settled = () => {
 };
 
 if (mode === 'runner') {
-  if (heap === 'cli-heap') tuneHeap();
+  if (heap === 'cli-heap') tuneHeap(['run']);
   const baseRss = settled().rss;
   const t0 = performance.now();
   // The steps are made as the run reaches them, 256 at a time through the schema: the row measures

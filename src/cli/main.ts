@@ -169,7 +169,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
 
 const isEntry = process.argv[1] !== undefined && /cli[\\/]main\.ts$/.test(process.argv[1]);
 if (isEntry) {
-  tuneHeap();
+  tuneHeap(process.argv.slice(2));
   const io: Io = {
     out: (l) => process.stdout.write(l + '\n'),
     err: (l) => process.stderr.write(l + '\n'),
