@@ -2,7 +2,8 @@
 // src/cli/main.ts run directly), before any file is read, never by the library, since these are
 // settings of the whole process and a program that imports replsim owns its own (it can pass the
 // same flags to node: `--no-allocation-site-pretenuring --heap-growing-percent=50`, and for large
-// runs `--max-semi-space-size=8`, which measured the same as the growth factor below).
+// runs `--heap-growing-percent=25 --max-semi-space-size=8`, the latter measured about the same as
+// the growth factor below).
 //
 // They trade a little collection work for a peak that follows what the process holds
 // (BENCHMARKS.md, "Memory of long sessions and runs"; `replsim run` of 100,000 writes took
@@ -25,15 +26,19 @@
 //   (8 MB with the bundle, measured) instead of doubling to V8's largest, 32 MB, as soon as a large
 //   file's objects survive: semi-space growth factor 1, a setting V8 reads each time it would grow
 //   the young generation (the largest size itself is fixed when the process starts, so
-//   `--max-semi-space-size` cannot be set from here). The 100,000-write run peaked 193.5 MB
-//   (median of six) with it, 206.8 MB without, in the same time (30.5-31.8 s either way); a
-//   one-step run peaks 97 MB either way. Not for `serve`: V8 shrinks an idle process's young
+//   `--max-semi-space-size` cannot be set from here). The 100,000-write run peaked 193.5 MiB
+//   (median of six) with it, 206.8 MiB without, in the same time (30.5-31.8 s either way); a
+//   one-step run peaks 97 MiB either way. Not for `serve`: V8 shrinks an idle process's young
 //   generation, which would then never grow back for the next burst of requests.
+// - For `replsim run`, the old generation grows to 1.25 times, not 1.5: with the young generation
+//   held, the run's peak is its old generation just before a full collection. The same run peaked
+//   189.0 MiB (median of six) against 193.8 at 1.5, in the same time (26-29 s either way).
 import { setFlagsFromString } from 'node:v8';
 
 /** `argv`: the command line's arguments; its command is its first word that is not an option (`run`, `serve` …). */
 export function tuneHeap(argv: readonly string[] = []): void {
+  const run = argv.find((a) => !a.startsWith('-')) === 'run';
   setFlagsFromString('--no-allocation-site-pretenuring');
-  setFlagsFromString('--heap-growing-percent=50');
-  if (argv.find((a) => !a.startsWith('-')) === 'run') setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString(`--heap-growing-percent=${run ? 25 : 50}`);
+  if (run) setFlagsFromString('--semi-space-growth-factor=1');
 }
