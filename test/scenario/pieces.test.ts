@@ -21,6 +21,7 @@ const CASES: Record<string, string> = {
   // A serializer writes an object met again as a reference to its number: a deserializer that had read
   // the steps before took the second `*v` from them (y came back as the first step's {b: 2}).
   'aliases within a step, after other steps': `${head}steps:\n  - request: POST secret/data/first\n    on: east\n    body: {data: {p: &w {b: 2}, q: *w}}\n  - request: POST secret/data/a\n    on: east\n    body: {data: {x: &v {a: 1}, y: *v}}\n`,
+  'aliases across and within steps, in a file of 40 steps (read whole, kept 16 to a serializer)': `${head}steps:\n  - request: POST secret/data/first\n    on: east\n    body: &b {data: {v: 1}}\n${'  - wait: 1s\n'.repeat(18)}  - request: POST secret/data/mid\n    on: east\n    body: {data: {x: &v {a: 1}, y: *v, z: *b}}\n${'  - wait: 2s\n'.repeat(19)}  - request: POST secret/data/last\n    on: east\n    body: *b\n`,
   'an anchor in the head used in a step': `name: pieces\nclusters:\n  east: &c {}\nsteps:\n  - wait: 1s\n`,
   'flow-style steps': `${head}steps: [{wait: 1s}, {wait: 2s}]\n`,
   'CRLF line ends': `${head}steps:\r\n  - wait: 1s\r\n  - request: GET sys/health\r\n    on: east\r\n`.replace(/\n/g, '\r\n').replace(/\r\r/g, '\r'),
