@@ -9,7 +9,7 @@ export type { Locate, ScenarioError, ScenarioPath } from './errors.js';
 import { parseScenario, type Scenario, type ScenarioOfSteps, type Step, type StepSequence } from './schema.js';
 import { checkRecordingEnd, checkRecordingSteps } from './recording-mark.js';
 import { depthProblem, documentProblem, SCENARIO_BOUNDS, sizeProblem, textProblem } from './bounds.js';
-import { cutSteps, type CutText } from './pieces.js';
+import { cutSteps, STEPS_PER_CHUNK, type CutText } from './pieces.js';
 import { DefaultDeserializer, DefaultSerializer } from 'node:v8';
 import { inflateSync } from 'node:zlib';
 import { deflateToKeep } from '../kernel/deflate.js';
@@ -315,9 +315,6 @@ function keptCompact(scenario: Scenario): ScenarioOfSteps {
 /** Steps deflated together: enough for deflate to find the steps' repetitions. */
 const STEPS_KEPT_TOGETHER = 256;
 
-/** Steps written by one serializer: a piece's worth (pieces.ts STEPS_PER_CHUNK), so its objects die with the piece. */
-const STEPS_SERIALIZED_TOGETHER = 16;
-
 /**
  * Steps kept compact: serialized as they come (v8's structured clone keeps every value as the schema
  * made it), every STEPS_KEPT_TOGETHER of them deflated together, some tens of bytes a step;
@@ -336,19 +333,18 @@ class KeptSteps implements StepSequence {
   private readonly blocks: { bytes: Buffer; parts: { bytes: number; steps: number }[] }[] = [];
   /** The open block's parts, each what one serializer wrote (a header, then its steps). */
   private open: { bytes: Buffer; steps: number }[] = [];
-  private openSteps = 0;
   length = 0;
 
   add(steps: readonly Step[]): void {
-    for (let from = 0; from < steps.length; from += STEPS_SERIALIZED_TOGETHER) {
-      const part = steps.slice(from, from + STEPS_SERIALIZED_TOGETHER);
+    // A piece's worth to a serializer (pieces.ts), so the objects it keeps die with the piece.
+    for (let from = 0; from < steps.length; from += STEPS_PER_CHUNK) {
+      const part = steps.slice(from, from + STEPS_PER_CHUNK);
       const writer = new DefaultSerializer();
       writer.writeHeader();
       for (const step of part) writer.writeValue(step);
       this.open.push({ bytes: writer.releaseBuffer(), steps: part.length });
-      this.openSteps += part.length;
       this.length += part.length;
-      if (this.openSteps >= STEPS_KEPT_TOGETHER) this.close();
+      if (this.open.reduce((n, p) => n + p.steps, 0) >= STEPS_KEPT_TOGETHER) this.close();
     }
   }
 
@@ -357,7 +353,6 @@ class KeptSteps implements StepSequence {
     const parts = this.open.map((p) => ({ bytes: p.bytes.length, steps: p.steps }));
     this.blocks.push({ bytes: deflateToKeep(Buffer.concat(this.open.map((p) => p.bytes))), parts });
     this.open = [];
-    this.openSteps = 0;
   }
 
   *[Symbol.iterator](): Iterator<Step> {
