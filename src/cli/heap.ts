@@ -8,7 +8,8 @@
 // They trade a little collection work for a peak that follows what the process holds
 // (BENCHMARKS.md, "Memory of long sessions and runs"; `replsim run` of 100,000 writes took
 // 21-31 s with or without them, a spread of the machine, not of the flags). That run, from the
-// bundle, peaked 163-216 MB above a one-step run with V8's defaults, 118-125 MB with both:
+// bundle, peaked 163-216 MB above a one-step run with V8's defaults, 118-125 MB with the first two
+// below, 85-92 MB with all four:
 //
 // - Allocation-site pretenuring off. V8 watches each object literal's site, and once most of a
 //   site's objects outlive a young-generation collection it allocates them straight into the old
